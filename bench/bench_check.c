@@ -1,0 +1,162 @@
+/* Checker speed: KNS and tori from 1K to 16K CAs, generated with kr_gen,
+ * LFTs filled by a plain BFS min-hop routing (lowest port number among the
+ * shortest ways; written here so the bench does not wait for the real
+ * engine), every SL on VL 0. Prints pairs/s and the CDG size.
+ *
+ *   bench/bench_check [kns|torus|all]     (default all) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kr.h"
+
+struct bench_case {
+	const char *name;
+	struct kr_gen_opts o;
+};
+
+#define KNS(kk, nn, pp) { .family = KR_FAMILY_KNS, .ndim = nn, \
+	.k = { kk, kk, kk }, .p = pp, .parallel = 1, .assign_lids = 1 }
+#define TORUS(a, b, c, pp) { .family = KR_FAMILY_TORUS, .ndim = 3, \
+	.k = { a, b, c }, .wrap = { 1, 1, 1 }, .p = pp, .parallel = 1, \
+	.assign_lids = 1 }
+
+static const struct bench_case cases[] = {
+	{ "kns k8 n3 p2", KNS(8, 3, 2) },
+	{ "kns k8 n3 p8", KNS(8, 3, 8) },
+	{ "kns k8 n3 p32", KNS(8, 3, 32) },
+	{ "torus 8x8x8 p2", TORUS(8, 8, 8, 2) },
+	{ "torus 8x8x8 p8", TORUS(8, 8, 8, 8) },
+	{ "torus 16x16x16 p4", TORUS(16, 16, 16, 4) },
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* BFS from switch d over switch-switch links; dist in hops. */
+static void bfs(const struct kr_fabric *f, uint32_t d, uint32_t *dist,
+		uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0;
+
+	memset(dist, 0xff, f->nsw * sizeof(*dist));
+	dist[d] = 0;
+	queue[tail++] = d;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
+			uint32_t v;
+
+			if (f->peer[s] < 0)
+				continue;
+			v = f->owner[f->peer[s]];
+			if (kr_is_switch(f, v) && dist[v] == KR_NONE) {
+				dist[v] = dist[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+}
+
+/* The switch a LID's port hangs off, and the port there. */
+static uint32_t lid_switch(const struct kr_fabric *f, unsigned lid,
+			   unsigned *port)
+{
+	uint32_t slot = f->lid_port[lid], peer;
+
+	if (kr_is_switch(f, f->owner[slot])) {
+		*port = 0;
+		return f->owner[slot];
+	}
+	peer = (uint32_t)f->peer[slot];
+	*port = kr_port_num(f, peer);
+	return f->owner[peer];
+}
+
+static int route_minhop(const struct kr_fabric *f, struct kr_tables *t)
+{
+	uint32_t *dist = malloc(f->nsw * sizeof(*dist));
+	uint32_t *queue = malloc(f->nsw * sizeof(*queue));
+	uint8_t *toward = malloc(f->nsw);	/* port towards switch d */
+
+	if (!dist || !queue || !toward ||
+	    kr_tables_init(t, f, f->max_lid + 1, 0, 0))
+		return KR_ENOMEM;
+	for (uint32_t d = 0; d < f->nsw; d++) {
+		bfs(f, d, dist, queue);
+		for (uint32_t sw = 0; sw < f->nsw; sw++) {
+			toward[sw] = KR_NO_PORT;
+			for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
+				if (f->peer[s] >= 0 && dist[sw] != KR_NONE &&
+				    kr_is_switch(f, f->owner[f->peer[s]]) &&
+				    dist[f->owner[f->peer[s]]] + 1 == dist[sw]) {
+					toward[sw] = (uint8_t)kr_port_num(f, s);
+					break;
+				}
+		}
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			unsigned port;
+
+			if (f->lid_port[lid] == KR_NONE ||
+			    lid_switch(f, lid, &port) != d)
+				continue;
+			for (uint32_t sw = 0; sw < f->nsw; sw++)
+				t->lft[(size_t)sw * t->stride + lid] =
+					sw == d ? (uint8_t)port : toward[sw];
+		}
+	}
+	free(dist);
+	free(queue);
+	free(toward);
+	return KR_OK;
+}
+
+static void run_case(const struct bench_case *c)
+{
+	struct kr_check_opts o = { 0 };
+	struct kr_check_report r;
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_diag d = { 0 };
+	double t0, t1;
+	int rc;
+
+	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) || route_minhop(&f, &t)) {
+		fprintf(stderr, "%s: %s\n", c->name, d.msg);
+		exit(1);
+	}
+	t0 = now();
+	rc = kr_check_run(&f, &t, &o, &r, &d);
+	t1 = now();
+	printf("%-20s %6u %5u %12llu %8.3f %12.3g %9llu %9llu  %s\n", c->name,
+	       f.nnode - f.nsw, f.nsw, (unsigned long long)r.pairs, t1 - t0,
+	       (double)r.pairs / (t1 - t0), (unsigned long long)r.channels,
+	       (unsigned long long)r.deps,
+	       rc == KR_OK ? "clean" : rc == KR_ECYCLE ? "credit loop"
+						      : kr_strerror(rc));
+	fflush(stdout);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "all";
+
+	printf("%-20s %6s %5s %12s %8s %12s %9s %9s  %s\n", "fabric", "CAs",
+	       "sw", "pairs", "time/s", "pairs/s", "channels", "deps",
+	       "verdict");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(which, "all") ||
+		    !strncmp(cases[i].name, which, strlen(which)))
+			run_case(&cases[i]);
+	return 0;
+}

@@ -1,0 +1,36 @@
+#include "kr_base.h"
+
+#include <stdio.h>
+
+const char *kr_strerror(int err)
+{
+	switch (err) {
+#define X(name, val, text) case KR_##name: return text;
+	KR_ERRORS(X)
+#undef X
+	}
+	return "unknown error";
+}
+
+int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return err;
+	d->line = line;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void kr_diag_format(const struct kr_diag *d, char *buf, size_t len)
+{
+	if (d->file && d->line)
+		snprintf(buf, len, "%s:%u: %s", d->file, d->line, d->msg);
+	else if (d->file)
+		snprintf(buf, len, "%s: %s", d->file, d->msg);
+	else
+		snprintf(buf, len, "%s", d->msg);
+}

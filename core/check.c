@@ -1,0 +1,560 @@
+/* The checker's walk: destination by destination, first over switches
+ * (where do the LFTs take a packet for this DLID from here, in how many
+ * hops), then over channels for each SL in use (which VL on every hop,
+ * which dependencies), memoising both, then a cycle search in the CDG.
+ *
+ * A 16K-CA fabric has ~3e8 pairs, too many to touch one by one: sources
+ * that behave alike form classes (check_int.h), so the work per DLID is
+ * about one step per switch and one per class, plus the pairs with an SL
+ * of their own. */
+#include "kr_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Switch level: where the LFTs take a packet for one DLID              */
+
+/* One step from sw: a final result (delivered or why not), or RES_BUSY
+ * with *next set when the packet moves on to another switch. */
+static uint8_t sw_step(struct walk *w, uint32_t sw, unsigned dlid,
+		       uint32_t *next)
+{
+	const struct kr_fabric *f = w->f;
+	unsigned port = w->row[sw];
+	uint32_t p0 = f->port0[sw], owner = f->lid_port[dlid], slot;
+	int32_t peer;
+
+	w->sw_dist[sw] = 0;
+	w->sw_at[sw] = p0;
+	if (port > f->nports[sw])
+		return 1 + KR_CHECK_NO_ENTRY;
+	if (port == 0)
+		return owner == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
+	slot = p0 + port;
+	peer = f->peer[slot];
+	w->sw_at[sw] = slot;
+	if (peer < 0)
+		return 1 + KR_CHECK_DOWN_PORT;
+	if (!kr_is_switch(f, f->owner[peer])) {
+		w->sw_dist[sw] = 1;
+		w->sw_at[sw] = (uint32_t)peer;
+		return (uint32_t)peer == owner ? RES_OK
+					       : 1 + KR_CHECK_WRONG_DEST;
+	}
+	*next = f->owner[peer];
+	return RES_BUSY;
+}
+
+/* Resolves sw (and every switch on its way) for the current DLID. */
+static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
+{
+	uint32_t n = 0, next = KR_NONE;
+	uint8_t res;
+
+	while (w->sw_gen[sw] != w->gen) {
+		w->sw_gen[sw] = w->gen;
+		w->w[sw] = 0;
+		w->touched[w->ntouched++] = sw;
+		res = sw_step(w, sw, dlid, &next);
+		w->sw_res[sw] = res;
+		w->sw_next[sw] = KR_NONE;
+		if (res != RES_BUSY)
+			break;
+		w->sw_next[sw] = next;
+		w->stack[n++] = sw;
+		sw = next;
+	}
+	res = w->sw_res[sw];
+	if (res == RES_BUSY) {	/* met a switch still on the stack */
+		res = 1 + KR_CHECK_LOOP;
+		w->sw_at[sw] = w->f->port0[sw];
+	}
+	while (n--) {		/* everything before inherits, one hop more */
+		uint32_t u = w->stack[n], v = w->sw_next[u];
+
+		w->sw_res[u] = res;
+		w->sw_dist[u] = w->sw_dist[v] + 1;
+		w->sw_at[u] = res == 1 + KR_CHECK_LOOP ? w->sw_at[sw] : w->sw_at[v];
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Channel level: VLs and dependencies of one (DLID, SL)                */
+
+/* Adds (slot, vl) -> to unless the port's small cache of recent
+ * dependencies has it. */
+static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
+		   uint32_t tag)
+{
+	uint32_t key = (uint32_t)vl << 28 | to;
+	uint32_t *way = &w->dep_cache[(size_t)slot * DEP_WAYS +
+				      ((to * 0x9e3779b1u) >> 29)];
+	int rc;
+
+	if (*way == key)
+		return KR_OK;
+	*way = key;
+	rc = kr_cdg_add(&w->g, NCH(w, slot, vl), to, tag);
+	return rc < 0 ? rc : KR_OK;
+}
+
+/* 0, or 1 + reason when a VL is unusable on the port sending on it. */
+static uint8_t vl_check(const struct walk *w, uint32_t slot, unsigned vl)
+{
+	uint8_t oper = w->f->oper_vls[slot];
+
+	if (vl == KR_VL15)
+		return 1 + KR_CHECK_VL15;
+	if (oper && vl >= oper)
+		return 1 + KR_CHECK_OPER_VL;
+	return RES_OK;
+}
+
+static int cpush(struct walk *w, uint32_t c, uint32_t n)
+{
+	if (n == w->cstack_cap) {
+		uint32_t *p = realloc(w->cstack, 2 * n * sizeof(*p));
+
+		if (!p)
+			return KR_ENOMEM;
+		w->cstack = p;
+		w->cstack_cap = 2 * n;
+	}
+	w->cstack[n] = c;
+	return KR_OK;
+}
+
+/* The channel generation of (current DLID, sl), made on first use. */
+static uint32_t sl_gen(struct walk *w, unsigned sl)
+{
+	if (w->sl_dlid[sl] != w->gen) {
+		w->sl_dlid[sl] = w->gen;
+		w->sl_gen[sl] = ++w->cgen;
+	}
+	return w->sl_gen[sl];
+}
+
+/* Follows channels from switch sw, entered through port in, with prev
+ * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
+ * or the caller adds that dependency). Outcome in *res, in *at the channel
+ * where it failed, in *first the first switch channel (KR_NONE if
+ * delivered at sw). The route is known to be loop-free. */
+static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
+		   uint32_t sw, unsigned in, unsigned sl, uint32_t tag,
+		   uint8_t *res, uint32_t *at, uint32_t *first)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t n = 0, cg = sl_gen(w, sl);
+
+	*res = RES_OK;
+	*first = KR_NONE;
+	for (;;) {
+		unsigned out = w->row[sw], vl;
+		uint32_t slot = f->port0[sw] + out, c;
+		int32_t peer;
+
+		if (out == 0)
+			break;	/* delivered at this switch */
+		vl = kr_map_vl(check_map(w, sw, in, out), sl);
+		c = NCH(w, slot, vl);
+		if (*first == KR_NONE)
+			*first = c;
+		if (prev != KR_NONE && add_dep(w, prev, prev_vl, c, tag))
+			return KR_ENOMEM;
+		if (w->ch[c].gen == cg) {
+			*res = w->ch[c].res;
+			*at = w->ch[c].at;
+			break;
+		}
+		w->ch[c].gen = cg;
+		if (cpush(w, c, n++))
+			return KR_ENOMEM;
+		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
+		*at = c;
+		*res = vl_check(w, slot, vl);
+		peer = f->peer[slot];
+		if (*res || !kr_is_switch(f, f->owner[peer]))
+			break;
+		prev = slot;
+		prev_vl = vl;
+		sw = f->owner[peer];
+		in = kr_port_num(f, (uint32_t)peer);
+	}
+	while (n--) {
+		w->ch[w->cstack[n]].res = *res;
+		w->ch[w->cstack[n]].at = *at;
+	}
+	return KR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sources                                                            */
+
+static void fail_one(struct walk *w, uint32_t s, unsigned dlid, uint8_t res,
+		     uint32_t at, bool chan)
+{
+	struct kr_check_report *r = w->r;
+
+	if (r->nex >= w->o->max_examples)
+		return;
+	r->ex[r->nex++] = (struct kr_check_example){
+		.src = s, .slid = w->f->lid[s], .dlid = (uint16_t)dlid,
+		.reason = (uint8_t)(res - 1),
+		.vl = chan ? (uint8_t)CH_VL(w, at) : 0,
+		.at = chan ? CH_SLOT(w, at) : at };
+}
+
+/* Switch-level outcome from source s: the switch it enters (KR_NONE when
+ * linked straight to a CA), hops so far; 0 or 1 + reason. */
+static uint8_t enter(struct walk *w, uint32_t s, unsigned dlid, uint32_t *sw,
+		     uint32_t *hops, uint32_t *at)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t node = f->owner[s], peer;
+
+	*hops = 0;
+	if (kr_is_switch(f, node)) {
+		*sw = node;
+	} else {
+		peer = (uint32_t)f->peer[s];
+		*hops = 1;
+		if (!kr_is_switch(f, f->owner[peer])) {
+			*sw = KR_NONE;
+			*at = peer;
+			return f->lid_port[dlid] == peer ? RES_OK
+							 : 1 + KR_CHECK_WRONG_DEST;
+		}
+		*sw = f->owner[peer];
+	}
+	sw_resolve(w, *sw, dlid);
+	*hops += w->sw_dist[*sw];
+	*at = w->sw_at[*sw];
+	return w->sw_res[*sw];
+}
+
+/* Channel walk from source s: its own port's channel (a CA: VL *vl0),
+ * then the switches'; dep: add the dependency between the two. *first as
+ * ch_walk. */
+static int ch_source(struct walk *w, uint32_t s, unsigned sl, uint32_t tag,
+		     bool dep, uint8_t *res, uint32_t *at, uint32_t *first,
+		     unsigned *vl0)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t node = f->owner[s], peer;
+	unsigned p;
+
+	*first = KR_NONE;
+	if (kr_is_switch(f, node))
+		return ch_walk(w, KR_NONE, 0, node, 0, sl, tag, res, at, first);
+	p = kr_port_num(f, s);
+	*vl0 = kr_map_vl(check_map(w, node, p, p), sl);
+	*at = NCH(w, s, *vl0);
+	*res = vl_check(w, s, *vl0);
+	peer = (uint32_t)f->peer[s];
+	if (*res || !kr_is_switch(f, f->owner[peer]))
+		return KR_OK;
+	return ch_walk(w, dep ? s : KR_NONE, *vl0, f->owner[peer],
+		       kr_port_num(f, peer), sl, tag, res, at, first);
+}
+
+static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
+			    uint64_t n)
+{
+	struct kr_check_report *r = w->r;
+
+	r->delivered += n;
+	r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
+	if (sw != KR_NONE)
+		w->w[sw] += n;
+}
+
+/* A pair with an SL of its own, walked alone. */
+static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
+{
+	uint32_t sw, hops, at, first, tag = (uint32_t)w->f->lid[s] << 16 | dlid;
+	unsigned vl0 = 0;
+	uint8_t res = enter(w, s, dlid, &sw, &hops, &at);
+	bool chan = false;
+
+	w->r->pairs++;
+	if (!res) {
+		if (ch_source(w, s, sl, tag, true, &res, &at, &first, &vl0))
+			return KR_ENOMEM;
+		if (!kr_is_switch(w->f, w->f->owner[s]))
+			w->r->vl_mask[s] |= (uint16_t)(1u << vl0);
+		chan = true;
+	}
+	if (res) {
+		w->r->fail[res - 1]++;
+		fail_one(w, s, dlid, res, at, chan);
+	} else {
+		count_delivered(w, sw, hops, 1);
+	}
+	return KR_OK;
+}
+
+static bool sits_out(const struct walk *w, uint32_t s)
+{
+	return w->excl_gen[s] == w->gen;
+}
+
+static void fail_class(struct walk *w, const struct src_class *c,
+		       unsigned dlid, uint8_t res, uint32_t at, bool chan,
+		       uint32_t n)
+{
+	w->r->fail[res - 1] += n;
+	for (uint32_t i = 0; i < c->n && w->r->nex < w->o->max_examples; i++) {
+		uint32_t m = w->member[c->first + i];
+
+		if (sits_out(w, m))
+			continue;
+		/* a failure on the representative's own port is on each
+		 * member's own port */
+		fail_one(w, m, dlid, res, chan && CH_SLOT(w, at) == c->rep ?
+			 NCH(w, m, CH_VL(w, at)) : at, chan);
+	}
+}
+
+/* First-hop dependencies of the members, once per (out port, SL): when
+ * some member sits out (its own LID, or an SL of its own) the others get
+ * theirs now and the pair (out port, SL) stays unmarked. */
+static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
+		      unsigned sl, unsigned vl0, uint32_t first)
+{
+	uint32_t bit = c->seen + w->row[c->sw] * KR_NSL + sl;
+	uint64_t *word = &w->seen_bits[bit / 64], mask = 1ull << (bit % 64);
+
+	if (*word & mask)
+		return KR_OK;
+	if (c->minus_gen != w->gen)
+		*word |= mask;
+	for (uint32_t i = 0; i < c->n; i++) {
+		uint32_t m = w->member[c->first + i];
+
+		if (!sits_out(w, m) &&
+		    kr_cdg_add(&w->g, NCH(w, m, vl0), first,
+			       (uint32_t)w->f->lid[m] << 16 | dlid) < 0)
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
+/* The n members of class c not sitting out, on SL sl. */
+static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
+		     unsigned sl, uint32_t n)
+{
+	uint32_t sw, hops, at, first, tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid;
+	unsigned vl0 = 0;
+	uint8_t res = enter(w, c->rep, dlid, &sw, &hops, &at);
+
+	w->r->pairs += n;
+	if (res) {
+		fail_class(w, c, dlid, res, at, false, n);
+		return KR_OK;
+	}
+	if (ch_source(w, c->rep, sl, tag, false, &res, &at, &first, &vl0))
+		return KR_ENOMEM;
+	if (!kr_is_switch(w->f, w->f->owner[c->rep])) {
+		c->vl0_mask |= (uint16_t)(1u << vl0);
+		if (first != KR_NONE && class_deps(w, c, dlid, sl, vl0, first))
+			return KR_ENOMEM;
+	}
+	if (res)
+		fail_class(w, c, dlid, res, at, true, n);
+	else
+		count_delivered(w, sw, hops, n);
+	return KR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Destinations                                                       */
+
+/* Delivered pairs flow along the LFT tree of this DLID: farthest switches
+ * first, each passes its count on to its next switch. */
+static void add_loads(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t maxd = 0, *order = w->stack, *b = w->bucket;
+
+	for (uint32_t i = 0; i < w->ntouched; i++) {
+		uint32_t sw = w->touched[i];
+
+		if (!w->sw_res[sw] && w->sw_dist[sw] > maxd)
+			maxd = w->sw_dist[sw];
+	}
+	memset(b, 0, ((size_t)maxd + 2) * sizeof(*b));
+	for (uint32_t i = 0; i < w->ntouched; i++)
+		if (!w->sw_res[w->touched[i]])
+			b[maxd - w->sw_dist[w->touched[i]] + 1]++;
+	for (uint32_t d = 1; d <= maxd + 1; d++)
+		b[d] += b[d - 1];
+	for (uint32_t i = 0; i < w->ntouched; i++) {
+		uint32_t sw = w->touched[i];
+
+		if (!w->sw_res[sw])
+			order[b[maxd - w->sw_dist[sw]]++] = sw;
+	}
+	for (uint32_t i = 0, n = b[maxd]; i < n; i++) {
+		uint32_t sw = order[i], next = w->sw_next[sw];
+
+		if (next == KR_NONE || !w->w[sw])
+			continue;
+		w->r->link_load[f->port0[sw] + w->row[sw]] += w->w[sw];
+		w->w[next] += w->w[sw];
+	}
+}
+
+/* Takes source slot s out of its class's count for this DLID. */
+static void sit_out(struct walk *w, uint32_t s)
+{
+	struct src_class *c = &w->cls[w->class_of[s]];
+
+	if (c->minus_gen != w->gen) {
+		c->minus_gen = w->gen;
+		c->minus = 0;
+	}
+	c->minus++;
+	w->excl_gen[s] = w->gen;
+}
+
+/* Pairs towards dlid with an SL of their own go alone. */
+static int exceptions(struct walk *w, unsigned dlid, uint32_t own)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t lo = 0, hi = 0;
+
+	if (dlid < w->t->stride) {
+		lo = w->ex_first[dlid];
+		hi = w->ex_first[dlid + 1];
+	}
+	for (uint32_t i = lo; i < hi; i++) {
+		const struct kr_sl_pair *e = &w->ex[i];
+		uint32_t s = kr_port_by_lid(f, e->slid);
+
+		/* only a source's base LID is an SLID here */
+		if (s == KR_NONE || s == own || w->class_of[s] == KR_NONE ||
+		    f->lid[s] != e->slid)
+			continue;
+		sit_out(w, s);
+		if (one_pair(w, s, dlid, e->sl))
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
+static int one_dest(struct walk *w, unsigned dlid)
+{
+	const struct kr_tables *t = w->t;
+	uint32_t own = w->f->lid_port[dlid];
+	unsigned sl = t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+
+	w->gen++;
+	w->ntouched = 0;
+	w->r->ndst++;
+	if (w->class_of[own] != KR_NONE)
+		sit_out(w, own);
+	if (exceptions(w, dlid, own))
+		return KR_ENOMEM;
+	for (uint32_t k = 0; k < w->ncls; k++) {
+		struct src_class *c = &w->cls[k];
+		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
+
+		if (n && one_class(w, c, dlid, sl, n))
+			return KR_ENOMEM;
+	}
+	add_loads(w);
+	return KR_OK;
+}
+
+/* LFT columns base .. base + BLOCK - 1, switch by switch: one cache line
+ * of each row instead of one line per switch and DLID. */
+static void load_block(struct walk *w, unsigned base)
+{
+	const struct kr_tables *t = w->t;
+	uint32_t nsw = w->f->nsw;
+
+	for (uint32_t sw = 0; sw < nsw; sw++) {
+		const uint8_t *row = t->lft + (size_t)sw * t->stride;
+
+		for (unsigned d = 0; d < BLOCK; d++)
+			w->col[d * nsw + sw] = base + d < t->stride ? row[base + d]
+								    : KR_NO_PORT;
+	}
+}
+
+static bool is_dest(const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t slot = f->lid_port[lid];
+	uint32_t n;
+
+	if (slot == KR_NONE)
+		return false;
+	n = f->owner[slot];
+	return kr_is_switch(f, n) ? slot == f->port0[n] : f->peer[slot] >= 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Run                                                                */
+
+static int verdict(struct walk *w, struct kr_diag *d)
+{
+	struct kr_check_report *r = w->r;
+	int rc = kr_cdg_order(&w->g);
+
+	r->deps = w->g.nedge;
+	if (rc == KR_ECYCLE && check_take_cycle(w))
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	if (rc != KR_OK && rc != KR_ECYCLE)
+		return kr_fail(d, rc, 0, "%s", kr_strerror(rc));
+	if (r->delivered < r->pairs)
+		return kr_fail(d, KR_EROUTE, 0, "%llu of %llu pairs undelivered",
+			       (unsigned long long)(r->pairs - r->delivered),
+			       (unsigned long long)r->pairs);
+	if (rc == KR_ECYCLE)
+		return kr_fail(d, KR_ECYCLE, 0, "credit loop of %u channels",
+			       r->ncycle);
+	return KR_OK;
+}
+
+int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
+		 const struct kr_check_opts *o, struct kr_check_report *r,
+		 struct kr_diag *d)
+{
+	struct walk w = { .f = f, .t = t, .o = o, .r = r };
+	int rc;
+
+	*r = (struct kr_check_report){ 0 };
+	rc = check_setup(&w);
+	if (rc == KR_EINVAL)
+		rc = kr_fail(d, rc, 0, "%u port slots: too many to check",
+			     f->nport);
+	for (unsigned lid = 1; !rc && lid <= f->max_lid; lid++) {
+		if (lid == 1 || lid % BLOCK == 0)
+			load_block(&w, lid - lid % BLOCK);
+		w.row = w.col + (size_t)(lid % BLOCK) * f->nsw;
+		if (is_dest(f, lid))
+			rc = one_dest(&w, lid);
+	}
+	if (!rc) {
+		check_sum_links(&w);
+		check_sum_vls(&w);
+		rc = verdict(&w, d);
+	} else if (rc == KR_ENOMEM) {
+		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	check_teardown(&w);
+	return rc;
+}
+
+void kr_check_report_free(struct kr_check_report *r)
+{
+	free(r->ex);
+	free(r->hops);
+	free(r->link_load);
+	free(r->vl_mask);
+	free(r->cycle);
+	*r = (struct kr_check_report){ 0 };
+}

@@ -1,0 +1,101 @@
+/* Between the checker's walk (check.c) and its setup and summaries
+ * (check_setup.c). Not for tools/. */
+#ifndef KR_CHECK_INT_H
+#define KR_CHECK_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdg_int.h"
+#include "kr_check.h"
+
+#define RES_OK 0
+#define RES_BUSY 0xff		/* on the walk's stack: meeting it is a loop */
+/* Channel ids go VL by VL (vl * nport + slot): with few VLs in use the
+ * memo entries of one VL sit together instead of one per cache line. */
+#define NCH(w, slot, vl) ((vl) * (w)->f->nport + (slot))
+#define CH_SLOT(w, c) ((c) % (w)->f->nport)
+#define CH_VL(w, c) ((c) / (w)->f->nport)
+#define BLOCK 64		/* DLIDs per transposed LFT block */
+#define DEP_WAYS 8		/* recent dependencies cached per port */
+#define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
+
+/* Sources that no DLID can tell apart: CA ports on the same switch whose
+ * own SL2VL map, OperVLs and every map of their switch in-port are equal
+ * (switch sources and CAs linked to CAs stand alone). One member walks for
+ * all; counts are multiplied. Their first-hop dependencies differ only in
+ * the source port, so they are added for every member once per (out port,
+ * SL) the class meets. */
+struct src_class {
+	uint32_t rep;		/* first member: the lowest LID */
+	uint32_t first, n;	/* members: w->member[first .. first + n) */
+	uint32_t sw, in;	/* entry switch and port (KR_NONE: a CA) */
+	uint32_t seen;		/* bit offset of its (out port, SL) flags */
+	uint32_t minus, minus_gen;	/* members sitting this DLID out */
+	uint16_t vl0_mask;	/* VLs the members' own ports send on */
+};
+
+struct ch_memo {			/* a channel's outcome for one (DLID, SL) */
+	uint32_t gen;		/* == the (DLID, SL) generation: valid */
+	uint32_t at;		/* channel where the path fails */
+	uint8_t res;		/* 0 or 1 + reason */
+};
+
+struct walk {
+	const struct kr_fabric *f;
+	const struct kr_tables *t;
+	const struct kr_check_opts *o;
+	struct kr_check_report *r;
+	struct kr_cdg g;
+
+	uint32_t *src;		/* [nsrc] source slots by base LID */
+	struct src_class *cls;	/* [ncls] by their first member's LID */
+	uint32_t ncls;
+	uint32_t *member;	/* [nsrc] slots, class by class */
+	uint32_t *class_of;	/* [nport] class of a source slot, KR_NONE */
+	uint32_t *excl_gen;	/* [nport] == gen: not in its class's count */
+	uint64_t *seen_bits;
+
+	struct kr_sl_pair *ex;	/* pair SLs sorted by (dlid, slid) */
+	uint32_t *ex_first;	/* [stride+2] first exception of each DLID */
+
+	uint8_t *col;		/* [BLOCK * nsw] LFT columns of a DLID block:
+				 * rows are a stride apart, so reading a
+				 * column per DLID would miss the cache at
+				 * every switch */
+	const uint8_t *row;	/* the current DLID's column, by switch */
+	uint32_t gen;		/* per DLID */
+	uint32_t *sw_gen, *sw_dist, *sw_at, *sw_next;	/* [nsw] */
+	uint8_t *sw_res;
+	uint64_t *w;		/* [nsw] delivered pairs entering here */
+	uint32_t *stack;	/* [nsw] */
+	uint32_t *touched, ntouched;
+	uint32_t *bucket;	/* [nsw + 2] counting sort by distance */
+
+	uint32_t cgen, sl_gen[KR_NSL], sl_dlid[KR_NSL];
+	struct ch_memo *ch;	/* [nport * VLs the maps use] by channel id */
+	uint32_t *dep_cache;	/* [nport * DEP_WAYS] vl_from << 28 | to */
+	uint32_t *cstack;	/* channels of the walk in progress */
+	size_t cstack_cap;
+};
+
+/* The SL2VL map of (node, in, out), every SL on VL 0 without maps. */
+static inline uint64_t check_map(const struct walk *w, uint32_t node,
+				 unsigned in, unsigned out)
+{
+	const struct kr_tables *t = w->t;
+	uint32_t np = w->f->nports[node] + 1u;
+
+	if (!t->sl2vl)
+		return 0;
+	return t->sl2vl[t->sl2vl_base[node] +
+			(kr_is_switch(w->f, node) ? out * np + in : out)];
+}
+
+int check_setup(struct walk *w);	/* KR_ENOMEM or KR_EINVAL */
+void check_teardown(struct walk *w);
+void check_sum_links(struct walk *w);
+void check_sum_vls(struct walk *w);
+int check_take_cycle(struct walk *w);
+
+#endif

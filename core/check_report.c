@@ -1,0 +1,343 @@
+/* The checker's report, for people (aligned lines) and for scripts (one
+ * JSON object whose keys `knsroute check --help` lists). */
+#include "kr_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fail_names[KR_CHECK_NFAIL] = {
+	"no_entry", "down_port", "loop", "wrong_dest", "vl15", "oper_vl",
+};
+
+static const char *const fail_text[KR_CHECK_NFAIL] = {
+	"no LFT entry", "LFT points at a port without a link",
+	"forwarding loop", "reaches a port not owning the DLID",
+	"SL2VL maps it to VL 15", "VL at or above the port's OperVLs",
+};
+
+const char *kr_check_fail_name(enum kr_check_fail why)
+{
+	return (unsigned)why < KR_CHECK_NFAIL ? fail_names[why] : "unknown";
+}
+
+static unsigned port_of(const struct kr_fabric *f, uint32_t slot)
+{
+	return kr_port_num(f, slot);
+}
+
+static const char *name_of(const struct kr_fabric *f, uint32_t slot)
+{
+	return kr_node_name(f, f->owner[slot]);
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	const uint16_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Ports grouped by the set of VLs they send on: masks sorted, runs counted
+ * by the caller. NULL when out of memory; *n = 0 when nothing was sent. */
+static uint16_t *sorted_masks(const struct kr_fabric *f,
+			      const struct kr_check_report *r, uint32_t *n)
+{
+	uint16_t *m = malloc(((size_t)f->nport + 1) * sizeof(*m));
+
+	*n = 0;
+	if (!m)
+		return NULL;
+	for (uint32_t s = 0; s < f->nport; s++)
+		if (r->vl_mask[s])
+			m[(*n)++] = r->vl_mask[s];
+	qsort(m, *n, sizeof(*m), cmp_u16);
+	return m;
+}
+
+static void vl_set(FILE *out, uint16_t mask, bool json)
+{
+	bool first = true;
+
+	fputc(json ? '[' : '{', out);
+	for (unsigned vl = 0; vl < 16; vl++)
+		if (mask >> vl & 1) {
+			fprintf(out, "%s%u", first ? "" : ",", vl);
+			first = false;
+		}
+	fputc(json ? ']' : '}', out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Human                                                              */
+
+static void text_pairs(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, "pairs:        %llu (%u sources x %u destination LIDs)\n"
+		"delivered:    %llu\nundelivered:  %llu\n",
+		(unsigned long long)r->pairs, r->nsrc, r->ndst,
+		(unsigned long long)r->delivered,
+		(unsigned long long)(r->pairs - r->delivered));
+	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
+		if (r->fail[i])
+			fprintf(out, "  %-11s %llu  (%s)\n", fail_names[i],
+				(unsigned long long)r->fail[i], fail_text[i]);
+	if (r->nex)
+		fprintf(out, "first undelivered pairs:\n");
+	for (unsigned i = 0; i < r->nex; i++) {
+		const struct kr_check_example *e = &r->ex[i];
+
+		fprintf(out, "  %s[%u] (LID %u) -> LID %u: %s at %s[%u]",
+			name_of(f, e->src), port_of(f, e->src), e->slid, e->dlid,
+			fail_names[e->reason], name_of(f, e->at),
+			port_of(f, e->at));
+		if (e->reason == KR_CHECK_VL15 || e->reason == KR_CHECK_OPER_VL)
+			fprintf(out, " VL %u", e->vl);
+		fputc('\n', out);
+	}
+}
+
+static void text_hops(FILE *out, const struct kr_check_report *r)
+{
+	fprintf(out, "hops (links per delivered path):\n");
+	for (unsigned h = 0; h < r->nhops; h++)
+		if (r->hops[h])
+			fprintf(out, "  %3u: %llu\n", h,
+				(unsigned long long)r->hops[h]);
+}
+
+static void text_links(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, "link load (paths per directed switch-switch link, %u "
+		"links): max %llu, mean %.2f, max/mean %.2f\n", r->nlinks,
+		(unsigned long long)r->load_max, r->load_mean,
+		r->load_mean > 0 ? (double)r->load_max / r->load_mean : 0.0);
+	for (unsigned i = 0; i < r->ntop; i++) {
+		uint32_t s = r->top[i].slot, p = (uint32_t)f->peer[s];
+
+		fprintf(out, "  %s[%u] -> %s[%u]: %llu\n", name_of(f, s),
+			port_of(f, s), name_of(f, p), port_of(f, p),
+			(unsigned long long)r->top[i].load);
+	}
+}
+
+static int text_vls(FILE *out, const struct kr_fabric *f,
+		    const struct kr_check_report *r)
+{
+	uint32_t n;
+	uint16_t *m = sorted_masks(f, r, &n);
+
+	if (!m)
+		return KR_ENOMEM;
+	fprintf(out, "VLs per port (ports by the VLs they send on):\n");
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && m[j] == m[i]; j++)
+			;
+		fprintf(out, "  ");
+		vl_set(out, m[i], false);
+		fprintf(out, ": %u ports\n", j - i);
+	}
+	free(m);
+	fprintf(out, "ports on a VL at or above their OperVLs: %u\n",
+		r->oper_vl_ports);
+	return KR_OK;
+}
+
+static void text_cycle(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, "channel dependency graph: %llu channels, %llu "
+		"dependencies\n", (unsigned long long)r->channels,
+		(unsigned long long)r->deps);
+	if (!r->cycle) {
+		fprintf(out, "credit loops: none\n");
+		return;
+	}
+	fprintf(out, "credit loop of %u channels (each waits for the next, "
+		"the last for the first; the path that makes it wait):\n",
+		r->ncycle);
+	for (unsigned i = 0; i < r->ncycle; i++) {
+		const struct kr_check_chan *c = &r->cycle[i];
+		const struct kr_check_chan *n = &r->cycle[(i + 1) % r->ncycle];
+
+		fprintf(out, "  %s[%u] VL %u -> %s[%u] VL %u   LID %u -> LID %u\n",
+			name_of(f, c->slot), port_of(f, c->slot), c->vl,
+			name_of(f, n->slot), port_of(f, n->slot), n->vl,
+			c->slid, c->dlid);
+	}
+}
+
+static int write_text(FILE *out, const struct kr_fabric *f,
+		      const struct kr_check_report *r)
+{
+	int rc;
+
+	text_pairs(out, f, r);
+	text_hops(out, r);
+	text_links(out, f, r);
+	rc = text_vls(out, f, r);
+	if (rc)
+		return rc;
+	text_cycle(out, f, r);
+	if (r->delivered == r->pairs && !r->cycle)
+		fprintf(out, "verdict: OK\n");
+	else
+		fprintf(out, "verdict: PROBLEM%s%s\n",
+			r->delivered < r->pairs ? ": undelivered pairs" : "",
+			r->cycle ? (r->delivered < r->pairs ? ", credit loop"
+							    : ": credit loop")
+				 : "");
+	return KR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                               */
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_port(FILE *out, const char *key, const struct kr_fabric *f,
+		      uint32_t slot)
+{
+	fprintf(out, "\"%s\": ", key);
+	json_str(out, name_of(f, slot));
+	fprintf(out, ", \"%s_port\": %u", key, port_of(f, slot));
+}
+
+static void json_pairs(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, "\"pairs\": %llu, \"sources\": %u, \"destinations\": %u, "
+		"\"delivered\": %llu, \"undelivered\": %llu, \"fail\": {",
+		(unsigned long long)r->pairs, r->nsrc, r->ndst,
+		(unsigned long long)r->delivered,
+		(unsigned long long)(r->pairs - r->delivered));
+	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", fail_names[i],
+			(unsigned long long)r->fail[i]);
+	fprintf(out, "},\n \"examples\": [");
+	for (unsigned i = 0; i < r->nex; i++) {
+		const struct kr_check_example *e = &r->ex[i];
+
+		fprintf(out, "%s{", i ? ", " : "");
+		json_port(out, "src", f, e->src);
+		fprintf(out, ", \"slid\": %u, \"dlid\": %u, \"reason\": \"%s\", ",
+			e->slid, e->dlid, fail_names[e->reason]);
+		json_port(out, "at", f, e->at);
+		fprintf(out, ", \"vl\": %u}", e->vl);
+	}
+	fprintf(out, "],\n \"hops\": [");
+	for (unsigned h = 0, last = 0; h < r->nhops; h++) {
+		if (!r->hops[h])
+			continue;
+		for (; last < h; last++)
+			fprintf(out, "%s0", last ? ", " : "");
+		fprintf(out, "%s%llu", h ? ", " : "",
+			(unsigned long long)r->hops[h]);
+		last = h + 1;
+	}
+	fprintf(out, "],\n");
+}
+
+static void json_links(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, " \"links\": {\"count\": %u, \"max\": %llu, \"mean\": %.4f,"
+		" \"top\": [", r->nlinks, (unsigned long long)r->load_max,
+		r->load_mean);
+	for (unsigned i = 0; i < r->ntop; i++) {
+		fprintf(out, "%s{", i ? ", " : "");
+		json_port(out, "node", f, r->top[i].slot);
+		fprintf(out, ", ");
+		json_port(out, "peer", f, (uint32_t)f->peer[r->top[i].slot]);
+		fprintf(out, ", \"load\": %llu}",
+			(unsigned long long)r->top[i].load);
+	}
+	fprintf(out, "]},\n");
+}
+
+static int json_vls(FILE *out, const struct kr_fabric *f,
+		    const struct kr_check_report *r)
+{
+	uint32_t n;
+	uint16_t *m = sorted_masks(f, r, &n);
+
+	if (!m)
+		return KR_ENOMEM;
+	fprintf(out, " \"vls\": {\"max_vl\": %u, \"oper_vl_ports\": %u, "
+		"\"ports_by_vls\": [", r->max_vl, r->oper_vl_ports);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && m[j] == m[i]; j++)
+			;
+		fprintf(out, "%s{\"vls\": ", i ? ", " : "");
+		vl_set(out, m[i], true);
+		fprintf(out, ", \"ports\": %u}", j - i);
+	}
+	free(m);
+	fprintf(out, "]},\n");
+	return KR_OK;
+}
+
+static void json_cycle(FILE *out, const struct kr_fabric *f,
+		       const struct kr_check_report *r)
+{
+	fprintf(out, " \"cdg\": {\"channels\": %llu, \"dependencies\": %llu},\n"
+		" \"credit_loop\": ", (unsigned long long)r->channels,
+		(unsigned long long)r->deps);
+	if (!r->cycle) {
+		fprintf(out, "null,\n");
+		return;
+	}
+	fputc('[', out);
+	for (unsigned i = 0; i < r->ncycle; i++) {
+		const struct kr_check_chan *c = &r->cycle[i];
+
+		fprintf(out, "%s{", i ? ", " : "");
+		json_port(out, "node", f, c->slot);
+		fprintf(out, ", \"vl\": %u, \"slid\": %u, \"dlid\": %u}", c->vl,
+			c->slid, c->dlid);
+	}
+	fprintf(out, "],\n");
+}
+
+static int write_json(FILE *out, const struct kr_fabric *f,
+		      const struct kr_check_report *r)
+{
+	const char *v = r->delivered < r->pairs ? "undelivered"
+			: r->cycle ? "credit_loop" : "ok";
+	int rc;
+
+	fputc('{', out);
+	json_pairs(out, f, r);
+	json_links(out, f, r);
+	rc = json_vls(out, f, r);
+	if (rc)
+		return rc;
+	json_cycle(out, f, r);
+	fprintf(out, " \"verdict\": \"%s\"}\n", v);
+	return KR_OK;
+}
+
+int kr_check_report_write(FILE *out, const struct kr_fabric *f,
+			  const struct kr_check_report *r, int json)
+{
+	int rc = json ? write_json(out, f, r) : write_text(out, f, r);
+
+	if (rc)
+		return rc;
+	return ferror(out) ? KR_EIO : KR_OK;
+}

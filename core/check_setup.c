@@ -1,0 +1,365 @@
+/* The checker's preparations (sources, their classes, pair SLs by
+ * destination, scratch arrays) and its summaries (link load, VLs, the
+ * witness cycle). */
+#include "check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Slots that own LIDs and send: a switch's port 0, a linked CA port. */
+static bool lid_slot(const struct kr_fabric *f, uint32_t slot)
+{
+	uint32_t n = f->owner[slot];
+
+	return kr_is_switch(f, n) ? slot == f->port0[n]
+				  : slot != f->port0[n] && f->peer[slot] >= 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static int pick_sources(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	uint64_t *key = malloc(((size_t)f->nport + 1) * sizeof(*key));
+	uint32_t n = 0;
+
+	w->src = malloc(((size_t)f->nport + 1) * sizeof(*w->src));
+	if (!w->src || !key) {
+		free(key);
+		return KR_ENOMEM;
+	}
+	for (uint32_t s = 0; s < f->nport; s++) {
+		bool sw = kr_is_switch(f, f->owner[s]);
+
+		if (f->lid[s] && lid_slot(f, s) &&
+		    (!sw || w->o->switch_sources))
+			key[n++] = (uint64_t)f->lid[s] << 32 | s;
+	}
+	qsort(key, n, sizeof(*key), cmp_u64);
+	for (uint32_t i = 0; i < n; i++)
+		w->src[i] = (uint32_t)key[i];
+	w->r->nsrc = n;
+	free(key);
+	return KR_OK;
+}
+
+/* Where source s enters the switches: switch *sw through port *in (a
+ * switch source: itself, port 0); *sw is KR_NONE when s is linked to a
+ * CA. */
+static void entry(const struct kr_fabric *f, uint32_t s, uint32_t *sw,
+		  uint32_t *in)
+{
+	uint32_t peer;
+
+	if (kr_is_switch(f, f->owner[s])) {
+		*sw = f->owner[s];
+		*in = 0;
+		return;
+	}
+	peer = (uint32_t)f->peer[s];
+	*sw = kr_is_switch(f, f->owner[peer]) ? f->owner[peer] : KR_NONE;
+	*in = kr_port_num(f, peer);
+}
+
+static bool same_class(const struct walk *w, uint32_t a, uint32_t b,
+		       uint32_t sw)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t na = f->owner[a], nb = f->owner[b];
+	unsigned pa = kr_port_num(f, a), pb = kr_port_num(f, b);
+	unsigned ia = kr_port_num(f, (uint32_t)f->peer[a]);
+	unsigned ib = kr_port_num(f, (uint32_t)f->peer[b]);
+
+	if (f->oper_vls[a] != f->oper_vls[b] ||
+	    check_map(w, na, pa, pa) != check_map(w, nb, pb, pb))
+		return false;
+	for (unsigned out = 0; out <= f->nports[sw]; out++)
+		if (check_map(w, sw, ia, out) != check_map(w, sw, ib, out))
+			return false;
+	return true;
+}
+
+/* The class of source s among those already made for its switch
+ * (chained through minus, free until the walk starts), or a new one. */
+static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t sw, in, k;
+
+	entry(f, s, &sw, &in);
+	if (sw != KR_NONE && !kr_is_switch(f, f->owner[s]))
+		for (k = head[sw]; k != KR_NONE; k = w->cls[k].minus)
+			if (same_class(w, s, w->cls[k].rep, sw))
+				return k;
+	k = w->ncls++;
+	w->cls[k] = (struct src_class){ .rep = s, .sw = sw, .in = in,
+					.minus = KR_NONE };
+	if (sw != KR_NONE && !kr_is_switch(f, f->owner[s])) {
+		w->cls[k].minus = head[sw];
+		head[sw] = k;
+	}
+	return k;
+}
+
+static int make_classes(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t nsrc = w->r->nsrc, *head, *of_src, seen = 0;
+
+	w->cls = malloc(((size_t)nsrc + 1) * sizeof(*w->cls));
+	w->member = malloc(((size_t)nsrc + 1) * sizeof(*w->member));
+	head = malloc(((size_t)f->nsw + 1) * sizeof(*head));
+	of_src = malloc(((size_t)nsrc + 1) * sizeof(*of_src));
+	if (!w->cls || !w->member || !head || !of_src) {
+		free(head);
+		free(of_src);
+		return KR_ENOMEM;
+	}
+	memset(head, 0xff, ((size_t)f->nsw + 1) * sizeof(*head));
+	for (uint32_t i = 0; i < nsrc; i++) {
+		of_src[i] = class_for(w, w->src[i], head);
+		w->cls[of_src[i]].n++;
+		w->class_of[w->src[i]] = of_src[i];
+	}
+	for (uint32_t k = 0, at = 0; k < w->ncls; k++) {
+		struct src_class *c = &w->cls[k];
+
+		c->first = at;
+		at += c->n;
+		c->n = 0;
+		c->minus = 0;
+		c->seen = seen;
+		if (c->sw != KR_NONE)
+			seen += (f->nports[c->sw] + 1u) * KR_NSL;
+	}
+	for (uint32_t i = 0; i < nsrc; i++) {
+		struct src_class *c = &w->cls[of_src[i]];
+
+		w->member[c->first + c->n++] = w->src[i];
+	}
+	free(head);
+	free(of_src);
+	w->seen_bits = calloc(seen / 64 + 1, sizeof(uint64_t));
+	return w->seen_bits ? KR_OK : KR_ENOMEM;
+}
+
+static int ex_cmp(const void *a, const void *b)
+{
+	const struct kr_sl_pair *x = a, *y = b;
+
+	if (x->dlid != y->dlid)
+		return x->dlid < y->dlid ? -1 : 1;
+	return (x->slid > y->slid) - (x->slid < y->slid);
+}
+
+/* Pair SLs regrouped by destination, the order the walk wants them. */
+static int index_pairs(struct walk *w)
+{
+	const struct kr_tables *t = w->t;
+	size_t n = t->npair_sl;
+
+	w->ex = malloc((n + 1) * sizeof(*w->ex));
+	w->ex_first = calloc((size_t)t->stride + 2, sizeof(*w->ex_first));
+	if (!w->ex || !w->ex_first)
+		return KR_ENOMEM;
+	if (n)
+		memcpy(w->ex, t->pair_sl, n * sizeof(*w->ex));
+	qsort(w->ex, n, sizeof(*w->ex), ex_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (w->ex[i].dlid < t->stride)
+			w->ex_first[w->ex[i].dlid + 1]++;
+	for (uint32_t l = 0; l <= t->stride; l++)
+		w->ex_first[l + 1] += w->ex_first[l];
+	return KR_OK;
+}
+
+/* VLs any map can give, from above: the nibbles of all maps ORed. Channel
+ * ids stop there, so a fabric on few VLs needs few channel slots. */
+static unsigned vl_bound(const struct walk *w)
+{
+	const struct kr_tables *t = w->t;
+	uint64_t all = 0;
+	unsigned max = 0;
+
+	if (!t->sl2vl)
+		return 1;
+	for (uint32_t i = 0; i < t->sl2vl_base[w->f->nnode]; i++)
+		all |= t->sl2vl[i];
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		if (kr_map_vl(all, sl) > max)
+			max = kr_map_vl(all, sl);
+	return max + 1;
+}
+
+static int alloc_walk(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	size_t nsw = (size_t)f->nsw + 2;
+	size_t nch = (size_t)f->nport * vl_bound(w) + 1;
+	size_t ndep = (size_t)f->nport * DEP_WAYS + 1;
+
+	w->sw_gen = calloc(nsw, sizeof(uint32_t));
+	w->sw_dist = malloc(nsw * sizeof(uint32_t));
+	w->sw_at = malloc(nsw * sizeof(uint32_t));
+	w->sw_next = malloc(nsw * sizeof(uint32_t));
+	w->sw_res = malloc(nsw);
+	w->w = malloc(nsw * sizeof(uint64_t));
+	w->stack = malloc(nsw * sizeof(uint32_t));
+	w->touched = malloc(nsw * sizeof(uint32_t));
+	w->bucket = malloc(nsw * sizeof(uint32_t));
+	w->col = malloc(nsw * BLOCK);
+	w->ch = calloc(nch, sizeof(*w->ch));
+	w->dep_cache = malloc(ndep * sizeof(uint32_t));
+	w->cstack_cap = 64;
+	w->cstack = malloc(w->cstack_cap * sizeof(uint32_t));
+	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
+	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
+	if (!w->sw_gen || !w->sw_dist || !w->sw_at || !w->sw_next ||
+	    !w->sw_res || !w->w || !w->stack || !w->touched || !w->bucket ||
+	    !w->col || !w->ch ||
+	    !w->dep_cache || !w->cstack || !w->class_of || !w->excl_gen)
+		return KR_ENOMEM;
+	/* all ones is no key: it needs a channel id beyond MAX_NPORT * 16 */
+	memset(w->dep_cache, 0xff, ndep * sizeof(uint32_t));
+	memset(w->class_of, 0xff, ((size_t)f->nport + 1) * sizeof(uint32_t));
+	return kr_cdg_init(&w->g, (uint32_t)(nch - 1));
+}
+
+static int alloc_report(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+
+	r->nhops = f->nsw + 3;
+	r->hops = calloc(r->nhops, sizeof(*r->hops));
+	r->link_load = calloc((size_t)f->nport + 1, sizeof(*r->link_load));
+	r->vl_mask = calloc((size_t)f->nport + 1, sizeof(*r->vl_mask));
+	r->ex = calloc((size_t)w->o->max_examples + 1, sizeof(*r->ex));
+	return r->hops && r->link_load && r->vl_mask && r->ex ? KR_OK
+							      : KR_ENOMEM;
+}
+
+int check_setup(struct walk *w)
+{
+	int rc;
+
+	if (w->f->nport >= MAX_NPORT)
+		return KR_EINVAL;
+	rc = alloc_report(w);
+	if (!rc)
+		rc = alloc_walk(w);
+	if (!rc)
+		rc = pick_sources(w);
+	if (!rc)
+		rc = make_classes(w);
+	if (!rc)
+		rc = index_pairs(w);
+	return rc;
+}
+
+void check_teardown(struct walk *w)
+{
+	void *p[] = { w->src, w->cls, w->member, w->class_of, w->excl_gen,
+		      w->seen_bits, w->ex, w->ex_first, w->col, w->sw_gen,
+		      w->sw_dist, w->sw_at, w->sw_next, w->sw_res, w->w,
+		      w->stack, w->touched, w->bucket, w->ch, w->dep_cache,
+		      w->cstack };
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		free(p[i]);
+	kr_cdg_free(&w->g);
+}
+
+/* ------------------------------------------------------------------ */
+/* Summaries                                                          */
+
+static int cmp_link(const void *a, const void *b)
+{
+	const struct kr_check_link *x = a, *y = b;
+
+	if (x->load != y->load)
+		return x->load < y->load ? 1 : -1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static void keep_top(struct kr_check_report *r, struct kr_check_link l)
+{
+	if (r->ntop < KR_CHECK_TOP_LINKS)
+		r->top[r->ntop++] = l;
+	else if (cmp_link(&l, &r->top[r->ntop - 1]) < 0)
+		r->top[r->ntop - 1] = l;
+	else
+		return;
+	qsort(r->top, r->ntop, sizeof(r->top[0]), cmp_link);
+}
+
+void check_sum_links(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+	uint64_t total = 0;
+
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
+			struct kr_check_link l = { s, r->link_load[s] };
+
+			if (f->peer[s] < 0 || !kr_is_switch(f, f->owner[f->peer[s]]))
+				continue;
+			r->nlinks++;
+			total += l.load;
+			if (l.load > r->load_max)
+				r->load_max = l.load;
+			if (l.load)
+				keep_top(r, l);
+		}
+	r->load_mean = r->nlinks ? (double)total / r->nlinks : 0;
+}
+
+void check_sum_vls(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+
+	for (uint32_t k = 0; k < w->ncls; k++)
+		for (uint32_t i = 0; i < w->cls[k].n; i++)
+			r->vl_mask[w->member[w->cls[k].first + i]] |=
+				w->cls[k].vl0_mask;
+	for (uint32_t s = 0; s < f->nport; s++) {
+		uint16_t m = r->vl_mask[s];
+
+		if (f->oper_vls[s] && f->oper_vls[s] < 16 && m >> f->oper_vls[s])
+			r->oper_vl_ports++;
+		for (unsigned vl = 0; vl < 16; vl++)
+			if (m >> vl & 1) {
+				r->channels++;
+				if (vl > r->max_vl)
+					r->max_vl = vl;
+			}
+	}
+}
+
+/* The witness: channels of g->cycle and, per dependency, its tag. */
+int check_take_cycle(struct walk *w)
+{
+	struct kr_check_report *r = w->r;
+	const struct kr_cdg *g = &w->g;
+
+	r->cycle = calloc((size_t)g->ncycle + 1, sizeof(*r->cycle));
+	if (!r->cycle)
+		return KR_ENOMEM;
+	r->ncycle = g->ncycle;
+	for (uint32_t i = 0; i < g->ncycle; i++) {
+		uint32_t c = g->cycle[i], next = g->cycle[(i + 1) % g->ncycle];
+		uint32_t tag = g->tag[kr_cdg_find(g, c, next)];
+
+		r->cycle[i] = (struct kr_check_chan){
+			.slot = CH_SLOT(w, c), .vl = (uint8_t)CH_VL(w, c),
+			.slid = (uint16_t)(tag >> 16), .dlid = (uint16_t)tag };
+	}
+	return KR_OK;
+}

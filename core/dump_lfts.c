@@ -1,0 +1,350 @@
+/* LFT dumps: OpenSM's opensm-lfts.dump and ibroute / dump_fts output.
+ *
+ * Both print one block per switch: a "Unicast lids [LO-HI] of switch ...
+ * guid 0x... (desc):" header, one "0xLID PORT ..." line per routed LID and
+ * a "N lids dumped" trailer. OpenSM writes the range in decimal and N = HI;
+ * ibroute writes it in hex, adds two column-title lines and N counts the
+ * entries. The comment after an entry names the port owning the LID; where
+ * it does, it must be the port the topology gives that LID. */
+#include "kr_dump.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump_int.h"
+#include "kr_io.h"
+
+enum { FMT_OPENSM, FMT_IBROUTE };
+
+struct lft_block {
+	uint32_t sw;
+	int fmt;
+	unsigned line;		/* of the header */
+	uint64_t lo, hi;
+	uint64_t count;		/* entries seen */
+	int64_t last;		/* last LID seen, -1 */
+};
+
+struct lft_parse {
+	struct dump_lines r;
+	const struct kr_fabric *f;
+	struct kr_tables *t;
+	struct kr_diag *d;
+	unsigned *sw_line;	/* [nsw] header line of each switch's block */
+	struct lft_block b;
+	bool in_block;
+};
+
+static const char *const type_str[] = { "UNKNOWN", "Channel Adapter",
+					"Switch", "Router" };
+
+static const char *node_type_str(unsigned type)
+{
+	return type <= KR_ROUTER ? type_str[type] : type_str[0];
+}
+
+/* "Unicast lids [LO-HI]": fills lo, hi and tells the format apart. */
+static bool header_range(const char **s, struct lft_block *b)
+{
+	b->fmt = (*s)[0] == '0' && (*s)[1] == 'x' ? FMT_IBROUTE : FMT_OPENSM;
+	return dump_number(s, 0xffff, &b->lo) && dump_match(s, "-") &&
+	       dump_number(s, 0xffff, &b->hi) && dump_match(s, "] of switch ") &&
+	       b->lo <= b->hi;
+}
+
+/* Highest LID any header announces, so the table is sized in one go. */
+static uint64_t scan_max_lid(const char *buf, size_t len)
+{
+	static const char key[] = "Unicast lids [";
+	const size_t klen = sizeof(key) - 1;
+	const char *p = buf, *end = buf + len;
+	uint64_t max = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		char head[64];
+		const char *s = head + klen;
+		struct lft_block b;
+
+		if (n > sizeof(head) - 1)
+			n = sizeof(head) - 1;
+		memcpy(head, p, n);
+		head[n] = '\0';
+		if (n > klen && !memcmp(head, key, klen) &&
+		    header_range(&s, &b) && b.hi > max)
+			max = b.hi;
+		p = nl ? nl + 1 : end;
+	}
+	return max;
+}
+
+static int check_switch_lid(struct lft_parse *ps, const char *s)
+{
+	const struct kr_fabric *f = ps->f;
+	uint16_t have = f->lid[f->port0[ps->b.sw]];
+	uint64_t lid;
+
+	if (!dump_match(&s, "Lid ") || !have)
+		return KR_OK;	/* a DR path, or a topology without LIDs */
+	if (!dump_number(&s, 0xffff, &lid))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected the switch LID after \"Lid \"");
+	if (lid != have)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "switch \"%s\" has LID %u in the topology, %u here",
+			       kr_node_name(f, ps->b.sw), have, (unsigned)lid);
+	return KR_OK;
+}
+
+static int parse_header(struct lft_parse *ps, const char *s)
+{
+	const struct kr_fabric *f = ps->f;
+	const char *who = s, *g = strstr(s, " guid 0x");
+	unsigned lineno = ps->r.lineno;
+	uint64_t guid;
+	uint32_t n;
+
+	if (!g || !(g += 6, dump_hex_guid(&g, &guid)))
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "expected \"guid 0x...\" in the switch header");
+	n = kr_node_by_guid(f, guid);
+	if (n == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "unknown switch GUID 0x%016" PRIx64, guid);
+	if (!kr_is_switch(f, n))
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "GUID 0x%016" PRIx64 " is \"%s\", not a switch",
+			       guid, kr_node_name(f, n));
+	if (ps->sw_line[n])
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "switch \"%s\" dumped twice (first on line %u)",
+			       kr_node_name(f, n), ps->sw_line[n]);
+	ps->sw_line[n] = lineno;
+	ps->b.sw = n;
+	ps->b.line = lineno;
+	ps->b.count = 0;
+	ps->b.last = -1;
+	ps->in_block = true;
+	return check_switch_lid(ps, who);
+}
+
+/* The port GUID an entry's comment names must own the LID. */
+static int check_owner(struct lft_parse *ps, unsigned lid, const char *rest)
+{
+	const struct kr_fabric *f = ps->f;
+	const char *g = strstr(rest, "portguid 0x");
+	uint64_t guid;
+	uint32_t slot;
+
+	if (!g)
+		return KR_OK;
+	g += 9;
+	if (!dump_hex_guid(&g, &guid))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected a port GUID after \"portguid\"");
+	slot = kr_port_by_lid(f, lid);
+	if (slot == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "unknown LID %u (port GUID 0x%016" PRIx64 " here): "
+			       "no port of the topology has it", lid, guid);
+	if (f->port_guid[slot] != guid)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "LID %u belongs to port GUID 0x%016" PRIx64
+			       " (\"%s\" port %u) in the topology, not 0x%016"
+			       PRIx64, lid, f->port_guid[slot],
+			       kr_node_name(f, f->owner[slot]),
+			       kr_port_num(f, slot), guid);
+	return KR_OK;
+}
+
+static int parse_entry(struct lft_parse *ps, const char *s)
+{
+	const struct kr_fabric *f = ps->f;
+	struct lft_block *b = &ps->b;
+	unsigned lineno = ps->r.lineno, nports = f->nports[b->sw];
+	uint64_t lid, port;
+	int rc;
+
+	if (!dump_number(&s, 0xffff, &lid) || *s != ' ' ||
+	    (s = dump_skip_ws(s), !dump_number(&s, 255, &port)) ||
+	    (*s && *s != ' '))
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "expected an LFT entry \"0xLID PORT\"");
+	if (lid < b->lo || lid > b->hi)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "LID %u outside the block's range %u-%u",
+			       (unsigned)lid, (unsigned)b->lo, (unsigned)b->hi);
+	if ((int64_t)lid <= b->last)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "LID %u after LID %u: LIDs must ascend",
+			       (unsigned)lid, (unsigned)b->last);
+	b->last = (int64_t)lid;
+	b->count++;
+	if (b->fmt == FMT_IBROUTE && strstr(s, "illegal port"))
+		return KR_OK;	/* ibroute -a shows unrouted LIDs too */
+	if (port > nports)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "port %u beyond switch \"%s\" (%u ports)",
+			       (unsigned)port, kr_node_name(f, b->sw), nports);
+	rc = check_owner(ps, (unsigned)lid, s);
+	if (!rc)
+		ps->t->lft[(size_t)b->sw * ps->t->stride + lid] = (uint8_t)port;
+	return rc;
+}
+
+static int parse_trailer(struct lft_parse *ps, const char *s)
+{
+	struct lft_block *b = &ps->b;
+	uint64_t n, want = b->fmt == FMT_OPENSM ? b->hi : b->count;
+	const char *tail;
+
+	if (!dump_number(&s, UINT32_MAX, &n))
+		return 0;
+	tail = b->fmt == FMT_OPENSM ? " lids dumped" : " valid lids dumped";
+	if (!dump_match(&s, tail) && !(b->fmt == FMT_IBROUTE &&
+				       dump_match(&s, " lids dumped")))
+		return 0;
+	if (!dump_blank(s))
+		return 0;
+	if (n != want)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "\"%u lids dumped\" but expected %u for the block "
+			       "of line %u", (unsigned)n, (unsigned)want, b->line);
+	ps->in_block = false;
+	return 1;
+}
+
+static bool column_titles(const char *s)
+{
+	s = dump_skip_ws(s);
+	return !strncmp(s, "Lid  Out", 8) || !strncmp(s, "Port     Info", 13);
+}
+
+static int parse_line(struct lft_parse *ps)
+{
+	const char *s = ps->r.line;
+	int rc;
+
+	if (dump_match(&s, "Unicast lids [")) {
+		if (ps->in_block)
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "new switch block before the \"lids "
+				       "dumped\" line of the block of line %u",
+				       ps->b.line);
+		if (!header_range(&s, &ps->b))
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "expected \"Unicast lids [LO-HI] of "
+				       "switch ...\"");
+		return parse_header(ps, s);
+	}
+	if (!ps->in_block) {
+		if (dump_blank(s) || !strncmp(s, "ibwarn:", 7) ||
+		    strstr(s, "*** WARNING ***"))
+			return KR_OK;	/* dump_lfts.sh and stderr noise */
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected \"Unicast lids [LO-HI] of switch ...\"");
+	}
+	if (s[0] == '0' && s[1] == 'x')
+		return parse_entry(ps, s);
+	if (ps->b.fmt == FMT_IBROUTE && column_titles(s))
+		return KR_OK;
+	rc = parse_trailer(ps, s);
+	if (rc)
+		return rc < 0 ? rc : KR_OK;
+	return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+		       "expected an LFT entry \"0xLID PORT ...\" or "
+		       "\"N lids dumped\"");
+}
+
+int kr_lfts_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		  struct kr_tables *t, struct kr_diag *d)
+{
+	struct lft_parse ps = { .f = f, .t = t, .d = d };
+	uint64_t max = scan_max_lid(buf, len);
+	int rc;
+
+	if (max < f->max_lid)
+		max = f->max_lid;
+	if (kr_tables_init(t, f, (uint32_t)max + 1, 0, 0))
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	ps.sw_line = calloc(f->nsw + 1, sizeof(*ps.sw_line));
+	if (!ps.sw_line) {
+		kr_tables_free(t);
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	dump_lines_init(&ps.r, buf, len);
+	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
+		;
+	if (!rc && ps.in_block)
+		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
+			     "truncated: the block of line %u has no \"lids "
+			     "dumped\" line", ps.b.line);
+	free(ps.sw_line);
+	if (rc)
+		kr_tables_free(t);
+	return rc;
+}
+
+int kr_lfts_read(const char *path, const struct kr_fabric *f,
+		 struct kr_tables *t, struct kr_diag *d)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (d)
+		d->file = path;
+	rc = kr_slurp(path, &buf, &len, d);
+	if (rc)
+		return rc;
+	rc = kr_lfts_parse(buf, len, f, t, d);
+	free(buf);
+	return rc;
+}
+
+static void write_switch(FILE *out, const struct kr_fabric *f,
+			 const struct kr_tables *t, uint32_t sw)
+{
+	unsigned max = t->stride - 1, nports = f->nports[sw];
+
+	fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64
+		" ('%s'):\n", max, f->lid[f->port0[sw]], f->guid[sw],
+		kr_node_desc(f, sw));
+	for (unsigned lid = 0; lid <= max; lid++) {
+		unsigned port = kr_lft_port(t, sw, lid);
+		uint32_t slot = kr_port_by_lid(f, lid);
+
+		if (port > nports)
+			continue;
+		fprintf(out, "0x%04x %03u # ", lid, port);
+		if (slot == KR_NONE)
+			fputs("unknown node and type\n", out);
+		else
+			fprintf(out, "%s portguid 0x%016" PRIx64 ": '%s'\n",
+				node_type_str(f->type[f->owner[slot]]),
+				f->port_guid[slot],
+				kr_node_desc(f, f->owner[slot]));
+	}
+	fprintf(out, "%u lids dumped\n", max);
+}
+
+int kr_lfts_write(FILE *out, const struct kr_fabric *f,
+		  const struct kr_tables *t)
+{
+	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+
+	if (!ids)
+		return KR_ENOMEM;
+	for (uint32_t i = 0; i < f->nsw; i++)
+		ids[i] = i;
+	order = kr_guid_order(f->guid, ids, f->nsw);
+	free(ids);
+	if (!order)
+		return KR_ENOMEM;
+	for (uint32_t i = 0; i < f->nsw; i++)
+		write_switch(out, f, t, order[i]);
+	free(order);
+	return ferror(out) ? KR_EIO : KR_OK;
+}

@@ -1,0 +1,306 @@
+/* Path SLs: knsroute's path-sl file and `saquery -p` output.
+ *
+ * path-sl: "DLID SL" gives the SL every source uses towards DLID, "SLID
+ * DLID SL" overrides it for one pair; LIDs decimal or 0x-hex, '#' starts a
+ * comment. saquery prints "PathRecord dump:" blocks of "name....value"
+ * fields, of which slid, dlid and sl matter here. Either way the result is
+ * t->dlid_sl plus the pairs that differ from it. */
+#include "kr_dump.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump_int.h"
+#include "kr_io.h"
+
+struct rec {			/* one pair as read, with its line */
+	struct kr_sl_pair p;
+	unsigned line;
+};
+
+struct psl_parse {
+	struct dump_lines r;
+	const struct kr_fabric *f;
+	struct kr_tables *t;
+	struct kr_diag *d;
+	unsigned *dlid_line;	/* [stride] line of each "DLID SL" */
+	struct rec *rec;
+	size_t nrec, cap;
+	/* saquery: the record being read */
+	unsigned pr_line;
+	uint64_t pr_slid, pr_dlid, pr_sl;
+	unsigned pr_have;	/* bits: 1 slid, 2 dlid, 4 sl */
+};
+
+static int check_lid(struct psl_parse *ps, uint64_t lid, const char *what)
+{
+	if (lid && lid < ps->t->stride && kr_port_by_lid(ps->f, (unsigned)lid)
+	    != KR_NONE)
+		return KR_OK;
+	return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+		       "unknown %s %u: no port of the topology has it", what,
+		       (unsigned)lid);
+}
+
+static int add_rec(struct psl_parse *ps, uint64_t slid, uint64_t dlid,
+		   uint64_t sl, unsigned line)
+{
+	int rc = check_lid(ps, slid, "SLID");
+
+	if (!rc)
+		rc = check_lid(ps, dlid, "DLID");
+	if (rc)
+		return rc;
+	if (ps->nrec == ps->cap) {
+		size_t ncap = ps->cap ? 2 * ps->cap : 256;
+		struct rec *r = realloc(ps->rec, ncap * sizeof(*r));
+
+		if (!r)
+			return kr_fail(ps->d, KR_ENOMEM, line, "out of memory");
+		ps->rec = r;
+		ps->cap = ncap;
+	}
+	ps->rec[ps->nrec++] = (struct rec){
+		.p = { .slid = (uint16_t)slid, .dlid = (uint16_t)dlid,
+		       .sl = (uint8_t)sl },
+		.line = line };
+	return KR_OK;
+}
+
+/* "DLID SL" or "SLID DLID SL", comment stripped. */
+static int text_line(struct psl_parse *ps, const char *s)
+{
+	uint64_t v[3];
+	unsigned n = 0;
+
+	for (s = dump_skip_ws(s); *s && *s != '#'; s = dump_skip_ws(s)) {
+		if (n == 3 || !dump_number(&s, 0xffff, &v[n]) ||
+		    (*s && *s != ' ' && *s != '\t' && *s != '#'))
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "expected \"DLID SL\" or \"SLID DLID SL\"");
+		n++;
+	}
+	if (n == 0)
+		return KR_OK;
+	if (n == 1)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected \"DLID SL\" or \"SLID DLID SL\"");
+	if (v[n - 1] >= KR_NSL)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "SL %u outside 0..15", (unsigned)v[n - 1]);
+	if (n == 3)
+		return add_rec(ps, v[0], v[1], v[2], ps->r.lineno);
+	if (check_lid(ps, v[0], "DLID"))
+		return KR_EPARSE;
+	if (ps->dlid_line[v[0]])
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "DLID %u given twice (first on line %u)",
+			       (unsigned)v[0], ps->dlid_line[v[0]]);
+	ps->dlid_line[v[0]] = ps->r.lineno;
+	ps->t->dlid_sl[v[0]] = (uint8_t)v[1];
+	return KR_OK;
+}
+
+static int pr_flush(struct psl_parse *ps)
+{
+	unsigned line = ps->pr_line;
+
+	if (!line)
+		return KR_OK;
+	ps->pr_line = 0;
+	if (ps->pr_have != 7)
+		return kr_fail(ps->d, KR_EPARSE, line,
+			       "PathRecord without %s", !(ps->pr_have & 1) ?
+			       "slid" : !(ps->pr_have & 2) ? "dlid" : "sl");
+	if (ps->pr_sl >= KR_NSL)
+		return kr_fail(ps->d, KR_EPARSE, line, "SL %u outside 0..15",
+			       (unsigned)ps->pr_sl);
+	return add_rec(ps, ps->pr_slid, ps->pr_dlid, ps->pr_sl, line);
+}
+
+/* "\t\tname....value" inside a PathRecord block. */
+static int pr_field(struct psl_parse *ps, const char *s)
+{
+	static const char *const names[] = { "slid", "dlid", "sl" };
+	uint64_t *dst[] = { &ps->pr_slid, &ps->pr_dlid, &ps->pr_sl };
+	size_t n = strcspn(s, ".");
+
+	if (!s[n] || !ps->pr_line)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected \"PathRecord dump:\" or a "
+			       "\"name....value\" field");
+	for (unsigned i = 0; i < 3; i++) {
+		const char *v = s + n;
+
+		if (strlen(names[i]) != n || strncmp(s, names[i], n))
+			continue;
+		while (*v == '.')
+			v++;
+		if (!dump_number(&v, 0xffff, dst[i]) || !dump_blank(v))
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "expected a number after \"%s....\"",
+				       names[i]);
+		ps->pr_have |= 1u << i;
+	}
+	return KR_OK;
+}
+
+static int parse_line(struct psl_parse *ps, bool saquery)
+{
+	const char *s = dump_skip_ws(ps->r.line);
+
+	if (!saquery)
+		return text_line(ps, s);
+	if (!*s || !strncmp(s, "ibwarn:", 7))
+		return KR_OK;
+	if (!strncmp(s, "PathRecord dump:", 16)) {
+		int rc = pr_flush(ps);
+
+		ps->pr_line = ps->r.lineno;
+		ps->pr_have = 0;
+		return rc;
+	}
+	return pr_field(ps, s);
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->p.dlid != y->p.dlid)
+		return x->p.dlid < y->p.dlid ? -1 : 1;
+	if (x->p.slid != y->p.slid)
+		return x->p.slid < y->p.slid ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Records sorted by (dlid, slid); for saquery each DLID first takes the SL
+ * most of its records carry. Keeps only pairs that differ. */
+static int build_pairs(struct psl_parse *ps, bool saquery)
+{
+	struct kr_tables *t = ps->t;
+	size_t out = 0;
+
+	qsort(ps->rec, ps->nrec, sizeof(*ps->rec), rec_cmp);
+	for (size_t i = 0, j; i < ps->nrec; i = j) {
+		unsigned cnt[KR_NSL] = { 0 }, best = 0;
+		uint16_t dlid = ps->rec[i].p.dlid;
+
+		for (j = i; j < ps->nrec && ps->rec[j].p.dlid == dlid; j++) {
+			cnt[ps->rec[j].p.sl]++;
+			if (j > i && ps->rec[j].p.slid == ps->rec[j - 1].p.slid &&
+			    (!saquery || ps->rec[j].p.sl != ps->rec[j - 1].p.sl))
+				return kr_fail(ps->d, KR_EPARSE, ps->rec[j].line,
+					       "SLID %u -> DLID %u given twice "
+					       "(first on line %u)",
+					       ps->rec[j].p.slid, dlid,
+					       ps->rec[j - 1].line);
+		}
+		for (unsigned sl = 1; sl < KR_NSL; sl++)
+			if (cnt[sl] > cnt[best])
+				best = sl;
+		if (saquery)
+			t->dlid_sl[dlid] = (uint8_t)best;
+		for (size_t k = i; k < j; k++)
+			if (ps->rec[k].p.sl != t->dlid_sl[dlid] &&
+			    (k == i || ps->rec[k].p.slid != ps->rec[k - 1].p.slid))
+				t->pair_sl[out++] = ps->rec[k].p;
+	}
+	t->npair_sl = out;
+	return kr_tables_sort_pairs(t, ps->d);
+}
+
+static bool is_saquery(const char *buf, size_t len)
+{
+	static const char key[] = "PathRecord dump:";
+	size_t k = sizeof(key) - 1;
+
+	for (size_t i = 0; i + k <= len; i++)
+		if (buf[i] == 'P' && !memcmp(buf + i, key, k))
+			return true;
+	return false;
+}
+
+static int alloc_sl(struct psl_parse *ps)
+{
+	struct kr_tables *t = ps->t;
+
+	free(t->pair_sl);
+	t->pair_sl = NULL;
+	t->npair_sl = 0;
+	if (!t->dlid_sl)
+		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
+	else
+		memset(t->dlid_sl, 0, t->stride);
+	ps->dlid_line = calloc((size_t)t->stride + 1, sizeof(*ps->dlid_line));
+	return t->dlid_sl && ps->dlid_line ? KR_OK : KR_ENOMEM;
+}
+
+int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		     struct kr_tables *t, struct kr_diag *d)
+{
+	struct psl_parse ps = { .f = f, .t = t, .d = d };
+	bool saquery = is_saquery(buf, len);
+	int rc;
+
+	if (t->stride <= f->max_lid)
+		return kr_fail(d, KR_EINVAL, 0, "path SLs need tables for LIDs "
+			       "up to %u (read the LFTs first)", f->max_lid);
+	if (alloc_sl(&ps)) {
+		free(ps.dlid_line);
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	dump_lines_init(&ps.r, buf, len);
+	while ((rc = dump_next_line(&ps.r, d)) > 0 &&
+	       !(rc = parse_line(&ps, saquery)))
+		;
+	if (!rc && saquery)
+		rc = pr_flush(&ps);
+	if (!rc && ps.nrec) {
+		t->pair_sl = malloc(ps.nrec * sizeof(*t->pair_sl));
+		rc = t->pair_sl ? build_pairs(&ps, saquery)
+				: kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	free(ps.rec);
+	free(ps.dlid_line);
+	return rc;
+}
+
+int kr_path_sl_read(const char *path, const struct kr_fabric *f,
+		    struct kr_tables *t, struct kr_diag *d)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (d)
+		d->file = path;
+	rc = kr_slurp(path, &buf, &len, d);
+	if (rc)
+		return rc;
+	rc = kr_path_sl_parse(buf, len, f, t, d);
+	free(buf);
+	return rc;
+}
+
+int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
+		     const struct kr_tables *t)
+{
+	fputs("# knsroute path-sl: \"DLID SL\" for every LID, then "
+	      "\"SLID DLID SL\" where a pair differs\n", out);
+	for (uint32_t lid = 1; lid < t->stride; lid++)
+		if (kr_port_by_lid(f, lid) != KR_NONE)
+			fprintf(out, "%u %u\n", lid,
+				t->dlid_sl ? t->dlid_sl[lid] : 0);
+	for (size_t i = 0; i < t->npair_sl; i++) {
+		const struct kr_sl_pair *p = &t->pair_sl[i];
+
+		if (p->dlid < t->stride && t->dlid_sl &&
+		    p->sl == t->dlid_sl[p->dlid])
+			continue;
+		if (!t->dlid_sl && !p->sl)
+			continue;
+		fprintf(out, "%u %u %u\n", p->slid, p->dlid, p->sl);
+	}
+	return ferror(out) ? KR_EIO : KR_OK;
+}

@@ -1,0 +1,303 @@
+/* SL2VL dumps: OpenSM's opensm-sl2vl.dump and `smpquery sl2vl` output.
+ *
+ * OpenSM writes one block per port GUID: "Switch 0x<guid>, base LID <n>,
+ * "<desc>"" (or "Channel Adapter", "Router"), two '#' title lines, then
+ * "IN OUT : vl0 .. vl15" lines (a CA: the single line "0 0 :" for its port)
+ * and a '#' separator. smpquery prints "# SL2VL table: Lid <n>" and
+ * "ports: in I, out O: | vl0| .. | vl15|". Both may be mixed in one file. */
+#include "kr_dump.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump_int.h"
+#include "kr_io.h"
+
+static const char *const sep_line =
+	"#--------------------------------------------------------";
+
+struct sl2vl_parse {
+	struct dump_lines r;
+	const struct kr_fabric *f;
+	struct kr_tables *t;
+	struct kr_diag *d;
+	uint32_t slot;		/* port of the current block, KR_NONE */
+	unsigned *seen;		/* [maps] line that set each map */
+};
+
+static const struct {
+	const char *name;
+	unsigned type;
+} types[] = {
+	{ "UNKNOWN", 0 },
+	{ "Channel Adapter", KR_CA },
+	{ "Switch", KR_SWITCH },
+	{ "Router", KR_ROUTER },
+};
+
+static int osm_header(struct sl2vl_parse *ps, const char *s, unsigned type)
+{
+	const struct kr_fabric *f = ps->f;
+	unsigned lineno = ps->r.lineno;
+	uint64_t guid, lid;
+	uint32_t slot;
+
+	if (!dump_hex_guid(&s, &guid) || !dump_match(&s, ", base LID ") ||
+	    !dump_number(&s, 0xffff, &lid))
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "expected \"TYPE 0xPORTGUID, base LID N, "
+			       "\\\"desc\\\"\"");
+	slot = kr_port_by_guid(f, guid);
+	if (slot == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "unknown port GUID 0x%016" PRIx64, guid);
+	if (f->type[f->owner[slot]] != type)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "port GUID 0x%016" PRIx64 " belongs to \"%s\", "
+			       "a %s, not a %s", guid,
+			       kr_node_name(f, f->owner[slot]),
+			       types[f->type[f->owner[slot]]].name,
+			       types[type].name);
+	if (f->lid[slot] && f->lid[slot] != lid)
+		return kr_fail(ps->d, KR_EPARSE, lineno,
+			       "port GUID 0x%016" PRIx64 " has LID %u in the "
+			       "topology, %u here", guid, f->lid[slot],
+			       (unsigned)lid);
+	ps->slot = slot;
+	return KR_OK;
+}
+
+static int smp_header(struct sl2vl_parse *ps, const char *s)
+{
+	uint64_t lid;
+	uint32_t slot;
+
+	if (!dump_number(&s, 0xffff, &lid) || !dump_blank(s))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected \"# SL2VL table: Lid N\"");
+	slot = kr_port_by_lid(ps->f, (unsigned)lid);
+	if (slot == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "unknown LID %u: no port of the topology has it",
+			       (unsigned)lid);
+	ps->slot = slot;
+	return KR_OK;
+}
+
+/* Sixteen VLs, each optionally preceded by sep (smpquery's '|'). */
+static bool read_vls(const char **s, char sep, uint64_t *map)
+{
+	uint64_t m = 0, vl;
+
+	for (unsigned sl = 0; sl < KR_NSL; sl++) {
+		*s = dump_skip_ws(*s);
+		if (sep && **s == sep)
+			*s = dump_skip_ws(*s + 1);
+		if (!dump_number(s, 15, &vl) || (**s && **s != ' ' &&
+						 **s != sep))
+			return false;
+		m = kr_map_set(m, sl, (unsigned)vl);
+	}
+	*s = dump_skip_ws(*s);
+	if (sep && **s == sep)
+		(*s)++;
+	*map = m;
+	return dump_blank(*s);
+}
+
+static int store_map(struct sl2vl_parse *ps, uint64_t in, uint64_t out,
+		     uint64_t map)
+{
+	const struct kr_fabric *f = ps->f;
+	uint32_t node = f->owner[ps->slot];
+	unsigned nports = f->nports[node];
+	uint64_t *ref;
+	size_t i;
+
+	if (!kr_is_switch(f, node)) {
+		if (in || out)
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "a CA port has one map, \"0 0\"; not "
+				       "\"%u %u\"", (unsigned)in, (unsigned)out);
+		in = out = kr_port_num(f, ps->slot);
+	} else if (in > nports || out > nports) {
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "port %u beyond switch \"%s\" (%u ports)",
+			       (unsigned)(in > nports ? in : out),
+			       kr_node_name(f, node), nports);
+	}
+	ref = kr_tables_sl2vl_ref(f, ps->t, node, (unsigned)in, (unsigned)out);
+	i = (size_t)(ref - ps->t->sl2vl);
+	if (ps->seen[i])
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "map of in port %u, out port %u of \"%s\" given "
+			       "twice (first on line %u)", (unsigned)in,
+			       (unsigned)out, kr_node_name(f, node), ps->seen[i]);
+	ps->seen[i] = ps->r.lineno;
+	*ref = map;
+	return KR_OK;
+}
+
+static int map_line(struct sl2vl_parse *ps, const char *s, bool smp)
+{
+	uint64_t in, out, map;
+	bool ok;
+
+	if (smp)
+		ok = dump_match(&s, "ports: in") &&
+		     (s = dump_skip_ws(s), dump_number(&s, 255, &in)) &&
+		     dump_match(&s, ", out") &&
+		     (s = dump_skip_ws(s), dump_number(&s, 255, &out)) &&
+		     dump_match(&s, ":") && read_vls(&s, '|', &map);
+	else
+		ok = dump_number(&s, 255, &in) &&
+		     (s = dump_skip_ws(s), dump_number(&s, 255, &out)) &&
+		     (s = dump_skip_ws(s), dump_match(&s, ":")) &&
+		     read_vls(&s, 0, &map);
+	if (!ok)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, smp ?
+			       "expected \"ports: in I, out O: | vl| ... |\" "
+			       "with 16 VLs 0..15" :
+			       "expected \"IN OUT : vl ...\" with 16 VLs 0..15");
+	if (ps->slot == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "map line before any port header");
+	return store_map(ps, in, out, map);
+}
+
+static int parse_line(struct sl2vl_parse *ps)
+{
+	const char *s = ps->r.line;
+
+	if (dump_match(&s, "# SL2VL table: Lid "))
+		return smp_header(ps, s);
+	if (*s == '#' || dump_blank(s) || !strncmp(s, "ibwarn:", 7))
+		return KR_OK;
+	for (unsigned i = KR_CA; i <= KR_ROUTER; i++) {
+		const char *h = s;
+
+		if (dump_match(&h, types[i].name) && *h == ' ')
+			return osm_header(ps, h + 1, types[i].type);
+	}
+	if (s[0] == 'p')
+		return map_line(ps, s, true);
+	if (s[0] >= '0' && s[0] <= '9')
+		return map_line(ps, s, false);
+	return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+		       "expected a port header (\"Switch 0x...\", \"Channel "
+		       "Adapter 0x...\", \"# SL2VL table: Lid N\") or a map line");
+}
+
+/* SL2VL maps for t, borrowed from a scratch kr_tables_init. */
+static int alloc_maps(const struct kr_fabric *f, struct kr_tables *t)
+{
+	struct kr_tables tmp;
+
+	if (t->sl2vl)
+		return KR_OK;
+	if (kr_tables_init(&tmp, f, 0, 1, 0))
+		return KR_ENOMEM;
+	t->sl2vl_base = tmp.sl2vl_base;
+	t->sl2vl = tmp.sl2vl;
+	tmp.sl2vl_base = NULL;
+	tmp.sl2vl = NULL;
+	kr_tables_free(&tmp);
+	return KR_OK;
+}
+
+int kr_sl2vl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		   struct kr_tables *t, struct kr_diag *d)
+{
+	struct sl2vl_parse ps = { .f = f, .t = t, .d = d, .slot = KR_NONE };
+	int rc;
+
+	if (alloc_maps(f, t))
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	ps.seen = calloc((size_t)t->sl2vl_base[f->nnode] + 1, sizeof(*ps.seen));
+	if (!ps.seen)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	dump_lines_init(&ps.r, buf, len);
+	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
+		;
+	free(ps.seen);
+	return rc;
+}
+
+int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
+		  struct kr_tables *t, struct kr_diag *d)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (d)
+		d->file = path;
+	rc = kr_slurp(path, &buf, &len, d);
+	if (rc)
+		return rc;
+	rc = kr_sl2vl_parse(buf, len, f, t, d);
+	free(buf);
+	return rc;
+}
+
+static void write_map(FILE *out, unsigned in, unsigned outp, uint64_t map)
+{
+	fprintf(out, "%-3u %-3u :", in, outp);
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		fprintf(out, " %-2u", kr_map_vl(map, sl));
+	fputc('\n', out);
+}
+
+static void write_port(FILE *out, const struct kr_fabric *f,
+		       const struct kr_tables *t, uint32_t slot)
+{
+	uint32_t node = f->owner[slot];
+	unsigned np = f->nports[node], type = f->type[node];
+
+	fprintf(out, "%s 0x%016" PRIx64 ", base LID %u, \"%s\"\n"
+		"#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+		"%s\n", types[type <= KR_ROUTER ? type : 0].name, f->port_guid[slot],
+		f->lid[slot], kr_node_desc(f, node), sep_line);
+	if (kr_is_switch(f, node)) {
+		for (unsigned o = 0; o <= np; o++) {
+			if (f->peer[kr_port(f, node, o)] < 0)
+				continue;
+			for (unsigned i = 0; i <= np; i++)
+				write_map(out, i, o, kr_tables_sl2vl(f, t, node,
+								     i, o));
+		}
+	} else {
+		unsigned p = kr_port_num(f, slot);
+
+		write_map(out, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
+	}
+	fprintf(out, "%s\n\n", sep_line);
+}
+
+int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
+		   const struct kr_tables *t)
+{
+	uint32_t *ids = calloc((size_t)f->nport + 1, sizeof(*ids)), *order;
+	uint32_t n = 0;
+
+	if (!ids)
+		return KR_ENOMEM;
+	for (uint32_t node = 0; node < f->nnode; node++) {
+		if (kr_is_switch(f, node)) {
+			ids[n++] = f->port0[node];
+			continue;
+		}
+		for (uint32_t s = f->port0[node] + 1; s < f->port0[node + 1]; s++)
+			if (f->peer[s] >= 0)
+				ids[n++] = s;
+	}
+	order = kr_guid_order(f->port_guid, ids, n);
+	free(ids);
+	if (!order)
+		return KR_ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		write_port(out, f, t, order[i]);
+	free(order);
+	return ferror(out) ? KR_EIO : KR_OK;
+}

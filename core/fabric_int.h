@@ -1,0 +1,14 @@
+/* Between the fabric builder and the fabric indexes; not for tools/. */
+#ifndef KR_FABRIC_INT_H
+#define KR_FABRIC_INT_H
+
+#include "kr_fabric.h"
+
+int fb_slot_owner(const struct kr_fabric_builder *b, uint32_t slot);
+/* Input line of the record that created final node id (0 if unknown). */
+unsigned fb_node_line(const struct kr_fabric_builder *b, uint32_t final_id);
+/* Builds the GUID hashes; b (may be NULL) lets duplicate errors cite lines. */
+int kr_fabric_index_guids(struct kr_fabric *f, struct kr_diag *d,
+			  const struct kr_fabric_builder *b);
+
+#endif

@@ -1,0 +1,56 @@
+/* knsroute.conf: what an admin may pin. Everything is optional; the defaults
+ * let recognition and planning decide from the graph alone. The file format
+ * is documented in docs/knsroute.conf.5. */
+#ifndef KR_CONF_H
+#define KR_CONF_H
+
+#include <stdint.h>
+
+#include "kr_base.h"
+#include "kr_topo.h"
+
+enum kr_classify {
+	KR_CLASSIFY_XORDET,
+	KR_CLASSIFY_DBBM,
+	KR_CLASSIFY_BBQ,
+	KR_CLASSIFY_DBBQ,
+	KR_CLASSIFY_IODET,
+	KR_CLASSIFY_NONE,
+};
+
+#define KR_MAX_SEED_PORTS 16
+
+struct kr_seed_port {
+	uint8_t dim;
+	int8_t dir;		/* +1 or -1; KNS: +1 */
+	uint8_t port;
+};
+
+struct kr_conf {
+	enum kr_family family;		/* KR_FAMILY_NONE: recognise */
+	unsigned ndim;			/* 0: recognise */
+	unsigned k[KR_MAX_DIM];
+	int wrap[KR_MAX_DIM];		/* -1: recognise, 0 mesh, 1 ring */
+	unsigned p;			/* 0: recognise (routers = switches with CAs) */
+	unsigned order[KR_MAX_DIM];	/* routing order of dimensions */
+	unsigned norder;		/* 0: natural order 0, 1, ... */
+	uint64_t seed_guid;		/* origin switch, 0: lowest GUID rule */
+	struct kr_seed_port seed_port[KR_MAX_SEED_PORTS];
+	unsigned nseed_port;
+	char coords_file[256];		/* explicit GUID -> coordinates */
+	char coords_cache[256];		/* persisted labelling, read and written */
+
+	enum kr_classify classify;
+	unsigned classes;		/* 0: as many as the VL budget allows */
+	unsigned vls;			/* data VLs when ports don't say; 0 = 8 */
+	unsigned lmc;			/* LID mask control for assigned LIDs */
+	int check;			/* run the credit-loop check (default 1) */
+};
+
+void kr_conf_init(struct kr_conf *c);
+/* Reads path into c (on top of what c holds); errors name the line. */
+int kr_conf_load(struct kr_conf *c, const char *path, struct kr_diag *d);
+const char *kr_classify_name(enum kr_classify cl);
+int kr_classify_parse(const char *s, enum kr_classify *cl);
+
+#endif

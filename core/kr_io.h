@@ -1,0 +1,32 @@
+/* File formats: topologies (ibnetdiscover output, ibsim net files), OpenSM's
+ * guid2lid cache, and the table dumps (opensm-lfts.dump, ibroute output,
+ * opensm-sl2vl.dump, path-sl files, saquery PathRecords).
+ *
+ * Readers take a path (for messages) and report FILE:LINE on bad input.
+ * Writers write to a stream the caller owns; making the file appear
+ * atomically (temp file + rename) is the caller's job. */
+#ifndef KR_IO_H
+#define KR_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kr_fabric.h"
+#include "kr_tables.h"
+
+/* Topologies. name is used in messages only. */
+int kr_net_parse(const char *buf, size_t len, const char *name,
+		 struct kr_fabric *f, struct kr_diag *d);
+int kr_net_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
+/* ibsim net file (also valid ibnetdiscover-family input): GUIDs, port GUIDs,
+ * descriptions, LIDs and LMC when set, links from both ends. */
+int kr_net_write(FILE *out, const struct kr_fabric *f);
+
+/* OpenSM's guid2lid cache: "0xPORTGUID BASELID MAXLID" per line. Sets the
+ * LIDs of the ports it names and re-indexes them. */
+int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
+
+/* Reads a whole file into a NUL-terminated buffer. */
+int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d);
+
+#endif

@@ -1,0 +1,54 @@
+/* The whole pipeline in one call, as the plugin and `knsroute route` run it:
+ * recognise -> route -> SL/VL plan -> full check. Each step fills one part
+ * of the plan; kr_plan_free copes with any failure point. */
+#ifndef KR_PLAN_H
+#define KR_PLAN_H
+
+#include <stdio.h>
+
+#include "kr_check.h"
+#include "kr_conf.h"
+#include "kr_fabric.h"
+#include "kr_slvl.h"
+#include "kr_tables.h"
+#include "kr_topo.h"
+
+enum kr_phase { KR_PHASE_TOPO, KR_PHASE_ROUTE, KR_PHASE_SLVL, KR_PHASE_CHECK,
+		KR_NPHASE };
+
+struct kr_plan {
+	struct kr_topo topo;
+	struct kr_tables tables;
+	struct kr_slvl slvl;
+	struct kr_check_report check;
+	int checked;			/* the check ran (conf check != 0) */
+	enum kr_phase failed;		/* phase that failed, when one did */
+	double ms[KR_NPHASE];		/* wall time per phase */
+};
+
+/* KR_OK only when the tables passed the check (or the check is switched
+ * off in c); the plan's parts stay valid for inspection either way. */
+int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
+		  struct kr_plan *p, struct kr_diag *d);
+void kr_plan_free(struct kr_plan *p);
+const char *kr_phase_name(enum kr_phase ph);
+
+/* Human summary: family and sizes, LIDs, SL/VL plan, hop histogram, link
+ * load, check verdict, time per phase. */
+int kr_plan_summary(FILE *out, const struct kr_fabric *f,
+		    const struct kr_plan *p);
+/* The dry run's files in dir (created if needed): opensm-lfts.dump,
+ * opensm-sl2vl.dump, path-sl, vlarb, summary. All or nothing. */
+int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
+		      const struct kr_plan *p, struct kr_diag *d);
+/* The coordinates cache (kr_topo_cache_write), written atomically. */
+int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
+		       const struct kr_topo *t, struct kr_diag *d);
+/* "KNS 4-ary 2-direct 1-indirect, p=2: 16 routers, 8 crossbars, 32 CAs" */
+void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
+		      const struct kr_topo *t);
+/* One line for logs. */
+void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
+		     const struct kr_plan *p);
+
+#endif

@@ -1,0 +1,31 @@
+/* Routing: Hybrid-DOR for KNS, DOR for tori and meshes, one LFT row per
+ * switch, every LID of the fabric in every row.
+ *
+ * LID offset j of an LMC range is routed in dimension order j (see
+ * kr_route_order), so offsets 0 and 1 are the XY and YX virtual networks of
+ * OSHA/SASHA. */
+#ifndef KR_ROUTE_H
+#define KR_ROUTE_H
+
+#include "kr_conf.h"
+#include "kr_fabric.h"
+#include "kr_tables.h"
+#include "kr_topo.h"
+
+/* Fills t (allocated here: LFT, zeroed SL2VL maps and dlid_sl) for LIDs
+ * 0 .. f->max_lid. Fails with KR_EROUTE when a DOR path is broken by a
+ * missing link or switch (d->msg says where), with KR_ETOPO when a LID's
+ * port hangs off no recognised switch. */
+int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
+	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d);
+
+/* Dimension order used by LID offset j: j = 0 is the configured order
+ * (default 0, 1, ..., n-1), j = 1 swaps its first two dimensions, and
+ * further offsets take the remaining permutations in lexicographic order of
+ * positions, wrapping around after n! of them. */
+void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
+		    unsigned j, unsigned *order);
+/* How many distinct dimension orders the LIDs of f use. */
+unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo);
+
+#endif

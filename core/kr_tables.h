@@ -1,0 +1,75 @@
+/* What a fabric is programmed with: LFTs, SL2VL maps and path SLs.
+ *
+ * The router and planner produce it, the dump readers fill it from any
+ * engine's files, the checker and the dump writers read it, the plugin copies
+ * it into OpenSM. One struct for all of them keeps the data flow one way. */
+#ifndef KR_TABLES_H
+#define KR_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kr_fabric.h"
+
+#define KR_NO_PORT 255		/* LFT entry without a route (OSM_NO_PATH) */
+#define KR_NSL 16
+#define KR_VL15 15
+
+/* One SL per (source LID, destination LID) where it differs from dlid_sl. */
+struct kr_sl_pair {
+	uint16_t slid;
+	uint16_t dlid;
+	uint8_t sl;
+};
+
+struct kr_tables {
+	uint32_t nsw;
+	uint32_t stride;	/* LIDs 0 .. stride-1 in each LFT row */
+	uint8_t *lft;		/* [nsw * stride] egress port, KR_NO_PORT */
+
+	/* SL2VL maps, 4 bits per SL (SL i in bits 4i..4i+3). A switch owns
+	 * (nports+1)^2 maps indexed out * (nports+1) + in; a CA one per port
+	 * number. NULL: every SL maps to VL 0 everywhere. */
+	uint32_t *sl2vl_base;	/* [nnode+1] */
+	uint64_t *sl2vl;
+
+	uint8_t *dlid_sl;	/* [stride] SL towards each LID; NULL: SL 0 */
+	struct kr_sl_pair *pair_sl;	/* sorted by (slid, dlid) */
+	size_t npair_sl;
+};
+
+static inline uint8_t kr_lft_port(const struct kr_tables *t, uint32_t sw,
+				  unsigned lid)
+{
+	return lid < t->stride ? t->lft[(size_t)sw * t->stride + lid] : KR_NO_PORT;
+}
+
+static inline unsigned kr_map_vl(uint64_t map, unsigned sl)
+{
+	return (unsigned)(map >> (4 * sl)) & 0xf;
+}
+
+static inline uint64_t kr_map_set(uint64_t map, unsigned sl, unsigned vl)
+{
+	return (map & ~(0xfull << (4 * sl))) | ((uint64_t)(vl & 0xf) << (4 * sl));
+}
+
+/* The map a packet on SL uses when it enters node through port in and leaves
+ * through out (CA: in = out = its port). */
+uint64_t kr_tables_sl2vl(const struct kr_fabric *f, const struct kr_tables *t,
+			 uint32_t node, unsigned in, unsigned out);
+uint64_t *kr_tables_sl2vl_ref(const struct kr_fabric *f, struct kr_tables *t,
+			      uint32_t node, unsigned in, unsigned out);
+unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
+			   unsigned dlid);
+
+/* Allocates an all-KR_NO_PORT LFT for LIDs 0 .. stride-1 and, on request,
+ * SL2VL maps (all VL 0) and a dlid_sl row (all SL 0). */
+int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
+		   uint32_t stride, int with_sl2vl, int with_sl);
+/* Sorts pair_sl and drops exact duplicates; a pair given twice with
+ * different SLs is reported. */
+int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);
+void kr_tables_free(struct kr_tables *t);
+
+#endif

@@ -1,0 +1,104 @@
+/* Recognised structure: the family, its sizes and every switch's place.
+ *
+ * Grid positions are linear: pos = sum over d of coord[d] * stride[d], with
+ * dimension 0 varying fastest. For a torus or mesh every switch of the grid
+ * has a position; for KNS the routers do and each crossbar belongs to the
+ * line of routers that differ only in its own dimension. */
+#ifndef KR_TOPO_H
+#define KR_TOPO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kr_fabric.h"
+
+#define KR_MAX_DIM 8
+#define KR_NO_DIM 0xff
+
+enum kr_family {
+	KR_FAMILY_NONE,
+	KR_FAMILY_KNS,
+	KR_FAMILY_TORUS,	/* at least one dimension wraps */
+	KR_FAMILY_MESH,		/* no dimension wraps */
+};
+
+/* port_dir values: 2d (+ direction of d; KNS router: towards the crossbar
+ * of d), 2d+1 (- direction of d), or one of these. */
+#define KR_DIR_CA 0xfd		/* to a CA */
+#define KR_DIR_XBAR 0xfe	/* KNS crossbar port, to a router */
+#define KR_DIR_NONE 0xff	/* unused, management, or not part of the grid */
+
+/* An expected link that is absent: from grid position pos towards the +
+ * direction of dim (torus, mesh) or to the crossbar of dim (KNS). */
+struct kr_missing_link {
+	uint32_t pos;
+	uint8_t dim;
+};
+
+/* An expected switch that is absent: the grid switch at pos
+ * (xdim == KR_NO_DIM) or the crossbar of dimension xdim on the line through
+ * pos (pos has coordinate 0 in xdim). */
+struct kr_missing_sw {
+	uint32_t pos;
+	uint8_t xdim;
+};
+
+struct kr_topo {
+	enum kr_family family;
+	unsigned ndim;
+	unsigned k[KR_MAX_DIM];		/* size per dimension, engine order */
+	uint8_t wrap[KR_MAX_DIM];	/* torus/mesh: 1 if ring */
+	uint32_t stride[KR_MAX_DIM];
+	unsigned p;			/* max CAs per router / grid switch */
+	unsigned parallel;		/* max parallel links between neighbours */
+	uint32_t npos;			/* product of k */
+
+	int32_t *pos_sw;	/* [npos] switch at each position, -1 if missing */
+	uint32_t *sw_pos;	/* [nsw] position, KR_NONE if not a grid switch */
+	uint8_t *sw_xdim;	/* [nsw] KNS crossbar dimension, else KR_NO_DIM */
+	uint32_t *sw_xline;	/* [nsw] KNS crossbar line (pos with own dim 0) */
+	int32_t *xbar;		/* [npos*ndim] KNS: crossbar serving (pos, d), -1 */
+	uint8_t *port_dir;	/* [nport] see KR_DIR_* */
+	uint32_t *ca_slot;	/* [nport] CA port: rank among its switch's CA
+				 * ports by that switch's port number; else
+				 * KR_NONE */
+
+	struct kr_missing_link *missing_link;
+	uint32_t nmissing_link;
+	struct kr_missing_sw *missing_sw;
+	uint32_t nmissing_sw;
+
+	char *report;		/* NULL or lines for the admin: conflicts of
+				 * knsroute.conf with the fabric, a cache set
+				 * aside; kept even when recognition fails */
+};
+
+static inline unsigned kr_topo_coord(const struct kr_topo *t, uint32_t pos,
+				     unsigned d)
+{
+	return (pos / t->stride[d]) % t->k[d];
+}
+
+const char *kr_family_name(enum kr_family fam);
+void kr_topo_free(struct kr_topo *t);
+
+struct kr_conf;
+
+/* Recognises a KNS, torus or mesh from the graph alone (c may be NULL: all
+ * defaults) and fills every field of t; see docs/knsroute.conf.5 for the
+ * labelling rule and what c can pin. KR_ETOPO with a one-line reason when
+ * the fabric is neither family or c contradicts it; t->report (free with
+ * kr_topo_free either way) then lists every conflict. */
+int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
+		      struct kr_topo *t, struct kr_diag *d);
+/* The coordinates file (also the persisted cache), documented in
+ * knsroute.conf(5): a header (family, dims, wrap), then one switch per line,
+ * "0xGUID c0 c1 ...", a crossbar with '*' in its own dimension. A conf's
+ * coords_file or coords_cache names such a file for recognition to honour. */
+int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
+			const struct kr_topo *t);
+/* The object `knsroute topo --json` prints (keys in knsroute(8)). */
+int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
+		       const struct kr_topo *t);
+
+#endif

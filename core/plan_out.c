@@ -1,0 +1,220 @@
+/* What a plan looks like from outside: the dry-run directory (OpenSM's dump
+ * files plus knsroute's path-sl, vlarb and summary), the summary text and
+ * the one-line log message. */
+#include "kr_plan.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kr_atomic.h"
+#include "kr_dump.h"
+
+#define VLARB_WEIGHT 64
+
+struct out_ctx {
+	const struct kr_fabric *f;
+	const struct kr_plan *p;
+	double write_ms;	/* time to write the dumps before the summary */
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
+		      const struct kr_topo *t)
+{
+	size_t n = 0;
+
+	if (t->family == KR_FAMILY_KNS) {
+		snprintf(buf, len, "KNS %u-ary %u-direct 1-indirect, p=%u: %u "
+			 "routers, %u crossbars, %u CAs", t->k[0], t->ndim, t->p,
+			 t->npos, f->nsw - t->npos, f->nnode - f->nsw);
+		return;
+	}
+	n += (size_t)snprintf(buf, len, "%s ", kr_family_name(t->family));
+	for (unsigned d = 0; d < t->ndim && n < len; d++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u", d ? "x" : "", t->k[d]);
+	if (n < len)
+		snprintf(buf + n, len - n, ", p=%u, parallel %u: %u switches, "
+			 "%u CAs", t->p, t->parallel, f->nsw, f->nnode - f->nsw);
+}
+
+static int write_vlarb(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+	const struct kr_fabric *f = c->f;
+	const uint16_t *mask = c->p->slvl.vl_mask;
+
+	fprintf(out, "# knsroute VL arbitration: port GUID, port number, "
+		"low-priority VL:weight list; the high-priority table is empty\n");
+	for (uint32_t s = 0; s < f->nport; s++) {
+		uint32_t n = f->owner[s];
+
+		if (f->peer[s] < 0 || !mask[s])
+			continue;
+		fprintf(out, "0x%016" PRIx64 " %u low", f->port_guid[s],
+			kr_port_num(f, s));
+		for (unsigned vl = 0; vl < 15; vl++)
+			if (mask[s] >> vl & 1)
+				fprintf(out, " %u:%u", vl, VLARB_WEIGHT);
+		fprintf(out, "  # \"%s\"\n", kr_node_desc(f, n));
+	}
+	return KR_OK;
+}
+
+static int write_lfts(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_lfts_write(out, c->f, &c->p->tables);
+}
+
+static int write_sl2vl(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_sl2vl_write(out, c->f, &c->p->tables);
+}
+
+static int write_path_sl(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_path_sl_write(out, c->f, &c->p->tables);
+}
+
+static int summary(FILE *out, const struct kr_fabric *f,
+		   const struct kr_plan *p, double write_ms)
+{
+	char topo[256];
+	unsigned lids = 0, cas = 0;
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++)
+		if (f->lid_port[lid] != KR_NONE) {
+			lids++;
+			cas += !kr_is_switch(f, f->owner[f->lid_port[lid]]);
+		}
+	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
+	fprintf(out, "fabric: %s\n", topo);
+	fprintf(out, "LIDs: %u routed (%u of CA ports, %u of switches), "
+		"%u dimension order(s)\n", lids, cas, lids - cas, p->slvl.nvn);
+	fprintf(out, "plan: %s\n", p->slvl.text);
+	if (p->checked && kr_check_report_write(out, f, &p->check, 0))
+		return KR_EIO;
+	if (!p->checked)
+		fprintf(out, "check: skipped (check no)\n");
+	fprintf(out, "compute ms: recognition %.1f, routing %.1f, SL/VL %.1f, "
+		"check %.1f\n", p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
+		p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_CHECK]);
+	if (write_ms >= 0)
+		fprintf(out, "write ms: %.1f\n", write_ms);
+	return ferror(out) ? KR_EIO : KR_OK;
+}
+
+int kr_plan_summary(FILE *out, const struct kr_fabric *f,
+		    const struct kr_plan *p)
+{
+	return summary(out, f, p, -1);
+}
+
+static int write_summary(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return summary(out, c->f, c->p, c->write_ms);
+}
+
+static const struct {
+	const char *name;
+	kr_writer_fn *fn;
+} outputs[] = {
+	{ "opensm-lfts.dump", write_lfts },
+	{ "opensm-sl2vl.dump", write_sl2vl },
+	{ "path-sl", write_path_sl },
+	{ "vlarb", write_vlarb },
+	{ "summary", write_summary },
+};
+#define NOUT (sizeof(outputs) / sizeof(outputs[0]))
+
+/* All files are written under temporary names first and renamed only when
+ * every one of them is complete, so a failure leaves nothing behind. */
+int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
+		      const struct kr_plan *p, struct kr_diag *d)
+{
+	struct out_ctx ctx = { f, p, 0 };
+	char tmp[NOUT][4200], path[4200];
+	double t0 = now_ms();
+	size_t done = 0;
+	int rc = KR_OK;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return kr_fail(d, KR_EIO, 0, "%s: %s", dir, strerror(errno));
+	for (; done < NOUT && !rc; done++) {
+		FILE *out;
+
+		snprintf(tmp[done], sizeof(tmp[done]), "%s/.%s.tmp.%ld", dir,
+			 outputs[done].name, (long)getpid());
+		out = fopen(tmp[done], "w");
+		if (!out) {
+			rc = kr_fail(d, KR_EIO, 0, "%s: %s", tmp[done], strerror(errno));
+			break;
+		}
+		if (outputs[done].fn == write_summary)
+			ctx.write_ms = now_ms() - t0;
+		rc = outputs[done].fn(out, &ctx);
+		if ((ferror(out) | fclose(out)) && !rc)
+			rc = kr_fail(d, KR_EIO, 0, "%s: write error", tmp[done]);
+	}
+	for (size_t i = 0; i < done; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, outputs[i].name);
+		if (rc || rename(tmp[i], path)) {
+			if (!rc)
+				rc = kr_fail(d, KR_EIO, 0, "%s: %s", path,
+					     strerror(errno));
+			unlink(tmp[i]);
+		}
+	}
+	return rc;
+}
+
+static int write_cache(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_topo_cache_write(out, c->f, &c->p->topo);
+}
+
+int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
+		       const struct kr_topo *t, struct kr_diag *d)
+{
+	struct kr_plan shell = { .topo = *t };
+	struct out_ctx ctx = { f, &shell, 0 };
+
+	return kr_write_atomic(path, write_cache, &ctx, d);
+}
+
+void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
+		     const struct kr_plan *p)
+{
+	char topo[256];
+	unsigned lids = 0;
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++)
+		lids += f->lid_port[lid] != KR_NONE;
+	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
+	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s; ms: topo %.1f "
+		 "route %.1f slvl %.1f check %.1f", topo, lids, p->slvl.text,
+		 p->checked ? "passed" : "skipped", p->ms[KR_PHASE_TOPO],
+		 p->ms[KR_PHASE_ROUTE], p->ms[KR_PHASE_SLVL],
+		 p->ms[KR_PHASE_CHECK]);
+}

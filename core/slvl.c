@@ -1,0 +1,461 @@
+/* SL and VL plan.
+ *
+ * The SL of a path depends on its destination LID alone, so path_sl is a
+ * table lookup and the path-sl file needs only "dlid sl" lines. Its bits
+ * carry, from bit 0 up:
+ *  - a ring-half bit for every wrapping dimension of size >= 4: set when the
+ *    destination's coordinate lies in the upper half of the ring (>=
+ *    ceil(k/2)). A port pointing along that ring sends the two halves on two
+ *    VLs. Minimal DOR towards one half never goes all the way round, so the
+ *    dependencies inside each VL form a path (DESIGN.md has the argument).
+ *    Smaller rings never chain two hops in one dimension and need none; KNS
+ *    and meshes route dimension order over trees and lines and need none.
+ *  - the virtual network: one per dimension order in use (LMC offsets), on
+ *    disjoint VL blocks, because different orders depend on each other's
+ *    dimensions in both directions.
+ *  - the destination class (XORDET, DBBM, BBQ, DBBQ, IODET), which spreads
+ *    destinations over VLs to cut head-of-line blocking; it gets what is
+ *    left of the 4 SL bits and of the VLs.
+ * VL of a hop = vn * block + ring half * Q + class, block = (ring ? 2 : 1) * Q.
+ *
+ * One more case: a KNS crossbar's own LID. Routers reach it through its
+ * line, so its last hop (router -> crossbar of dimension d) can follow a hop
+ * in a dimension that comes after d in the order: a turn against the order,
+ * which no other traffic of the first virtual network makes. Packets to
+ * crossbars get SL 15, and on such turns (SL2VL is per in and out port) a VL
+ * that no other traffic uses on that port: a channel where every packet is
+ * one hop from its destination, so nothing waits on it. Elsewhere SL 15 rides
+ * VL 0 with the first virtual network, whose turns it then follows. KNS
+ * normal traffic only ever moves to a later stage (up and down a dimension,
+ * then the next), so which VL it uses inside its virtual network does not
+ * matter for deadlock freedom: if no VL is spare, the last VL is folded into
+ * the one below on router-to-crossbar ports to make room.  */
+#include "kr_slvl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kr_route.h"
+
+#define SL_BITS 4
+#define XBAR_SL 15
+
+static unsigned ceil_log2(unsigned v)
+{
+	unsigned b = 0;
+
+	while ((1u << b) < v)
+		b++;
+	return b;
+}
+
+static unsigned floor_pow2(unsigned v)
+{
+	unsigned p = 1;
+
+	while (p * 2 <= v)
+		p *= 2;
+	return v ? p : 0;
+}
+
+/* The switch and grid position a LID's port belongs to (crossbars: their
+ * line), and the CA slot; false for unused LIDs. */
+static int lid_place(const struct kr_fabric *f, const struct kr_topo *topo,
+		     unsigned lid, uint32_t *pos, unsigned *slot, int *xbar)
+{
+	uint32_t port = kr_port_by_lid(f, lid), sw;
+
+	if (port == KR_NONE)
+		return 0;
+	*slot = 0;
+	*xbar = 0;
+	sw = f->owner[port];
+	if (!kr_is_switch(f, sw)) {
+		if (f->peer[port] < 0)
+			return 0;
+		if (topo->ca_slot && topo->ca_slot[port] != KR_NONE)
+			*slot = topo->ca_slot[port];
+		sw = f->owner[f->peer[port]];
+		if (!kr_is_switch(f, sw))
+			return 0;
+	}
+	if (topo->sw_pos[sw] != KR_NONE)
+		*pos = topo->sw_pos[sw];
+	else if (topo->sw_xdim && topo->sw_xdim[sw] != KR_NO_DIM)
+		*pos = topo->sw_xline[sw], *xbar = 1;
+	else
+		return 0;
+	return 1;
+}
+
+static unsigned slots_per_switch(const struct kr_topo *topo)
+{
+	return topo->p ? topo->p : 1;
+}
+
+uint32_t kr_dest_index(const struct kr_fabric *f, const struct kr_topo *topo,
+		       unsigned lid)
+{
+	uint32_t pos;
+	unsigned slot;
+	int xbar;
+
+	if (!lid_place(f, topo, lid, &pos, &slot, &xbar))
+		return KR_NONE;
+	return pos * slots_per_switch(topo) + slot;
+}
+
+/* XOR-fold of the index bits in interleaved fashion (thesis 11.3.1): class
+ * bit j is the XOR of index bits j, j + l, j + 2l, ... for l = log2(Q). */
+static unsigned xor_fold(uint32_t index, unsigned l)
+{
+	unsigned v = 0;
+
+	if (!l)
+		return 0;
+	while (index) {
+		v ^= index & ((1u << l) - 1);
+		index >>= l;
+	}
+	return v;
+}
+
+/* Class of a destination in virtual network vn; iodet is per dimension and
+ * handled by its caller. */
+static unsigned dest_class(const struct kr_slvl *p, const struct kr_topo *topo,
+			   uint32_t index, uint32_t pos, unsigned vn)
+{
+	uint64_t n = (uint64_t)topo->npos * slots_per_switch(topo);
+	unsigned q = p->nclass;
+
+	switch (p->classify) {
+	case KR_CLASSIFY_XORDET:
+		return xor_fold(index, ceil_log2(q));
+	case KR_CLASSIFY_DBBM:
+		return index % q;
+	case KR_CLASSIFY_BBQ:
+		return (unsigned)((uint64_t)index * q / n);
+	case KR_CLASSIFY_DBBQ:	/* OSHA/SASHA eq. 2 and 3 */
+		if (vn % 2 == 0)
+			return (unsigned)((uint64_t)index * q / n);
+		return kr_topo_coord(topo, pos, 0) * q / topo->k[0];
+	case KR_CLASSIFY_IODET:
+	case KR_CLASSIFY_NONE:
+		break;
+	}
+	return 0;
+}
+
+static unsigned lid_sl(const struct kr_slvl *p, const struct kr_fabric *f,
+		       const struct kr_topo *topo, unsigned lid, unsigned vn)
+{
+	uint32_t pos;
+	unsigned slot, sl = 0;
+	int xbar;
+
+	if (!lid_place(f, topo, lid, &pos, &slot, &xbar))
+		return 0;
+	if (xbar && p->xbar_vl != KR_NONE)
+		return XBAR_SL;
+	for (unsigned d = 0; d < topo->ndim; d++)
+		if (p->ring_bit[d] != KR_NO_DIM &&
+		    kr_topo_coord(topo, pos, d) >= (topo->k[d] + 1) / 2)
+			sl |= 1u << p->ring_bit[d];
+	sl |= vn << p->vn_shift;
+	if (p->classify == KR_CLASSIFY_IODET) {
+		for (unsigned d = 0; d < topo->ndim; d++)
+			sl |= (kr_topo_coord(topo, pos, d) % p->nclass)
+			      << (p->class_shift + d * p->class_bits);
+	} else {
+		sl |= dest_class(p, topo, pos * slots_per_switch(topo) + slot,
+				 pos, vn) << p->class_shift;
+	}
+	return sl;
+}
+
+/* The dimension a port sends along (torus/KNS router: port_dir; crossbar:
+ * its own dimension), or KR_NO_DIM for CA-facing and management ports. */
+static unsigned port_dim(const struct kr_fabric *f, const struct kr_topo *topo,
+			 uint32_t slot)
+{
+	uint32_t node = f->owner[slot];
+	uint8_t dir;
+
+	if (!kr_is_switch(f, node) || slot == f->port0[node])
+		return KR_NO_DIM;
+	dir = topo->port_dir[slot];
+	if (dir < 2 * KR_MAX_DIM)
+		return dir / 2u;
+	if (dir == KR_DIR_XBAR)
+		return topo->sw_xdim[node];
+	return KR_NO_DIM;
+}
+
+static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
+			 int against_order)
+{
+	uint64_t map = 0;
+	unsigned q = p->nclass;
+
+	for (unsigned sl = 0; sl < KR_NSL; sl++) {
+		unsigned vn = (sl >> p->vn_shift) & ((1u << p->vn_bits) - 1);
+		unsigned half = 0, cls;
+
+		if (dim != KR_NO_DIM && p->ring_bit[dim] != KR_NO_DIM)
+			half = (sl >> p->ring_bit[dim]) & 1;
+		if (p->classify == KR_CLASSIFY_IODET)
+			cls = sl >> (p->class_shift +
+				     (dim == KR_NO_DIM ? 0 : dim) * p->class_bits);
+		else
+			cls = sl >> p->class_shift;
+		cls &= (1u << p->class_bits) - 1;
+		map = kr_map_set(map, sl, (vn % p->nvn) * p->block +
+				 half * q + cls % q);
+	}
+	if (p->xbar_vl == KR_NONE)
+		return map;
+	for (unsigned sl = 0; xbar_port && p->fold != KR_NONE && sl < KR_NSL; sl++)
+		if (kr_map_vl(map, sl) == p->fold)
+			map = kr_map_set(map, sl, p->fold - 1);
+	return kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+	return map;
+}
+
+/* Where dimension d comes in routing order 0 (the order of crossbar LIDs). */
+static void order_rank(const struct kr_topo *topo, const struct kr_conf *c,
+		       unsigned *rank)
+{
+	unsigned order[KR_MAX_DIM];
+
+	kr_route_order(topo, c, 0, order);
+	for (unsigned i = 0; i < topo->ndim; i++)
+		rank[order[i]] = i;
+}
+
+static int router_xbar_port(const struct kr_fabric *f, const struct kr_topo *topo,
+			    uint32_t slot)
+{
+	uint32_t n = f->owner[slot];
+
+	return topo->family == KR_FAMILY_KNS && topo->sw_pos[n] != KR_NONE &&
+	       topo->port_dir[slot] < 2 * KR_MAX_DIM;
+}
+
+static uint64_t turn_map(const struct kr_slvl *p, const struct kr_fabric *f,
+			 const struct kr_topo *topo, const unsigned *rank,
+			 uint32_t n, unsigned in, unsigned out)
+{
+	uint32_t so = kr_port(f, n, out), si = kr_port(f, n, in);
+	unsigned dim = port_dim(f, topo, so);
+	int xo = kr_is_switch(f, n) && router_xbar_port(f, topo, so);
+	int against = xo && in && router_xbar_port(f, topo, si) &&
+		      rank[port_dim(f, topo, si)] > rank[dim];
+
+	return port_map(p, dim, xo, against);
+}
+
+static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
+		      const struct kr_topo *topo, const struct kr_conf *c,
+		      struct kr_tables *t, uint16_t used_sl)
+{
+	unsigned rank[KR_MAX_DIM];
+
+	order_rank(topo, c, rank);
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		unsigned np = f->nports[n];
+
+		for (unsigned out = 0; out <= np; out++) {
+			uint32_t slot = kr_port(f, n, out);
+			unsigned nin = kr_is_switch(f, n) ? np : 0;
+
+			for (unsigned in = 0; in <= nin; in++) {
+				uint64_t map = turn_map(p, f, topo, rank, n,
+							kr_is_switch(f, n) ? in : out, out);
+
+				*kr_tables_sl2vl_ref(f, t, n, in, out) = map;
+				for (unsigned sl = 0; sl < KR_NSL; sl++)
+					if (used_sl >> sl & 1)
+						p->vl_mask[slot] |= 1u << kr_map_vl(map, sl);
+			}
+		}
+	}
+}
+
+/* The smallest VL budget of any linked port: OperVLs where the fabric says,
+ * the configured default elsewhere. */
+static unsigned vl_budget(const struct kr_fabric *f, const struct kr_conf *c)
+{
+	unsigned def = c && c->vls ? c->vls : 8, v = def;
+
+	for (uint32_t s = 0; s < f->nport; s++)
+		if (f->peer[s] >= 0 && f->oper_vls[s] && f->oper_vls[s] < v)
+			v = f->oper_vls[s];
+	return v > 15 ? 15 : v;
+}
+
+/* The largest SL the plan's fields can encode, with every field at its top. */
+static unsigned max_sl(const struct kr_slvl *p, unsigned ndim)
+{
+	unsigned sl = ((1u << p->nring) - 1) | ((p->nvn - 1) << p->vn_shift);
+	unsigned fields = p->classify == KR_CLASSIFY_IODET ? ndim : 1;
+
+	for (unsigned i = 0; i < fields; i++)
+		sl |= (p->nclass - 1) << (p->class_shift + i * p->class_bits);
+	return sl;
+}
+
+static int fit(struct kr_slvl *p, const struct kr_fabric *f,
+	       const struct kr_topo *topo, const struct kr_conf *c,
+	       struct kr_diag *d)
+{
+	unsigned r = p->nring ? 2 : 1, bits, qbits, qvl;
+	unsigned xbar = p->xbar_vl != KR_NONE;
+
+	p->vls = vl_budget(f, c);
+	p->vn_bits = ceil_log2(p->nvn);
+	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > p->vls)
+		return kr_fail(d, KR_ENOVL, 0, "deadlock freedom needs %u SL bits "
+			       "(%u ring halves, %u virtual networks) and %u VLs; "
+			       "there are %d SL bits and %u VLs", p->nring +
+			       p->vn_bits, p->nring, p->nvn, p->nvn * r, SL_BITS,
+			       p->vls);
+	p->vn_shift = p->nring;
+	p->class_shift = p->nring + p->vn_bits;
+	bits = SL_BITS - p->class_shift;
+	qvl = p->vls / (p->nvn * r);
+	if (p->classify == KR_CLASSIFY_DBBQ && p->nvn < 2)
+		return kr_fail(d, KR_EINVAL, 0, "dbbq needs two virtual networks: "
+			       "give the CAs LMC >= 1");
+	if (p->classify == KR_CLASSIFY_IODET) {
+		if (bits < topo->ndim)
+			return kr_fail(d, KR_EINVAL, 0, "iodet needs a class bit "
+				       "per dimension (%u) but only %u SL bits "
+				       "are left", topo->ndim, bits);
+		bits /= topo->ndim;
+	}
+	qbits = 1u << bits;
+	p->nclass = qvl < qbits ? qvl : qbits;
+	if (p->requested && p->requested < p->nclass)
+		p->nclass = p->requested;
+	if (p->classify == KR_CLASSIFY_NONE)
+		p->nclass = 1;
+	if (p->classify == KR_CLASSIFY_XORDET || p->classify == KR_CLASSIFY_IODET)
+		p->nclass = floor_pow2(p->nclass);
+	p->class_bits = ceil_log2(p->nclass);
+	while (xbar && p->nclass > 1 && max_sl(p, topo->ndim) >= XBAR_SL) {
+		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
+			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2
+							     : p->nclass - 1;
+		p->class_bits = ceil_log2(p->nclass);
+	}
+	p->block = r * p->nclass;
+	p->vls_used = p->nvn * p->block;
+	p->fold = KR_NONE;
+	if (!xbar)
+		return KR_OK;
+	if (p->vls_used < p->vls) {
+		p->xbar_vl = p->vls_used++;
+	} else if (p->block >= 2) {
+		p->xbar_vl = p->fold = p->vls - 1;
+	} else {
+		return kr_fail(d, KR_ENOVL, 0, "no VL left for traffic to KNS "
+			       "crossbars (%u virtual networks on %u VLs)",
+			       p->nvn, p->vls);
+	}
+	return KR_OK;
+}
+
+static void describe(struct kr_slvl *p, const struct kr_topo *topo)
+{
+	static const char *names = "xyzwvuts";
+	size_t n = 0, len = sizeof(p->text);
+	unsigned bit = 0;
+
+	n += (size_t)snprintf(p->text, len, "SL bits:");
+	if (p->nring) {
+		n += (size_t)snprintf(p->text + n, len - n, " %u-%u ring halves",
+				      0, p->nring - 1);
+		for (unsigned d = 0, first = 1; d < topo->ndim; d++)
+			if (p->ring_bit[d] != KR_NO_DIM) {
+				n += (size_t)snprintf(p->text + n, len - n, "%s%c",
+						      first ? " " : ",", names[d]);
+				first = 0;
+			}
+		n += (size_t)snprintf(p->text + n, len - n, ";");
+		bit = p->nring;
+	}
+	if (p->vn_bits) {
+		n += (size_t)snprintf(p->text + n, len - n, " %u-%u virtual "
+				      "network (%u orders);", bit,
+				      bit + p->vn_bits - 1, p->nvn);
+		bit += p->vn_bits;
+	}
+	if (p->class_bits)
+		n += (size_t)snprintf(p->text + n, len - n, " %u-%u class %s/%u%s;",
+				      bit, p->class_shift + p->class_bits *
+				      (p->classify == KR_CLASSIFY_IODET ?
+				       topo->ndim : 1) - 1,
+				      kr_classify_name(p->classify), p->nclass,
+				      p->classify == KR_CLASSIFY_IODET ?
+				      " per dimension" : "");
+	else
+		n += (size_t)snprintf(p->text + n, len - n, " no classes%s;",
+				      p->classify == KR_CLASSIFY_NONE ? "" :
+				      " (no VLs or SL bits left)");
+	if (p->requested && p->requested > p->nclass)
+		n += (size_t)snprintf(p->text + n, len - n, " %u classes asked, "
+				      "%u fit;", p->requested, p->nclass);
+	if (p->xbar_vl != KR_NONE)
+		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to crossbars "
+				      "(VL %u on turns into them%s);", XBAR_SL,
+				      p->xbar_vl, p->fold != KR_NONE ?
+				      ", shared with the VL below elsewhere" : "");
+	snprintf(p->text + n, len - n, " VLs used per port: %u of %u",
+		 p->vls_used, p->vls);
+}
+
+int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
+		 const struct kr_conf *c, struct kr_tables *t,
+		 struct kr_slvl *p, struct kr_diag *d)
+{
+	uint16_t used_sl = 0;
+	int rc;
+
+	*p = (struct kr_slvl){ .classify = c ? c->classify : KR_CLASSIFY_XORDET,
+			       .requested = c ? c->classes : 0 };
+	if (!t->dlid_sl || !t->sl2vl)
+		return kr_fail(d, KR_EINVAL, 0, "tables lack SL and SL2VL space");
+	for (unsigned dim = 0; dim < KR_MAX_DIM; dim++) {
+		p->ring_bit[dim] = KR_NO_DIM;
+		if (dim < topo->ndim && topo->wrap[dim] && topo->k[dim] >= 4 &&
+		    topo->family == KR_FAMILY_TORUS)
+			p->ring_bit[dim] = (uint8_t)p->nring++;
+	}
+	p->nvn = kr_route_norders(f, topo);
+	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
+	rc = fit(p, f, topo, c, d);
+	if (rc)
+		return rc;
+	p->vl_mask = calloc(f->nport + 1, sizeof(*p->vl_mask));
+	if (!p->vl_mask)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	for (unsigned lid = 1; lid < t->stride; lid++) {
+		uint32_t port = kr_port_by_lid(f, lid);
+
+		if (port == KR_NONE)
+			continue;
+		t->dlid_sl[lid] = (uint8_t)lid_sl(p, f, topo, lid,
+						  (lid - f->lid[port]) % p->nvn);
+		used_sl |= (uint16_t)(1u << t->dlid_sl[lid]);
+	}
+	fill_maps(p, f, topo, c, t, used_sl);
+	describe(p, topo);
+	return KR_OK;
+}
+
+void kr_slvl_free(struct kr_slvl *p)
+{
+	free(p->vl_mask);
+	*p = (struct kr_slvl){ 0 };
+}

@@ -1,0 +1,341 @@
+/* Topology recognition: the entry point.
+ *
+ * Order of authority: a coordinates file (coords_file) that names every
+ * switch is taken as it is, as is a cache (coords_cache) that names every
+ * switch and fits the links; otherwise the recognisers read the structure
+ * from the graph and label it by the documented rules, letting pinned
+ * coordinates (file or cache), then knsroute.conf (seed, dims, wrap,
+ * family) decide the choices the graph leaves open. A coordinates file or
+ * conf key that contradicts the graph is a conflict: every conflict is
+ * listed in t->report and recognition fails; a cache that does not fit is
+ * only set aside (noted in t->report). */
+#include "kr_topo.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topo_int.h"
+
+void notes_add(struct notes *n, const char *fmt, ...)
+{
+	char line[300];
+	va_list ap;
+	size_t len;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	len = strlen(line);
+	n->n++;
+	if (n->len + len + 2 > n->cap) {
+		size_t cap = (n->cap + len + 2) * 2;
+		char *p = realloc(n->buf, cap);
+
+		if (!p) {
+			n->oom = 1;
+			return;
+		}
+		n->buf = p;
+		n->cap = cap;
+	}
+	memcpy(n->buf + n->len, line, len);
+	n->len += len;
+	n->buf[n->len++] = '\n';
+	n->buf[n->len] = '\0';
+}
+
+void notes_free(struct notes *n)
+{
+	free(n->buf);
+	*n = (struct notes){ 0 };
+}
+
+int lab_alloc(struct lab *l, uint32_t nsw)
+{
+	l->sw_pos = malloc(((size_t)nsw + 1) * sizeof(*l->sw_pos));
+	l->sw_xdim = malloc((size_t)nsw + 1);
+	l->sw_xline = malloc(((size_t)nsw + 1) * sizeof(*l->sw_xline));
+	if (!l->sw_pos || !l->sw_xdim || !l->sw_xline)
+		return KR_ENOMEM;
+	memset(l->sw_pos, 0xff, ((size_t)nsw + 1) * sizeof(*l->sw_pos));
+	memset(l->sw_xdim, KR_NO_DIM, (size_t)nsw + 1);
+	memset(l->sw_xline, 0xff, ((size_t)nsw + 1) * sizeof(*l->sw_xline));
+	return KR_OK;
+}
+
+void lab_free(struct lab *l)
+{
+	free(l->sw_pos);
+	free(l->sw_xdim);
+	free(l->sw_xline);
+	*l = (struct lab){ 0 };
+}
+
+uint32_t lab_npos(const struct lab *l)
+{
+	uint64_t n = 1;
+
+	for (unsigned d = 0; d < l->ndim; d++) {
+		n *= l->k[d];
+		if (!n || n > TOPO_MAX_POS)
+			return 0;
+	}
+	return l->ndim ? (uint32_t)n : 0;
+}
+
+uint32_t lowest_guid(const struct kr_fabric *f, const uint8_t *want)
+{
+	uint32_t best = KR_NONE;
+
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if ((!want || want[s]) &&
+		    (best == KR_NONE || f->guid[s] < f->guid[best]))
+			best = s;
+	return best;
+}
+
+static int connected(struct rctx *x)
+{
+	const struct tgraph *g = x->g;
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue));
+	uint8_t *seen = calloc((size_t)g->n + 1, 1);
+	uint32_t head = 0, tail = 0;
+	int rc = KR_OK;
+
+	if (!queue || !seen) {
+		rc = KR_ENOMEM;
+		goto out;
+	}
+	seen[0] = 1;
+	queue[tail++] = 0;
+	while (head < tail)
+		for (uint32_t v = queue[head++], i = g->off[v]; i < g->off[v + 1]; i++)
+			if (!seen[g->nbr[i]]) {
+				seen[g->nbr[i]] = 1;
+				queue[tail++] = g->nbr[i];
+			}
+	for (uint32_t v = 0; v < g->n && tail < g->n; v++)
+		if (!seen[v]) {
+			rc = kr_fail(x->d, KR_ETOPO, 0, "the switches fall apart: "
+				     "\"%s\" cannot reach \"%s\"",
+				     kr_node_name(x->f, 0), kr_node_name(x->f, v));
+			break;
+		}
+out:
+	free(queue);
+	free(seen);
+	return rc;
+}
+
+/* coords_file must be readable; a cache may be absent or broken (then it
+ * is set aside with a note). */
+static int load_pins(struct rctx *x, struct pins *p)
+{
+	const struct kr_conf *c = x->c;
+	struct kr_diag cd = { 0 };
+	char msg[300];
+	int rc;
+
+	if (c->coords_file[0]) {
+		rc = pins_read(x->f, c->coords_file, p, x->d);
+		if (!rc && p->npinned)
+			x->pins = p;
+		return rc;
+	}
+	if (!c->coords_cache[0] || access(c->coords_cache, F_OK))
+		return KR_OK;
+	rc = pins_read(x->f, c->coords_cache, p, &cd);
+	if (rc == KR_ENOMEM)
+		return kr_fail(x->d, rc, 0, "out of memory");
+	if (rc) {
+		kr_diag_format(&cd, msg, sizeof(msg));
+		notes_add(x->notes, "coords_cache not used: %s", msg);
+		pins_free(p);
+		return KR_OK;
+	}
+	p->from_cache = 1;
+	if (p->npinned)
+		x->pins = p;
+	return KR_OK;
+}
+
+static void conf_basics(struct rctx *x)
+{
+	const struct kr_conf *c = x->c;
+
+	for (uint32_t s = 0; s < x->f->nsw && c->p; s++)
+		if (x->g->nca[s] > c->p) {
+			notes_add(x->conflicts, "p %u: switch \"%s\" has %u CAs",
+				  c->p, kr_node_name(x->f, s), x->g->nca[s]);
+			break;
+		}
+}
+
+/* Every switch pinned: the coordinates only have to fit the links. */
+static int direct(struct rctx *x, struct kr_topo *t)
+{
+	const struct pins *p = x->pins;
+	int rc;
+
+	if (!p || p->npinned < x->f->nsw)
+		return 1;
+	rc = topo_build(x, &p->lab, 0, t);
+	if (rc != KR_ETOPO)
+		return rc;
+	if (!p->from_cache) {
+		notes_add(x->conflicts, "coords_file %s: %s", p->path, x->d->msg);
+		return KR_ETOPO;
+	}
+	notes_add(x->notes, "coords_cache %s not used: %s", p->path, x->d->msg);
+	return 1;
+}
+
+static unsigned families(struct rctx *x, enum kr_family *fam)
+{
+	switch (x->c->family) {
+	case KR_FAMILY_KNS:
+		fam[0] = KR_FAMILY_KNS;
+		return 1;
+	case KR_FAMILY_TORUS:
+	case KR_FAMILY_MESH:
+		fam[0] = KR_FAMILY_TORUS;
+		return 1;
+	case KR_FAMILY_NONE:
+		break;
+	}
+	switch (kns_candidate(x->g)) {
+	case 1:
+		fam[0] = KR_FAMILY_KNS;
+		fam[1] = KR_FAMILY_TORUS;
+		return 2;
+	case 2:
+		fam[0] = KR_FAMILY_TORUS;
+		fam[1] = KR_FAMILY_KNS;
+		return 2;
+	}
+	fam[0] = KR_FAMILY_TORUS;
+	return 1;
+}
+
+static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
+{
+	struct lab l = { 0 };
+	int rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
+
+	if (!rc)
+		rc = topo_build(x, &l, fam != KR_FAMILY_KNS, t);
+	lab_free(&l);
+	return rc;
+}
+
+static int recognize(struct rctx *x, struct kr_topo *t)
+{
+	enum kr_family fam[2];
+	char why[2][256];
+	unsigned nfam, i;
+	int rc = direct(x, t);
+
+	if (rc <= 0)
+		return rc;
+	if (x->f->nsw < 3 && x->c->family == KR_FAMILY_NONE && !x->c->ndim &&
+	    !x->pins)
+		return kr_fail(x->d, KR_ETOPO, 0, "%u switch%s: too few to tell "
+			       "a KNS, torus or mesh (pin family and dims in "
+			       "knsroute.conf)", x->f->nsw,
+			       x->f->nsw == 1 ? "" : "es");
+	nfam = families(x, fam);
+	for (i = 0; i < nfam; i++) {
+		unsigned before = x->conflicts->n;
+
+		rc = try_family(x, fam[i], t);
+		if (rc != KR_ETOPO || x->conflicts->n > before)
+			return rc;
+		snprintf(why[i], sizeof(why[i]), "%s", x->d->msg);
+	}
+	if (nfam == 1)
+		return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s",
+			       fam[0] == KR_FAMILY_KNS ? "KNS" : "torus or mesh",
+			       why[0]);
+	return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s; not a %s: %s",
+		       fam[0] == KR_FAMILY_KNS ? "KNS" : "torus or mesh", why[0],
+		       fam[1] == KR_FAMILY_KNS ? "KNS" : "torus or mesh", why[1]);
+}
+
+/* The admin's report: conflicts first, then notes. */
+static char *report(const struct notes *conflicts, const struct notes *notes)
+{
+	size_t len = conflicts->len + notes->len + 1;
+	char *r;
+
+	if (len == 1 || !(r = malloc(len)))
+		return NULL;
+	snprintf(r, len, "%s%s", conflicts->buf ? conflicts->buf : "",
+		 notes->buf ? notes->buf : "");
+	return r;
+}
+
+static int finish(struct rctx *x, struct kr_topo *t, int rc)
+{
+	const struct kr_conf *c = x->c;
+	struct notes *cf = x->conflicts;
+
+	if (!rc && c->norder && c->norder != t->ndim)
+		notes_add(cf, "order: %u dimensions, but the fabric has %u",
+			  c->norder, t->ndim);
+	if (rc != KR_ENOMEM && rc != KR_EPARSE && rc != KR_EIO && cf->n) {
+		size_t eol = strcspn(cf->buf ? cf->buf : "", "\n");
+
+		rc = kr_fail(x->d, KR_ETOPO, 0, "knsroute.conf does not fit the "
+			     "fabric: %.*s%s", (int)eol, cf->buf ? cf->buf : "?",
+			     cf->n > 1 ? " (and more, see the report)" : "");
+	}
+	if (cf->oom || x->notes->oom)
+		rc = kr_fail(x->d, KR_ENOMEM, 0, "out of memory");
+	if (rc)
+		kr_topo_free(t);
+	t->report = report(cf, x->notes);
+	return rc;
+}
+
+int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
+		      struct kr_topo *t, struct kr_diag *d)
+{
+	struct kr_conf defaults;
+	struct tgraph g = { 0 };
+	struct pins pins = { 0 };
+	struct notes conflicts = { 0 }, notes = { 0 };
+	struct rctx x = { .f = f, .c = c, .g = &g, .conflicts = &conflicts,
+			  .notes = &notes, .d = d };
+	struct kr_diag scratch = { 0 };
+	int rc;
+
+	*t = (struct kr_topo){ 0 };
+	if (!d)
+		x.d = &scratch;
+	if (!c) {
+		kr_conf_init(&defaults);
+		x.c = &defaults;
+	}
+	if (!f->nsw)
+		return kr_fail(x.d, KR_ETOPO, 0, "no switches");
+	rc = tg_build(f, &g, x.d);
+	if (!rc)
+		rc = connected(&x);
+	if (!rc)
+		rc = load_pins(&x, &pins);
+	if (!rc) {
+		conf_basics(&x);
+		rc = recognize(&x, t);
+	}
+	rc = finish(&x, t, rc);
+	if (rc == KR_ENOMEM)
+		kr_fail(x.d, rc, 0, "out of memory");
+	pins_free(&pins);
+	tg_free(&g);
+	notes_free(&conflicts);
+	notes_free(&notes);
+	return rc;
+}

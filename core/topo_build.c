@@ -1,0 +1,461 @@
+/* From a labelling to struct kr_topo, checking it against every link.
+ *
+ * Whatever produced the labelling (a recogniser, pinned coordinates), the
+ * result is only accepted when every switch has its own place, every link
+ * joins neighbours of the grid (or a router to its own line's crossbar),
+ * and, for tori and meshes found by recognition, no switch would fit as
+ * well somewhere else. Then the ports get their directions and the
+ * expected-but-absent links and switches are listed. */
+#include "topo_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bctx {
+	struct rctx *x;
+	const struct lab *l;
+	struct kr_topo *t;
+	struct kr_missing_link *ml;
+	uint32_t nml, cap_ml;
+};
+
+static const char *nm(const struct bctx *b, uint32_t sw)
+{
+	return kr_node_name(b->x->f, sw);
+}
+
+void topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
+		  char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "(");
+
+	for (unsigned d = 0; d < t->ndim && n < len; d++) {
+		if (d == skip)
+			n += (size_t)snprintf(buf + n, len - n, "%s*", d ? "," : "");
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%u", d ? "," : "",
+					      kr_topo_coord(t, pos, d));
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+static int alloc_topo(struct kr_topo *t, const struct kr_fabric *f)
+{
+	size_t nx = (size_t)t->npos * t->ndim;
+
+	t->pos_sw = malloc(((size_t)t->npos + 1) * sizeof(*t->pos_sw));
+	t->sw_pos = malloc(((size_t)f->nsw + 1) * sizeof(*t->sw_pos));
+	t->sw_xdim = malloc((size_t)f->nsw + 1);
+	t->sw_xline = malloc(((size_t)f->nsw + 1) * sizeof(*t->sw_xline));
+	t->xbar = malloc((nx + 1) * sizeof(*t->xbar));
+	t->port_dir = malloc((size_t)f->nport + 1);
+	t->ca_slot = malloc(((size_t)f->nport + 1) * sizeof(*t->ca_slot));
+	if (!t->pos_sw || !t->sw_pos || !t->sw_xdim || !t->sw_xline ||
+	    !t->xbar || !t->port_dir || !t->ca_slot)
+		return KR_ENOMEM;
+	memset(t->pos_sw, 0xff, (size_t)t->npos * sizeof(*t->pos_sw));
+	memset(t->xbar, 0xff, nx * sizeof(*t->xbar));
+	memset(t->port_dir, KR_DIR_NONE, f->nport);
+	memset(t->ca_slot, 0xff, (size_t)f->nport * sizeof(*t->ca_slot));
+	return KR_OK;
+}
+
+static int place_crossbar(struct bctx *b, uint32_t s)
+{
+	struct kr_topo *t = b->t;
+	unsigned d = b->l->sw_xdim[s];
+	uint32_t line = b->l->sw_xline[s];
+
+	if (d >= t->ndim || line >= t->npos || kr_topo_coord(t, line, d))
+		return kr_fail(b->x->d, KR_ETOPO, 0, "crossbar \"%s\" has no "
+			       "valid line", nm(b, s));
+	for (unsigned c = 0; c < t->k[d]; c++) {
+		int32_t *x = &t->xbar[((size_t)line + c * t->stride[d]) * t->ndim + d];
+
+		if (*x >= 0)
+			return kr_fail(b->x->d, KR_ETOPO, 0, "crossbars \"%s\" and "
+				       "\"%s\" would serve the same line",
+				       nm(b, (uint32_t)*x), nm(b, s));
+		*x = (int32_t)s;
+	}
+	return KR_OK;
+}
+
+static int place(struct bctx *b)
+{
+	const struct kr_fabric *f = b->x->f;
+	struct kr_topo *t = b->t;
+	uint32_t present = 0;
+	char where[64];
+
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		uint32_t pos = b->l->sw_pos[s];
+		int rc;
+
+		t->sw_pos[s] = pos;
+		t->sw_xdim[s] = b->l->sw_xdim[s];
+		t->sw_xline[s] = b->l->sw_xline[s];
+		if (pos == KR_NONE) {
+			if (t->family != KR_FAMILY_KNS || t->sw_xdim[s] == KR_NO_DIM)
+				return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
+					       "has no place", nm(b, s));
+			if ((rc = place_crossbar(b, s)))
+				return rc;
+			continue;
+		}
+		if (pos >= t->npos)
+			return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" lies "
+				       "outside the grid", nm(b, s));
+		topo_fmt_pos(t, pos, KR_NO_DIM, where, sizeof(where));
+		if (t->pos_sw[pos] >= 0)
+			return kr_fail(b->x->d, KR_ETOPO, 0, "switches \"%s\" and "
+				       "\"%s\" would both sit at %s",
+				       nm(b, (uint32_t)t->pos_sw[pos]), nm(b, s), where);
+		t->pos_sw[pos] = (int32_t)s;
+		present++;
+	}
+	if (2 * (uint64_t)present < t->npos)
+		return kr_fail(b->x->d, KR_ETOPO, 0, "only %u of the %u grid "
+			       "positions would hold a switch", present, t->npos);
+	return KR_OK;
+}
+
+static int adjacent_dim(const struct kr_topo *t, uint32_t a, uint32_t z,
+			int *dir)
+{
+	int dim = -1;
+
+	for (unsigned d = 0; d < t->ndim; d++) {
+		unsigned ca = kr_topo_coord(t, a, d), cz = kr_topo_coord(t, z, d);
+
+		if (ca == cz)
+			continue;
+		if (dim >= 0)
+			return -1;
+		dim = (int)d;
+		if (cz == ca + 1 || (t->wrap[d] && cz == (ca + 1) % t->k[d]))
+			*dir = 1;
+		else if (ca == cz + 1 || (t->wrap[d] && ca == (cz + 1) % t->k[d]))
+			*dir = -1;
+		else
+			return -1;
+	}
+	return dim;
+}
+
+/* Rank of link slot among the links of sw to switch nb, by port number. */
+static unsigned link_rank(const struct kr_fabric *f, uint32_t sw, uint32_t slot,
+			  uint32_t nb)
+{
+	unsigned rank = 0;
+
+	for (uint32_t s = f->port0[sw] + 1; s < slot; s++)
+		rank += f->peer[s] >= 0 && f->owner[f->peer[s]] == nb;
+	return rank;
+}
+
+/* A ring of 2 has both directions between one pair: seen from the lower
+ * position, its links alternate +, -, +, ... by port number. */
+static int grid_dir(struct bctx *b, uint32_t u, uint32_t slot, uint32_t w)
+{
+	const struct kr_fabric *f = b->x->f;
+	const struct kr_topo *t = b->t;
+	uint32_t pu = t->sw_pos[u], pw = t->sw_pos[w];
+	int dir = 0, d = adjacent_dim(t, pu, pw, &dir);
+	char a[64], z[64];
+
+	if (d < 0) {
+		topo_fmt_pos(t, pu, KR_NO_DIM, a, sizeof(a));
+		topo_fmt_pos(t, pw, KR_NO_DIM, z, sizeof(z));
+		return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\"[%u] - \"%s\"[%u] "
+			       "joins %s and %s, which are not neighbours",
+			       nm(b, u), kr_port_num(f, slot), nm(b, w),
+			       kr_port_num(f, (uint32_t)f->peer[slot]), a, z);
+	}
+	if (t->k[d] == 2 && t->wrap[d]) {
+		unsigned rank = pu < pw ? link_rank(f, u, slot, w)
+				: link_rank(f, w, (uint32_t)f->peer[slot], u);
+
+		dir = ((rank & 1) ^ (pu > pw)) ? -1 : 1;
+	}
+	return 2 * d + (dir < 0);
+}
+
+static int kns_dir(struct bctx *b, uint32_t u, uint32_t w)
+{
+	const struct kr_topo *t = b->t;
+	uint32_t r = t->sw_pos[u] != KR_NONE ? u : w, x = r == u ? w : u;
+	unsigned d = t->sw_xdim[x];
+
+	if (t->sw_pos[x] != KR_NONE || t->sw_pos[r] == KR_NONE ||
+	    t->sw_pos[r] - kr_topo_coord(t, t->sw_pos[r], d) * t->stride[d] !=
+	    t->sw_xline[x])
+		return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\" - \"%s\" is not "
+			       "a router on its own line's crossbar", nm(b, u),
+			       nm(b, w));
+	return r == u ? (int)(2 * d) : KR_DIR_XBAR;
+}
+
+static int label_ports(struct bctx *b)
+{
+	const struct kr_fabric *f = b->x->f;
+	struct kr_topo *t = b->t;
+
+	for (uint32_t u = 0; u < f->nsw; u++) {
+		unsigned rank = 0, ncross = 0;
+
+		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
+			uint32_t w;
+			int dir;
+
+			if (f->peer[s] < 0)
+				continue;
+			w = f->owner[f->peer[s]];
+			if (!kr_is_switch(f, w)) {
+				t->port_dir[s] = KR_DIR_CA;
+				t->ca_slot[f->peer[s]] = rank++;
+				ncross += t->sw_pos[u] == KR_NONE;
+				continue;
+			}
+			dir = t->family == KR_FAMILY_KNS ? kns_dir(b, u, w)
+							 : grid_dir(b, u, s, w);
+			if (dir < 0)
+				return dir;
+			t->port_dir[s] = (uint8_t)dir;
+		}
+		if (ncross)
+			return kr_fail(b->x->d, KR_ETOPO, 0, "crossbar \"%s\" has "
+				       "CAs", nm(b, u));
+		if (rank > t->p)
+			t->p = rank;
+	}
+	return KR_OK;
+}
+
+static void count_parallel(struct bctx *b)
+{
+	const struct tgraph *g = b->x->g;
+	struct kr_topo *t = b->t;
+
+	t->parallel = 0;
+	for (uint32_t e = 0; e < g->nedge; e++) {
+		unsigned m = g->mult[e];
+		int dir, d = t->family == KR_FAMILY_KNS ? -1 :
+			     adjacent_dim(t, t->sw_pos[g->eu[e]],
+					  t->sw_pos[g->ev[e]], &dir);
+
+		if (d >= 0 && t->k[d] == 2 && t->wrap[d])
+			m = (m + 1) / 2;	/* half each way */
+		if (m > t->parallel)
+			t->parallel = m;
+	}
+	if (!t->parallel)
+		t->parallel = 1;
+}
+
+static int add_missing(struct bctx *b, uint32_t pos, unsigned d, unsigned n)
+{
+	while (n--) {
+		if (b->nml == b->cap_ml) {
+			uint32_t cap = b->cap_ml ? 2 * b->cap_ml : 16;
+			void *p = realloc(b->ml, cap * sizeof(*b->ml));
+
+			if (!p)
+				return KR_ENOMEM;
+			b->ml = p;
+			b->cap_ml = cap;
+		}
+		b->ml[b->nml++] = (struct kr_missing_link){ pos, (uint8_t)d };
+	}
+	return KR_OK;
+}
+
+static unsigned links_in(const struct kr_fabric *f, const struct kr_topo *t,
+			 uint32_t sw, unsigned dir)
+{
+	unsigned n = 0;
+
+	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
+		n += t->port_dir[s] == dir;
+	return n;
+}
+
+/* Expected: parallel links from every switch to its + neighbour (KNS:
+ * from every router to each crossbar of its lines) when both are there. */
+static int missing_links(struct bctx *b)
+{
+	const struct kr_fabric *f = b->x->f;
+	struct kr_topo *t = b->t;
+	int rc = KR_OK;
+
+	for (uint32_t pos = 0; pos < t->npos && !rc; pos++) {
+		int32_t sw = t->pos_sw[pos];
+
+		for (unsigned d = 0; d < t->ndim && sw >= 0 && !rc; d++) {
+			unsigned c = kr_topo_coord(t, pos, d), have;
+			uint32_t nb;
+
+			if (t->family == KR_FAMILY_KNS) {
+				if (t->xbar[(size_t)pos * t->ndim + d] < 0)
+					continue;
+			} else {
+				if (t->k[d] < 2 || (!t->wrap[d] && c + 1 == t->k[d]))
+					continue;
+				nb = pos - c * t->stride[d] + (c + 1) % t->k[d] * t->stride[d];
+				if (t->pos_sw[nb] < 0)
+					continue;
+			}
+			have = links_in(f, t, (uint32_t)sw, 2 * d);
+			if (have < t->parallel)
+				rc = add_missing(b, pos, d, t->parallel - have);
+		}
+	}
+	t->missing_link = b->ml;
+	t->nmissing_link = b->nml;
+	b->ml = NULL;
+	return rc;
+}
+
+static int missing_switches(struct kr_topo *t)
+{
+	uint32_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (uint32_t pos = 0; pos < t->npos; pos++) {
+			if (t->pos_sw[pos] < 0 && pass)
+				t->missing_sw[n] = (struct kr_missing_sw){ pos, KR_NO_DIM };
+			n += t->pos_sw[pos] < 0;
+			for (unsigned d = 0; d < t->ndim && t->family == KR_FAMILY_KNS; d++) {
+				if (kr_topo_coord(t, pos, d) ||
+				    t->xbar[(size_t)pos * t->ndim + d] >= 0)
+					continue;
+				if (pass)
+					t->missing_sw[n] = (struct kr_missing_sw){ pos, (uint8_t)d };
+				n++;
+			}
+		}
+		if (!pass && !(t->missing_sw = malloc(((size_t)n + 1) * sizeof(*t->missing_sw))))
+			return KR_ENOMEM;
+	}
+	t->nmissing_sw = n;
+	return KR_OK;
+}
+
+/* Present grid neighbours of pos that sw has no link to (pos itself, where
+ * sw sits now, does not count). */
+static unsigned unlinked(const struct bctx *b, uint32_t sw, uint32_t pos)
+{
+	const struct tgraph *g = b->x->g;
+	const struct kr_topo *t = b->t;
+	unsigned n = 0;
+
+	for (unsigned d = 0; d < t->ndim; d++)
+		for (int s = -1; s <= 1 && t->k[d] > 1; s += 2) {
+			unsigned c = kr_topo_coord(t, pos, d), nc;
+			int32_t nb;
+
+			if (t->wrap[d])
+				nc = (c + t->k[d] + (unsigned)s) % t->k[d];
+			else if ((s < 0 && !c) || (s > 0 && c + 1 == t->k[d]))
+				continue;
+			else
+				nc = c + (unsigned)s;
+			if (s > 0 && t->k[d] == 2)
+				continue;	/* the same neighbour twice */
+			nb = t->pos_sw[pos - c * t->stride[d] + nc * t->stride[d]];
+			if (nb >= 0 && (uint32_t)nb != sw &&
+			    tg_find(g, sw, (uint32_t)nb) == KR_NONE)
+				n++;
+		}
+	return n;
+}
+
+static int fits_at(const struct bctx *b, uint32_t sw, uint32_t q)
+{
+	const struct tgraph *g = b->x->g;
+	int dir;
+
+	for (uint32_t i = g->off[sw]; i < g->off[sw + 1]; i++)
+		if (adjacent_dim(b->t, q, b->t->sw_pos[g->nbr[i]], &dir) < 0)
+			return 0;
+	return 1;
+}
+
+/* A switch that would fit an empty position next to its first neighbour
+ * with no more missing links than where it is: the graph cannot tell. */
+static int rigid(struct bctx *b)
+{
+	const struct tgraph *g = b->x->g;
+	const struct kr_topo *t = b->t;
+	char a[64], z[64];
+
+	for (uint32_t sw = 0; sw < g->n; sw++) {
+		uint32_t p = t->sw_pos[sw], n0, here;
+
+		if (!tg_deg(g, sw))
+			continue;
+		n0 = t->sw_pos[g->nbr[g->off[sw]]];
+		here = unlinked(b, sw, p);
+		for (unsigned d = 0; d < t->ndim; d++)
+			for (unsigned c = 0; c < t->k[d]; c++) {
+				uint32_t q = n0 - kr_topo_coord(t, n0, d) * t->stride[d] +
+					     c * t->stride[d];
+				int dir;
+
+				if (q == p || t->pos_sw[q] >= 0 ||
+				    adjacent_dim(t, q, n0, &dir) < 0 ||
+				    !fits_at(b, sw, q) || unlinked(b, sw, q) > here)
+					continue;
+				topo_fmt_pos(t, p, KR_NO_DIM, a, sizeof(a));
+				topo_fmt_pos(t, q, KR_NO_DIM, z, sizeof(z));
+				return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
+					       "fits at %s as well as at %s: too "
+					       "many links or switches missing "
+					       "around it", nm(b, sw), z, a);
+			}
+	}
+	return KR_OK;
+}
+
+int topo_build(struct rctx *x, const struct lab *l, int rigid_check,
+	       struct kr_topo *t)
+{
+	struct bctx b = { .x = x, .l = l, .t = t };
+	int rc = KR_OK;
+
+	kr_topo_free(t);
+	t->family = l->family;
+	t->ndim = l->ndim;
+	t->npos = lab_npos(l);
+	for (unsigned d = 0, st = 1; d < l->ndim; st *= l->k[d++]) {
+		t->k[d] = l->k[d];
+		t->wrap[d] = l->wrap[d];
+		t->stride[d] = st;
+	}
+	if (!t->npos)
+		rc = kr_fail(x->d, KR_ETOPO, 0, "the grid would have more than "
+			     "%u positions", TOPO_MAX_POS);
+	if (!rc)
+		rc = alloc_topo(t, x->f);
+	if (!rc)
+		rc = place(&b);
+	if (!rc)
+		rc = label_ports(&b);
+	if (!rc) {
+		count_parallel(&b);
+		rc = missing_links(&b);
+	}
+	if (!rc)
+		rc = missing_switches(t);
+	if (!rc && rigid_check && t->family != KR_FAMILY_KNS)
+		rc = rigid(&b);
+	free(b.ml);
+	if (rc == KR_ENOMEM)
+		kr_fail(x->d, rc, 0, "out of memory");
+	if (rc)
+		kr_topo_free(t);
+	return rc;
+}

@@ -1,0 +1,196 @@
+/* Between the parts of topology recognition; not for tools/.
+ *
+ * kr_topo_recognize (topo.c) builds the switch graph, reads pinned
+ * coordinates, runs a family recogniser (topo_torus.c + topo_tlabel.c,
+ * topo_kns.c) that produces a labelling (struct lab), and turns the
+ * labelling into a struct kr_topo (topo_build.c), verifying it against
+ * every link on the way. */
+#ifndef KR_TOPO_INT_H
+#define KR_TOPO_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kr_conf.h"
+#include "kr_fabric.h"
+#include "kr_topo.h"
+
+#define TOPO_MAX_PRIME 16	/* K2 factors before 4-rings are paired */
+#define TOPO_MAX_POS (1u << 24)
+
+/* The switch graph without multi-edges: neighbour lists sorted by switch
+ * id, one edge id per neighbour pair, the link count on each edge. */
+struct tgraph {
+	uint32_t n;		/* switches (f->nsw) */
+	uint32_t *off;		/* [n+1] into nbr / eid */
+	uint32_t *nbr;
+	uint32_t *eid;
+	uint32_t nedge;
+	uint32_t *eu, *ev;	/* [nedge] ends, eu < ev */
+	uint16_t *mult;		/* [nedge] links on the edge */
+	uint16_t *nca;		/* [n] links to CAs and routers */
+};
+
+int tg_build(const struct kr_fabric *f, struct tgraph *g, struct kr_diag *d);
+void tg_free(struct tgraph *g);
+static inline uint32_t tg_deg(const struct tgraph *g, uint32_t v)
+{
+	return g->off[v + 1] - g->off[v];
+}
+/* Index into nbr/eid of b in a's list, or KR_NONE. */
+uint32_t tg_find(const struct tgraph *g, uint32_t a, uint32_t b);
+
+/* A labelling: what a recogniser decided, before kr_topo is filled. */
+struct lab {
+	enum kr_family family;
+	unsigned ndim;
+	unsigned k[KR_MAX_DIM];
+	uint8_t wrap[KR_MAX_DIM];
+	uint32_t *sw_pos;	/* [nsw] position, KR_NONE for crossbars */
+	uint8_t *sw_xdim;	/* [nsw] KNS crossbar dimension, KR_NO_DIM */
+	uint32_t *sw_xline;	/* [nsw] crossbar line, KR_NONE */
+};
+
+int lab_alloc(struct lab *l, uint32_t nsw);
+void lab_free(struct lab *l);
+uint32_t lab_npos(const struct lab *l);	/* 0 when too large */
+
+/* Coordinates pinned by a coordinates file or the cache, same meaning as
+ * struct lab; switches of the file that the fabric lacks are dropped. */
+struct pins {
+	struct lab lab;
+	uint32_t npinned;	/* fabric switches with a line in the file */
+	int from_cache;
+	const char *path;
+};
+
+int pins_read(const struct kr_fabric *f, const char *path,
+	      struct pins *p, struct kr_diag *d);
+void pins_free(struct pins *p);
+
+/* A growing text of notes for the admin, one per line. */
+struct notes {
+	char *buf;
+	size_t len, cap;
+	unsigned n;
+	int oom;
+};
+
+void notes_add(struct notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void notes_free(struct notes *n);
+
+/* What every recogniser gets. */
+struct rctx {
+	const struct kr_fabric *f;
+	const struct kr_conf *c;	/* never NULL */
+	const struct tgraph *g;
+	const struct pins *pins;	/* NULL: none to honour */
+	struct notes *conflicts;	/* conf or coords file vs graph */
+	struct notes *notes;		/* worth telling, not an error */
+	struct kr_diag *d;
+};
+
+/* 1: bipartite with every CA switch on one side, 2: bipartite without
+ * CAs, 0: no KNS reading. */
+int kns_candidate(const struct tgraph *g);
+
+/* Each returns KR_OK with *l filled, KR_ETOPO with the reason in d->msg
+ * (and possibly conflicts noted), or KR_ENOMEM. */
+int topo_torus(struct rctx *x, struct lab *l);
+int topo_kns(struct rctx *x, struct lab *l);
+
+/* Fills t from l and checks every link against it; rigid asks for the
+ * torus ambiguity check (no switch fits as well elsewhere). */
+int topo_build(struct rctx *x, const struct lab *l, int rigid,
+	       struct kr_topo *t);
+
+/* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */
+void topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
+		  char *buf, size_t len);
+
+/* Union-find with a parity bit per element (its orientation relative to
+ * the root); plain union-find when every rel is 0. */
+struct uf {
+	uint32_t *parent;
+	uint32_t *size;
+	uint8_t *par;
+};
+
+int uf_init(struct uf *u, uint32_t n);
+void uf_free(struct uf *u);
+uint32_t uf_find(struct uf *u, uint32_t x, uint8_t *par);
+/* Joins a and b so that par(a) ^ par(b) == rel; -1 if they already
+ * disagree. */
+int uf_union(struct uf *u, uint32_t a, uint32_t b, unsigned rel);
+
+/* Counters keyed by a pair of 32-bit ids (open addressing). */
+struct pmap {
+	uint64_t *key;		/* key + 1, 0 = empty */
+	uint32_t *val;		/* [2 * cap] two counters per key */
+	uint32_t cap, n;
+};
+
+int pmap_add(struct pmap *m, uint32_t a, uint32_t b, unsigned which);
+uint32_t pmap_get(const struct pmap *m, uint32_t a, uint32_t b);	/* both */
+void pmap_free(struct pmap *m);
+
+/* Puts classes (edge classes of a torus, parallel classes of crossbars)
+ * into dimensions. xoff/xadj: classes that can never share a dimension
+ * (CSR, sorted). */
+struct grouping {
+	uint32_t ncls;
+	const uint32_t *size;
+	const uint32_t *xoff, *xadj;
+	unsigned maxg;
+	int partial;		/* leave undecidable classes at -1 */
+	/* optional: may class c join group g, given what joined so far (used
+	 * once the exclusions are exhausted); told of every joining */
+	int (*fits)(void *ctx, uint32_t c, unsigned g);
+	void (*took)(void *ctx, uint32_t c, unsigned g);
+	void *ctx;
+	int *group;		/* out [ncls] */
+	unsigned ng;		/* out */
+	uint32_t stuck;		/* out: a class with no single answer, or
+				 * KR_NONE */
+};
+
+int group_classes(struct grouping *gp);
+/* CSR adjacency from the keys of m (both directions), sorted. */
+int pmap_csr(const struct pmap *m, uint32_t n, int which, uint32_t **off,
+	     uint32_t **adj, uint32_t **cnt);
+
+/* Prime factors of a torus or mesh: rings (k >= 3), paths and K2s. */
+struct prime {
+	unsigned ng;
+	unsigned k[TOPO_MAX_PRIME];
+	uint8_t ring[TOPO_MAX_PRIME];
+	unsigned mult[TOPO_MAX_PRIME];	/* most links on one edge */
+	uint16_t *coord;		/* [nsw * ng] */
+};
+
+void prime_free(struct prime *p);
+
+/* topo_place.c: switches the torus classes could not place. */
+struct tplace {
+	const struct tgraph *g;
+	unsigned ng;
+	int32_t *pot;		/* [n * ng] potentials, rings modulo ring[] */
+	uint8_t *seen;		/* [n] placed */
+	uint32_t ring[TOPO_MAX_PRIME];	/* ring size, 0 for a path */
+	unsigned mult[TOPO_MAX_PRIME];	/* links per neighbour pair */
+	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];	/* extent so far */
+};
+
+/* KR_ETOPO with *stuck when a switch has no single place. */
+int place_rest(struct tplace *p, uint32_t *stuck);
+/* A link from one end of a path to the other makes it a ring. */
+void close_rings(struct tplace *p);
+/* topo_tlabel.c: the reading (4-rings from K2 pairs, 2-rings) and the
+ * labelling rules, honouring conf and pins. */
+int torus_label(struct rctx *x, const struct prime *pr, struct lab *l);
+
+/* The lowest-GUID switch among those for which want(i) holds. */
+uint32_t lowest_guid(const struct kr_fabric *f, const uint8_t *want);
+
+#endif

@@ -1,0 +1,787 @@
+/* KNS recognition (s = 1): routers and crossbars, from the graph alone.
+ *
+ * The switch graph of a KNS is bipartite: routers (the side with the CAs)
+ * and crossbars. Each crossbar is a line: the routers that differ in one
+ * coordinate. Two lines meet in at most one router, and two disjoint
+ * lines are parallel (same dimension) exactly when at least two of their
+ * routers are pairwise joined by other crossbars (lines of different
+ * dimensions have at most one such pair). Union-find over that relation
+ * gives parallel classes; crossbars at one router exclude each other's
+ * class, and group_classes() sorts the classes into n dimensions.
+ * A router's coordinate in dimension d is its hyperplane: the component
+ * of the routers joined by crossbars of the other dimensions. A router cut
+ * off from its hyperplane by faults is put back by elimination: on its
+ * dimension-d crossbar, every other hyperplane is taken.
+ *
+ * Labelling: the origin is the lowest-GUID router (or the conf seed); in
+ * each dimension the hyperplanes are numbered by their lowest router GUID,
+ * the origin's first; dimensions are numbered by the lowest GUID on the
+ * origin's line in each. Cost per crossbar is O(k^2 n^2). */
+#include "topo_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct kan {
+	struct rctx *x;
+	const struct tgraph *g;
+	uint8_t *side;		/* [nsw] 0 router, 1 crossbar */
+	uint8_t rside;		/* colour of the routers */
+	unsigned n, k;
+	struct uf xu;		/* crossbars into parallel classes */
+	uint32_t *xcls;		/* [nsw] class of a crossbar */
+	uint32_t ncls;
+	uint32_t *csize, *crep;	/* [ncls] crossbars, one of them */
+	int *cgroup;		/* [ncls] dimension (recognition order) */
+	uint32_t *hp;		/* [nsw * n] hyperplane of a router per dim */
+	uint32_t *cnt, *stamp;	/* [nsw] scratch */
+	uint32_t o;		/* origin router */
+};
+
+static const char *nm(const struct kan *a, uint32_t sw)
+{
+	return kr_node_name(a->x->f, sw);
+}
+
+static int is_router(const struct kan *a, uint32_t sw)
+{
+	return a->side[sw] == a->rside;
+}
+
+/* 2-colouring; returns -1 when an odd cycle exists (*bad gets a switch on
+ * it). */
+static int colour(const struct tgraph *g, uint8_t *side, uint32_t *queue,
+		  uint32_t *bad)
+{
+	uint32_t head = 0, tail = 0;
+
+	memset(side, 2, g->n);
+	side[0] = 0;
+	queue[tail++] = 0;
+	while (head < tail) {
+		uint32_t v = queue[head++];
+
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+			uint32_t w = g->nbr[i];
+
+			if (side[w] == 2) {
+				side[w] = side[v] ^ 1;
+				queue[tail++] = w;
+			} else if (side[w] == side[v]) {
+				*bad = v;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int kns_candidate(const struct tgraph *g)
+{
+	uint8_t *side = malloc((size_t)g->n + 1);
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue)), bad;
+	int seen[2] = { 0, 0 }, rc = 0;
+
+	if (side && queue && !colour(g, side, queue, &bad)) {
+		for (uint32_t v = 0; v < g->n; v++)
+			if (g->nca[v] && side[v] < 2)
+				seen[side[v]] = 1;
+		rc = seen[0] && seen[1] ? 0 : seen[0] || seen[1] ? 1 : 2;
+	}
+	free(side);
+	free(queue);
+	return rc;
+}
+
+/* Router side and sizes; no_ca_side picks the routers when no switch has
+ * CAs (0: the side of the lowest GUID). */
+static int sides(struct kan *a, int no_ca_side)
+{
+	const struct tgraph *g = a->g;
+	uint32_t bad = 0;
+	int ca = -1;
+
+	if (colour(g, a->side, a->stamp, &bad))
+		return kr_fail(a->x->d, KR_ETOPO, 0, "switch \"%s\" is on an odd "
+			       "cycle; routers and crossbars alternate",
+			       nm(a, bad));
+	for (uint32_t v = 0; v < g->n; v++) {
+		if (!g->nca[v])
+			continue;
+		if (ca >= 0 && ca != a->side[v])
+			return kr_fail(a->x->d, KR_ETOPO, 0, "switches \"%s\" and "
+				       "\"%s\" both have CAs but would be a router "
+				       "and a crossbar", nm(a, v), nm(a, a->o));
+		ca = a->side[v];
+		a->o = v;
+	}
+	a->rside = ca >= 0 ? (uint8_t)ca :
+		   (uint8_t)(a->side[lowest_guid(a->x->f, NULL)] ^ no_ca_side);
+	for (uint32_t v = 0; v < g->n; v++) {
+		unsigned deg = tg_deg(g, v);
+
+		if (is_router(a, v) && deg > a->n)
+			a->n = deg;
+		if (!is_router(a, v) && deg > a->k)
+			a->k = deg;
+	}
+	if (!a->n || a->n > KR_MAX_DIM || a->k < 2 || a->k > 255)
+		return kr_fail(a->x->d, KR_ETOPO, 0, "routers meet up to %u "
+			       "crossbars and crossbars up to %u routers; a KNS "
+			       "has 1 to %d dimensions and k from 2 to 255",
+			       a->n, a->k, KR_MAX_DIM);
+	return KR_OK;
+}
+
+/* Two lines of a KNS share at most one router. */
+static int shared(struct kan *a)
+{
+	const struct tgraph *g = a->g;
+
+	memset(a->stamp, 0xff, g->n * sizeof(*a->stamp));
+	for (uint32_t x = 0; x < g->n; x++) {
+		if (is_router(a, x))
+			continue;
+		for (uint32_t i = g->off[x]; i < g->off[x + 1]; i++)
+			for (uint32_t j = g->off[g->nbr[i]]; j < g->off[g->nbr[i] + 1]; j++) {
+				uint32_t y = g->nbr[j];
+
+				if (y == x)
+					continue;
+				if (a->stamp[y] != x) {
+					a->stamp[y] = x;
+					a->cnt[y] = 0;
+				}
+				if (++a->cnt[y] == 2)
+					return kr_fail(a->x->d, KR_ETOPO, 0,
+						       "crossbars \"%s\" and \"%s\" "
+						       "share several routers; lines "
+						       "of a KNS meet at most once",
+						       nm(a, x), nm(a, y));
+			}
+	}
+	return KR_OK;
+}
+
+/* Crossbars reached from x by router - crossbar - router - crossbar,
+ * counted per crossbar; the stamp of those sharing a router with x (set by
+ * the caller) keeps them out. */
+static void count_parallel(struct kan *a, uint32_t x, uint32_t *touch,
+			   uint32_t *ntouch)
+{
+	const struct tgraph *g = a->g;
+
+	for (uint32_t i = g->off[x]; i < g->off[x + 1]; i++) {
+		uint32_t r = g->nbr[i];
+
+		for (uint32_t j = g->off[r]; j < g->off[r + 1]; j++) {
+			uint32_t y = g->nbr[j];
+
+			if (y == x)
+				continue;
+			for (uint32_t m = g->off[y]; m < g->off[y + 1]; m++) {
+				uint32_t r2 = g->nbr[m];
+
+				if (r2 == r)
+					continue;
+				for (uint32_t q = g->off[r2]; q < g->off[r2 + 1]; q++) {
+					uint32_t w = g->nbr[q];
+
+					if (w == y || w == x || a->stamp[w] == x)
+						continue;
+					if (a->stamp[w] != x + g->n) {
+						a->stamp[w] = x + g->n;
+						a->cnt[w] = 0;
+						touch[(*ntouch)++] = w;
+					}
+					a->cnt[w]++;
+				}
+			}
+		}
+	}
+}
+
+static int parallel(struct kan *a)
+{
+	const struct tgraph *g = a->g;
+	uint32_t *touch = malloc(((size_t)g->n + 1) * sizeof(*touch));
+
+	if (!touch || uf_init(&a->xu, g->n)) {
+		free(touch);
+		return KR_ENOMEM;
+	}
+	memset(a->stamp, 0xff, g->n * sizeof(*a->stamp));
+	for (uint32_t x = 0; x < g->n; x++) {
+		uint32_t nt = 0;
+
+		if (is_router(a, x))
+			continue;
+		for (uint32_t i = g->off[x]; i < g->off[x + 1]; i++)
+			for (uint32_t j = g->off[g->nbr[i]]; j < g->off[g->nbr[i] + 1]; j++)
+				a->stamp[g->nbr[j]] = x;
+		count_parallel(a, x, touch, &nt);
+		for (uint32_t i = 0; i < nt; i++)
+			if (a->cnt[touch[i]] >= 2)
+				uf_union(&a->xu, x, touch[i], 0);
+	}
+	free(touch);
+	return KR_OK;
+}
+
+static int crossbar_classes(struct kan *a)
+{
+	const struct tgraph *g = a->g;
+	uint32_t *id = malloc(((size_t)g->n + 1) * sizeof(*id));
+
+	a->xcls = malloc(((size_t)g->n + 1) * sizeof(*a->xcls));
+	a->csize = calloc((size_t)g->n + 1, sizeof(*a->csize));
+	a->crep = malloc(((size_t)g->n + 1) * sizeof(*a->crep));
+	if (!id || !a->xcls || !a->csize || !a->crep) {
+		free(id);
+		return KR_ENOMEM;
+	}
+	memset(id, 0xff, ((size_t)g->n + 1) * sizeof(*id));
+	for (uint32_t x = 0; x < g->n; x++) {
+		uint32_t r;
+
+		a->xcls[x] = KR_NONE;
+		if (is_router(a, x))
+			continue;
+		r = uf_find(&a->xu, x, NULL);
+		if (id[r] == KR_NONE) {
+			id[r] = a->ncls;
+			a->crep[a->ncls++] = x;
+		}
+		a->xcls[x] = id[r];
+		a->csize[id[r]]++;
+	}
+	free(id);
+	return KR_OK;
+}
+
+/* Crossbars at one router are in different dimensions. */
+static int exclusions(struct kan *a, struct pmap *m)
+{
+	const struct tgraph *g = a->g;
+
+	for (uint32_t r = 0; r < g->n; r++) {
+		if (!is_router(a, r))
+			continue;
+		for (uint32_t i = g->off[r]; i < g->off[r + 1]; i++)
+			for (uint32_t j = i + 1; j < g->off[r + 1]; j++) {
+				uint32_t c1 = a->xcls[g->nbr[i]], c2 = a->xcls[g->nbr[j]];
+
+				if (c1 == c2)
+					return kr_fail(a->x->d, KR_ETOPO, 0, "router "
+						       "\"%s\" meets the parallel "
+						       "crossbars \"%s\" and \"%s\"",
+						       nm(a, r), nm(a, g->nbr[i]),
+						       nm(a, g->nbr[j]));
+				if (pmap_add(m, c1, c2, 0))
+					return KR_ENOMEM;
+			}
+	}
+	return KR_OK;
+}
+
+static int dimensions(struct kan *a)
+{
+	struct pmap m = { 0 };
+	uint32_t *xo = NULL, *xa = NULL, *xc = NULL;
+	struct grouping gp = { .maxg = a->n };
+	int rc = crossbar_classes(a);
+
+	if (!rc)
+		rc = exclusions(a, &m);
+	a->cgroup = malloc(((size_t)a->ncls + 1) * sizeof(*a->cgroup));
+	if (!rc)
+		rc = a->cgroup ? pmap_csr(&m, a->ncls, -1, &xo, &xa, &xc) : KR_ENOMEM;
+	if (!rc) {
+		gp.ncls = a->ncls;
+		gp.size = a->csize;
+		gp.xoff = xo, gp.xadj = xa, gp.group = a->cgroup;
+		rc = group_classes(&gp);
+	}
+	if (rc == KR_ETOPO)
+		kr_fail(a->x->d, rc, 0, "cannot tell the dimension of crossbar "
+			"\"%s\"", nm(a, a->crep[gp.stuck]));
+	pmap_free(&m);
+	free(xo), free(xa), free(xc);
+	return rc;
+}
+
+static int dim_of(const struct kan *a, uint32_t x)
+{
+	return a->cgroup[a->xcls[x]];
+}
+
+static int by_size_desc(const void *pa, const void *pb)
+{
+	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
+/* The k largest hyperplane components are the hyperplanes; a router cut
+ * off from its own (a smaller component) goes to the one major component
+ * that its dimension-d crossbars do not already hold. */
+static int eliminate(struct kan *a, struct uf *u, unsigned d)
+{
+	const struct tgraph *g = a->g;
+	uint64_t *key = malloc(((size_t)g->n + 1) * sizeof(*key));
+	struct pmap forbid = { 0 };
+	uint32_t nroot = 0;
+	int rc = key ? KR_OK : KR_ENOMEM;
+
+	for (uint32_t r = 0; r < g->n && !rc; r++)
+		if (is_router(a, r) && uf_find(u, r, NULL) == r)
+			key[nroot++] = (uint64_t)(UINT32_MAX - u->size[r]) << 32 | r;
+	if (rc || nroot <= a->k)
+		goto out;
+	qsort(key, nroot, sizeof(*key), by_size_desc);
+	memset(a->cnt, 0, g->n * sizeof(*a->cnt));
+	for (uint32_t i = 0; i < a->k; i++)
+		a->cnt[(uint32_t)key[i]] = 1;	/* major */
+	for (uint32_t w = 0; w < g->n && !rc; w++) {
+		uint32_t e = is_router(a, w) ? uf_find(u, w, NULL) : 0;
+
+		if (!is_router(a, w) || a->cnt[e])
+			continue;
+		for (uint32_t i = g->off[w]; i < g->off[w + 1] && !rc; i++) {
+			uint32_t x = g->nbr[i];
+
+			for (uint32_t j = g->off[x]; j < g->off[x + 1] && !rc &&
+			     dim_of(a, x) == (int)d; j++) {
+				uint32_t m = uf_find(u, g->nbr[j], NULL);
+
+				if (a->cnt[m])
+					rc = pmap_add(&forbid, e, m, 0);
+			}
+		}
+	}
+	for (uint32_t i = a->k; i < nroot && !rc; i++) {
+		uint32_t e = (uint32_t)key[i], pick = KR_NONE, nfree = 0;
+
+		for (uint32_t j = 0; j < a->k; j++)
+			if (!pmap_get(&forbid, e, (uint32_t)key[j])) {
+				pick = (uint32_t)key[j];
+				nfree++;
+			}
+		if (nfree != 1)
+			rc = kr_fail(a->x->d, KR_ETOPO, 0, "router \"%s\" cannot "
+				     "be placed in dimension %u: too many links "
+				     "around it are missing", nm(a, e), d);
+		else
+			uf_union(u, e, pick, 0);
+	}
+out:
+	pmap_free(&forbid);
+	free(key);
+	return rc;
+}
+
+/* Hyperplane of every router in every dimension, numbered 0.. in order of
+ * the lowest router GUID in it. */
+static int hyperplanes(struct kan *a)
+{
+	const struct tgraph *g = a->g;
+	struct uf u = { 0 };
+	int rc = KR_OK;
+
+	a->hp = malloc(((size_t)g->n * a->n + 1) * sizeof(*a->hp));
+	if (!a->hp)
+		return KR_ENOMEM;
+	for (unsigned d = 0; d < a->n && !rc; d++) {
+		uint32_t nh = 0;
+
+		uf_free(&u);
+		if (uf_init(&u, g->n)) {
+			rc = KR_ENOMEM;
+			break;
+		}
+		for (uint32_t x = 0; x < g->n; x++)
+			if (!is_router(a, x) && dim_of(a, x) != (int)d)
+				for (uint32_t i = g->off[x] + 1; i < g->off[x + 1]; i++)
+					uf_union(&u, g->nbr[g->off[x]], g->nbr[i], 0);
+		rc = eliminate(a, &u, d);
+		memset(a->cnt, 0, g->n * sizeof(*a->cnt));
+		for (uint32_t r = 0; r < g->n && !rc; r++) {
+			uint32_t root;
+
+			if (!is_router(a, r))
+				continue;
+			root = uf_find(&u, r, NULL);
+			if (!a->cnt[root])
+				a->cnt[root] = ++nh;
+			a->hp[(size_t)r * a->n + d] = a->cnt[root] - 1;
+		}
+	}
+	uf_free(&u);
+	return rc;
+}
+
+/* What labelling adds: the dimension numbers and per dimension the value
+ * of each hyperplane. */
+struct klab {
+	int dim[KR_MAX_DIM];		/* recognition dim -> grid dim */
+	int16_t val[KR_MAX_DIM][256];	/* hyperplane -> coordinate, -1 */
+	uint64_t hmin[KR_MAX_DIM][256];	/* lowest GUID per hyperplane */
+};
+
+static uint32_t hpl(const struct kan *a, uint32_t r, unsigned d)
+{
+	return a->hp[(size_t)r * a->n + d];
+}
+
+static void hyper_minima(const struct kan *a, struct klab *kl)
+{
+	const struct kr_fabric *f = a->x->f;
+
+	for (unsigned d = 0; d < a->n; d++)
+		for (unsigned h = 0; h < 256; h++) {
+			kl->hmin[d][h] = UINT64_MAX;
+			kl->val[d][h] = -1;
+		}
+	for (uint32_t r = 0; r < a->g->n; r++)
+		for (unsigned d = 0; d < a->n && is_router(a, r); d++)
+			if (f->guid[r] < kl->hmin[d][hpl(a, r, d)])
+				kl->hmin[d][hpl(a, r, d)] = f->guid[r];
+}
+
+/* Hyperplanes without a value yet take the free values, the origin's
+ * first, then by their lowest GUID. */
+static void fill_values(const struct kan *a, struct klab *kl, unsigned d)
+{
+	uint8_t used[256] = { 0 };
+	unsigned next = 0, ho = hpl(a, a->o, d);
+
+	for (unsigned h = 0; h < a->k; h++)
+		if (kl->val[d][h] >= 0)
+			used[kl->val[d][h]] = 1;
+	for (;;) {
+		int best = -1;
+
+		for (unsigned h = 0; h < a->k; h++) {
+			if (kl->val[d][h] >= 0 || kl->hmin[d][h] == UINT64_MAX)
+				continue;
+			if (best < 0 || ((unsigned)best != ho &&
+			    (h == ho || kl->hmin[d][h] < kl->hmin[d][best])))
+				best = (int)h;
+		}
+		if (best < 0)
+			return;
+		while (used[next])
+			next++;
+		used[next] = 1;
+		kl->val[d][best] = (int16_t)next;
+	}
+}
+
+/* Unnumbered dimensions take the free numbers by the lowest GUID on the
+ * origin's line. */
+static void order_dims(const struct kan *a, struct klab *kl)
+{
+	uint64_t key[KR_MAX_DIM];
+	unsigned taken = 0;
+
+	for (unsigned d = 0; d < a->n; d++) {
+		key[d] = UINT64_MAX;
+		if (kl->dim[d] >= 0)
+			taken |= 1u << kl->dim[d];
+	}
+	for (uint32_t r = 0; r < a->g->n; r++) {
+		unsigned diff = 0, dd = 0;
+
+		for (unsigned d = 0; d < a->n && is_router(a, r); d++)
+			if (hpl(a, r, d) != hpl(a, a->o, d)) {
+				diff++;
+				dd = d;
+			}
+		if (diff == 1 && a->x->f->guid[r] < key[dd])
+			key[dd] = a->x->f->guid[r];
+	}
+	for (;;) {
+		int best = -1, j = 0;
+
+		for (unsigned d = 0; d < a->n; d++)
+			if (kl->dim[d] < 0 && (best < 0 || key[d] < key[best]))
+				best = (int)d;
+		if (best < 0)
+			return;
+		while (taken >> j & 1)
+			j++;
+		kl->dim[best] = j;
+		taken |= 1u << j;
+	}
+}
+
+static void conf_kns(struct kan *a, struct klab *kl)
+{
+	const struct kr_conf *c = a->x->c;
+	struct notes *cf = a->x->conflicts;
+
+	if (c->ndim && c->ndim != a->n)
+		notes_add(cf, "dims: %u dimensions, but the fabric is a %u-ary "
+			  "%u-direct KNS", c->ndim, a->k, a->n);
+	for (unsigned j = 0; j < c->ndim; j++)
+		if (c->k[j] && c->k[j] != a->k)
+			notes_add(cf, "dims: dimension %u has size %u, but the "
+				  "fabric is a %u-ary KNS", j, c->k[j], a->k);
+	for (unsigned j = 0; j < KR_MAX_DIM; j++)
+		if (c->wrap[j] == 1)
+			notes_add(cf, "wrap: dimension %u of a KNS cannot wrap", j);
+	for (unsigned i = 0; i < c->nseed_port; i++) {
+		const struct kr_seed_port *sp = &c->seed_port[i];
+		const struct kr_fabric *f = a->x->f;
+		uint32_t slot = kr_port(f, a->o, sp->port), x;
+
+		if (sp->port > f->nports[a->o] || f->peer[slot] < 0 ||
+		    (x = f->owner[f->peer[slot]]) >= f->nsw ||
+		    is_router(a, x) || sp->dir < 0 || sp->dim >= a->n ||
+		    (kl->dim[dim_of(a, x)] >= 0 &&
+		     kl->dim[dim_of(a, x)] != sp->dim)) {
+			notes_add(cf, "seed_port %u: expected a + port of the seed "
+				  "router leading to a crossbar of dimension %u",
+				  sp->port, sp->dim);
+			continue;
+		}
+		for (unsigned d = 0; d < a->n; d++)
+			if (kl->dim[d] == sp->dim && (int)d != dim_of(a, x))
+				notes_add(cf, "seed_port %u: dimension %u is "
+					  "already another crossbar's", sp->port,
+					  sp->dim);
+		kl->dim[dim_of(a, x)] = sp->dim;
+	}
+}
+
+static unsigned pinned_coord(const struct lab *pl, uint32_t pos, unsigned j)
+{
+	uint32_t st = 1;
+
+	for (unsigned i = 0; i < j; i++)
+		st *= pl->k[i];
+	return pos / st % pl->k[j];
+}
+
+/* Recognition dimension d explains pinned dimension j when equal
+ * hyperplanes always carry equal pinned values and vice versa. */
+static int pin_match(const struct kan *a, struct klab *kl, unsigned d,
+		     unsigned j)
+{
+	const struct lab *pl = &a->x->pins->lab;
+	int16_t val[256], back[256];
+
+	memset(val, 0xff, sizeof(val));
+	memset(back, 0xff, sizeof(back));
+	for (uint32_t r = 0; r < a->g->n; r++) {
+		unsigned h, v;
+
+		if (!is_router(a, r) || pl->sw_pos[r] == KR_NONE)
+			continue;
+		h = hpl(a, r, d);
+		v = pinned_coord(pl, pl->sw_pos[r], j);
+		if ((val[h] >= 0 && val[h] != (int)v) ||
+		    (back[v] >= 0 && back[v] != (int)h))
+			return 0;
+		val[h] = (int16_t)v;
+		back[v] = (int16_t)h;
+	}
+	memcpy(kl->val[d], val, sizeof(val));
+	kl->dim[d] = (int)j;
+	return 1;
+}
+
+static int pins_kns(const struct kan *a, struct klab *kl)
+{
+	const struct lab *pl = &a->x->pins->lab;
+
+	if (pl->family != KR_FAMILY_KNS || pl->ndim != a->n)
+		return 0;
+	for (unsigned j = 0; j < a->n; j++) {
+		int ok = pl->k[j] == a->k;
+
+		for (unsigned d = 0; d < a->n && ok; d++)
+			if (kl->dim[d] < 0 && pin_match(a, kl, d, j))
+				break;
+			else if (d + 1 == a->n)
+				ok = 0;
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static int fill_kns(const struct kan *a, const struct klab *kl, struct lab *l)
+{
+	const struct tgraph *g = a->g;
+	uint32_t stride[KR_MAX_DIM];
+	int rc = lab_alloc(l, g->n);
+
+	if (rc)
+		return rc;
+	l->family = KR_FAMILY_KNS;
+	l->ndim = a->n;
+	for (unsigned j = 0, st = 1; j < a->n; st *= a->k, j++) {
+		l->k[j] = a->k;
+		stride[j] = st;
+	}
+	for (uint32_t r = 0; r < g->n; r++) {
+		if (!is_router(a, r))
+			continue;
+		l->sw_pos[r] = 0;
+		for (unsigned d = 0; d < a->n; d++)
+			l->sw_pos[r] += (uint32_t)kl->val[d][hpl(a, r, d)] *
+					stride[kl->dim[d]];
+	}
+	for (uint32_t x = 0; x < g->n; x++) {
+		unsigned d, j;
+		uint32_t r;
+
+		if (is_router(a, x))
+			continue;
+		d = (unsigned)dim_of(a, x);
+		j = (unsigned)kl->dim[d];
+		r = g->nbr[g->off[x]];
+		l->sw_xdim[x] = (uint8_t)j;
+		l->sw_xline[x] = l->sw_pos[r] -
+				 (uint32_t)kl->val[d][hpl(a, r, d)] * stride[j];
+	}
+	return KR_OK;
+}
+
+static int pins_hold(const struct kan *a, const struct lab *l)
+{
+	const struct lab *pl = &a->x->pins->lab;
+
+	for (uint32_t s = 0; s < a->g->n; s++) {
+		if (pl->sw_pos[s] != KR_NONE && pl->sw_pos[s] != l->sw_pos[s])
+			return 0;
+		if (pl->sw_xdim[s] != KR_NO_DIM &&
+		    (pl->sw_xdim[s] != l->sw_xdim[s] ||
+		     pl->sw_xline[s] != l->sw_xline[s]))
+			return 0;
+	}
+	return 1;
+}
+
+static void klab_reset(const struct kan *a, struct klab *kl)
+{
+	hyper_minima(a, kl);
+	for (unsigned d = 0; d < KR_MAX_DIM; d++)
+		kl->dim[d] = -1;
+}
+
+static int numbered(struct kan *a, struct klab *kl, struct lab *l)
+{
+	order_dims(a, kl);
+	for (unsigned d = 0; d < a->n; d++)
+		fill_values(a, kl, d);
+	return fill_kns(a, kl, l);
+}
+
+/* Pinned coordinates when they fit every pinned switch, else conf and the
+ * default rules (a coordinates file that does not fit is a conflict, a
+ * cache that does not fit is set aside). */
+static int label(struct kan *a, struct klab *kl, struct lab *l)
+{
+	const struct pins *p = a->x->pins;
+	int rc;
+
+	klab_reset(a, kl);
+	if (p && p->npinned) {
+		if (pins_kns(a, kl)) {
+			rc = numbered(a, kl, l);
+			if (rc || pins_hold(a, l))
+				return rc;
+			lab_free(l);
+		}
+		if (!p->from_cache) {
+			notes_add(a->x->conflicts, "coords_file %s: its "
+				  "coordinates do not fit the fabric's KNS",
+				  p->path);
+			return KR_OK;
+		}
+		notes_add(a->x->notes, "coords_cache %s not used: its "
+			  "coordinates do not fit the fabric's KNS", p->path);
+		klab_reset(a, kl);
+	}
+	conf_kns(a, kl);
+	return numbered(a, kl, l);
+}
+
+static void pick_origin(struct kan *a)
+{
+	const struct kr_fabric *f = a->x->f;
+	uint32_t seed = a->x->c->seed_guid ?
+			kr_node_by_guid(f, a->x->c->seed_guid) : KR_NONE;
+
+	a->o = KR_NONE;
+	for (uint32_t v = 0; v < a->g->n; v++)
+		if (is_router(a, v) && (a->o == KR_NONE || f->guid[v] < f->guid[a->o]))
+			a->o = v;
+	if (!a->x->c->seed_guid)
+		return;
+	if (seed < f->nsw && is_router(a, seed))
+		a->o = seed;
+	else
+		notes_add(a->x->conflicts, "seed 0x%016llx: no such router",
+			  (unsigned long long)a->x->c->seed_guid);
+}
+
+static void kan_free(struct kan *a)
+{
+	free(a->side);
+	uf_free(&a->xu);
+	free(a->xcls);
+	free(a->csize);
+	free(a->crep);
+	free(a->cgroup);
+	free(a->hp);
+	free(a->cnt);
+	free(a->stamp);
+}
+
+static int attempt(struct rctx *x, int no_ca_side, struct lab *l)
+{
+	struct kan a = { .x = x, .g = x->g };
+	struct klab *kl = malloc(sizeof(*kl));
+	unsigned before = x->conflicts->n;
+	size_t n = (size_t)x->g->n + 1;
+	int rc;
+
+	a.side = malloc(n);
+	a.cnt = malloc(n * sizeof(*a.cnt));
+	a.stamp = malloc(n * sizeof(*a.stamp));
+	rc = a.side && a.cnt && a.stamp && kl ? sides(&a, no_ca_side) : KR_ENOMEM;
+	if (!rc)
+		rc = shared(&a);
+	if (!rc)
+		rc = parallel(&a);
+	if (!rc)
+		rc = dimensions(&a);
+	if (!rc)
+		rc = hyperplanes(&a);
+	if (!rc) {
+		pick_origin(&a);
+		rc = label(&a, kl, l);
+	}
+	if (!rc && x->conflicts->n > before)
+		rc = kr_fail(x->d, KR_ETOPO, 0, "knsroute.conf does not fit the "
+			     "fabric");
+	if (rc)
+		lab_free(l);
+	kan_free(&a);
+	free(kl);
+	return rc;
+}
+
+int topo_kns(struct rctx *x, struct lab *l)
+{
+	int rc = attempt(x, 0, l);
+
+	if (rc == KR_ETOPO && kns_candidate(x->g) == 2)
+		rc = attempt(x, 1, l);
+	if (rc == KR_ENOMEM)
+		kr_fail(x->d, rc, 0, "out of memory");
+	return rc;
+}

@@ -1,0 +1,350 @@
+/* Torus and mesh recognition, part three: the switches that the classes
+ * could not place, because every link that would tell their dimension
+ * lost its squares to missing links or switches.
+ *
+ * Coordinates here are potentials (paths unbounded, rings modulo k). A
+ * switch goes to the only free place next to its first placed neighbour
+ * that is next to all its placed neighbours, preferring places inside the
+ * extent found so far (the smallest grid): if the placed switches are
+ * right, that is where it must be. Afterwards, a link that spans a whole
+ * path from end to end closes it into a ring. */
+#include "topo_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEARCH_MAX 12			/* switches in one cluster */
+#define SEARCH_BUDGET 200000ul		/* arrangements tried */
+
+struct ptab {
+	uint32_t *slot;		/* switch + 1, 0 empty */
+	uint32_t mask;
+};
+
+static int32_t wrap_c(const struct tplace *p, unsigned h, int32_t c)
+{
+	int32_t k = (int32_t)p->ring[h];
+
+	return k ? ((c % k) + k) % k : c;
+}
+
+static uint32_t hash_pos(const struct tplace *p, const int32_t *c)
+{
+	uint32_t h = 2166136261u;
+
+	for (unsigned i = 0; i < p->ng; i++)
+		h = (h ^ (uint32_t)c[i]) * 16777619u;
+	return h;
+}
+
+static const int32_t *pot_of(const struct tplace *p, uint32_t sw)
+{
+	return p->pot + (size_t)sw * p->ng;
+}
+
+/* The switch at c, or KR_NONE; *at gets the slot to fill. */
+static uint32_t ptab_find(const struct tplace *p, const struct ptab *t,
+			  const int32_t *c, uint32_t *at)
+{
+	uint32_t i = hash_pos(p, c) & t->mask;
+
+	while (t->slot[i] && memcmp(pot_of(p, t->slot[i] - 1), c,
+				    p->ng * sizeof(*c)))
+		i = (i + 1) & t->mask;
+	if (at)
+		*at = i;
+	return t->slot[i] ? t->slot[i] - 1 : KR_NONE;
+}
+
+static int adjacent(const struct tplace *p, const int32_t *a, const int32_t *b)
+{
+	unsigned diff = 0;
+
+	for (unsigned h = 0; h < p->ng; h++) {
+		int32_t dd = a[h] - b[h];
+
+		if (!dd)
+			continue;
+		if (p->ring[h])
+			dd = wrap_c(p, h, dd) == 1 ? 1 :
+			     wrap_c(p, h, -dd) == 1 ? -1 : 2;
+		if (dd != 1 && dd != -1)
+			return 0;
+		diff++;
+	}
+	return diff == 1;
+}
+
+static void extend(struct tplace *p, const int32_t *c)
+{
+	for (unsigned h = 0; h < p->ng; h++) {
+		p->lo[h] = c[h] < p->lo[h] ? c[h] : p->lo[h];
+		p->hi[h] = c[h] > p->hi[h] ? c[h] : p->hi[h];
+	}
+}
+
+/* One cluster of unplaced switches (connected among themselves), every
+ * arrangement of it tried: the smallest grid wins, then the fewest
+ * missing links; a tie means the graph cannot tell. */
+struct search {
+	struct tplace *p;
+	const struct ptab *t;
+	uint32_t *cl;		/* [SEARCH_MAX + 2] cluster, each after a
+				 * neighbour */
+	unsigned m;
+	int32_t cur[SEARCH_MAX][TOPO_MAX_PRIME];
+	int32_t best[SEARCH_MAX][TOPO_MAX_PRIME];
+	uint64_t best_npos;
+	unsigned best_miss, nbest;
+	unsigned long budget;
+};
+
+static int idx_of(const struct search *sr, uint32_t sw, unsigned upto)
+{
+	for (unsigned j = 0; j < upto; j++)
+		if (sr->cl[j] == sw)
+			return (int)j;
+	return -1;
+}
+
+/* Where neighbour sw of the switch being placed sits, or NULL. */
+static const int32_t *where(const struct search *sr, uint32_t sw, unsigned upto)
+{
+	int j;
+
+	if (sr->p->seen[sw])
+		return pot_of(sr->p, sw);
+	j = idx_of(sr, sw, upto);
+	return j >= 0 ? sr->cur[j] : NULL;
+}
+
+static uint32_t occupant(const struct search *sr, const int32_t *c, unsigned upto)
+{
+	uint32_t sw = ptab_find(sr->p, sr->t, c, NULL);
+
+	for (unsigned j = 0; j < upto && sw == KR_NONE; j++)
+		if (!memcmp(sr->cur[j], c, sr->p->ng * sizeof(*c)))
+			sw = sr->cl[j];
+	return sw;
+}
+
+/* Links missing (or in excess) between neighbours a and b of group h. */
+static unsigned link_gap(const struct tplace *p, uint32_t a, uint32_t b,
+			 unsigned h)
+{
+	uint32_t i = tg_find(p->g, a, b);
+	unsigned have = i == KR_NONE ? 0 : p->g->mult[p->g->eid[i]];
+
+	return have > p->mult[h] ? have - p->mult[h] : p->mult[h] - have;
+}
+
+static void judge(struct search *sr)
+{
+	struct tplace *p = sr->p;
+	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME], c[TOPO_MAX_PRIME];
+	uint64_t npos = 1;
+	unsigned miss = 0;
+
+	memcpy(lo, p->lo, sizeof(lo));
+	memcpy(hi, p->hi, sizeof(hi));
+	for (unsigned j = 0; j < sr->m; j++)
+		for (unsigned h = 0; h < p->ng; h++) {
+			lo[h] = sr->cur[j][h] < lo[h] ? sr->cur[j][h] : lo[h];
+			hi[h] = sr->cur[j][h] > hi[h] ? sr->cur[j][h] : hi[h];
+		}
+	for (unsigned h = 0; h < p->ng; h++)
+		npos *= p->ring[h] ? p->ring[h] : (uint64_t)(hi[h] - lo[h] + 1);
+	for (unsigned j = 0; j < sr->m; j++)
+		for (unsigned h = 0; h < p->ng; h++)
+			for (int s = -1; s <= 1; s += 2) {
+				uint32_t o;
+
+				memcpy(c, sr->cur[j], p->ng * sizeof(*c));
+				c[h] = wrap_c(p, h, c[h] + s);
+				o = occupant(sr, c, sr->m);
+				if (o != KR_NONE)
+					miss += link_gap(p, sr->cl[j], o, h);
+			}
+	if (sr->nbest && (npos > sr->best_npos ||
+			  (npos == sr->best_npos && miss > sr->best_miss)))
+		return;
+	if (sr->nbest && npos == sr->best_npos && miss == sr->best_miss) {
+		sr->nbest++;
+		return;
+	}
+	sr->nbest = 1;
+	sr->best_npos = npos;
+	sr->best_miss = miss;
+	memcpy(sr->best, sr->cur, sizeof(sr->cur));
+}
+
+static int fits(const struct search *sr, unsigned i, const int32_t *c)
+{
+	const struct tgraph *g = sr->p->g;
+	uint32_t w = sr->cl[i];
+
+	if (occupant(sr, c, i) != KR_NONE)
+		return 0;
+	for (uint32_t n = g->off[w]; n < g->off[w + 1]; n++) {
+		const int32_t *at = where(sr, g->nbr[n], i);
+
+		if (at && !adjacent(sr->p, c, at))
+			return 0;
+	}
+	return 1;
+}
+
+static void arrange(struct search *sr, unsigned i)
+{
+	const struct tgraph *g = sr->p->g;
+	const int32_t *anchor = NULL;
+	uint32_t w;
+
+	if (!sr->budget)
+		return;
+	sr->budget--;
+	if (i == sr->m) {
+		judge(sr);
+		return;
+	}
+	w = sr->cl[i];
+	for (uint32_t n = g->off[w]; n < g->off[w + 1] && !anchor; n++)
+		anchor = where(sr, g->nbr[n], i);
+	for (unsigned h = 0; h < sr->p->ng; h++)
+		for (int s = -1; s <= 1; s += 2) {
+			memcpy(sr->cur[i], anchor, sr->p->ng * sizeof(*anchor));
+			sr->cur[i][h] = wrap_c(sr->p, h, sr->cur[i][h] + s);
+			if (fits(sr, i, sr->cur[i]))
+				arrange(sr, i + 1);
+		}
+}
+
+/* The unplaced switches connected to w, each listed after a neighbour
+ * that is placed or listed. */
+static unsigned gather(const struct tplace *p, uint32_t w, uint32_t *cl,
+		       uint8_t *mark)
+{
+	const struct tgraph *g = p->g;
+	unsigned m = 0, head = 0;
+
+	cl[m++] = w;
+	mark[w] = 1;
+	while (head < m && m <= SEARCH_MAX)
+		for (uint32_t v = cl[head++], n = g->off[v]; n < g->off[v + 1]; n++) {
+			uint32_t x = g->nbr[n];
+
+			if (p->seen[x] || mark[x] || m > SEARCH_MAX)
+				continue;
+			mark[x] = 1;
+			cl[m++] = x;
+		}
+	return m;
+}
+static void put(struct tplace *p, struct ptab *t, uint32_t sw)
+{
+	uint32_t at;
+
+	if (ptab_find(p, t, pot_of(p, sw), &at) == KR_NONE)
+		t->slot[at] = sw + 1;
+	extend(p, pot_of(p, sw));
+}
+
+static int place_cluster(struct tplace *p, struct ptab *t, struct search *sr,
+			 uint32_t w, uint8_t *mark)
+{
+	sr->m = gather(p, w, sr->cl, mark);
+	if (sr->m > SEARCH_MAX)
+		return KR_ETOPO;
+	sr->p = p;
+	sr->t = t;
+	sr->nbest = 0;
+	sr->budget = SEARCH_BUDGET;
+	arrange(sr, 0);
+	if (getenv("KR_DEBUG"))
+		fprintf(stderr, "cluster at %u: m=%u nbest=%u npos=%llu miss=%u budget=%lu\n", w, sr->m, sr->nbest, (unsigned long long)sr->best_npos, sr->best_miss, sr->budget);
+	if (sr->nbest != 1 || !sr->budget)
+		return KR_ETOPO;
+	for (unsigned j = 0; j < sr->m; j++) {
+		memcpy(p->pot + (size_t)sr->cl[j] * p->ng, sr->best[j],
+		       p->ng * sizeof(*p->pot));
+		p->seen[sr->cl[j]] = 1;
+		put(p, t, sr->cl[j]);
+	}
+	return KR_OK;
+}
+
+static int has_placed_neighbour(const struct tplace *p, uint32_t w)
+{
+	for (uint32_t n = p->g->off[w]; n < p->g->off[w + 1]; n++)
+		if (p->seen[p->g->nbr[n]])
+			return 1;
+	return 0;
+}
+
+int place_rest(struct tplace *p, uint32_t *stuck)
+{
+	const struct tgraph *g = p->g;
+	struct ptab t = { 0 };
+	struct search *sr = calloc(1, sizeof(*sr));
+	uint8_t *mark = calloc((size_t)g->n + 1, 1);
+	uint32_t size = 16;
+	int rc = KR_OK;
+
+	while (size < 2 * g->n)
+		size *= 2;
+	t.mask = size - 1;
+	t.slot = calloc(size, sizeof(*t.slot));
+	if (sr)
+		sr->cl = malloc((SEARCH_MAX + 2) * sizeof(*sr->cl));
+	if (!t.slot || !sr || !mark || !sr->cl) {
+		rc = KR_ENOMEM;
+		goto out;
+	}
+	for (unsigned h = 0; h < p->ng; h++) {
+		p->lo[h] = INT32_MAX;
+		p->hi[h] = INT32_MIN;
+	}
+	for (uint32_t v = 0; v < g->n; v++) {
+		for (unsigned h = 0; h < p->ng; h++)
+			p->pot[(size_t)v * p->ng + h] = wrap_c(p, h, pot_of(p, v)[h]);
+		if (p->seen[v])
+			put(p, &t, v);
+	}
+	for (uint32_t w = 0; w < g->n && !rc; w++)
+		if (!p->seen[w] && has_placed_neighbour(p, w) &&
+		    (rc = place_cluster(p, &t, sr, w, mark)))
+			*stuck = w;
+	for (uint32_t w = 0; w < g->n && !rc; w++)
+		if (!p->seen[w]) {
+			*stuck = w;
+			rc = KR_ETOPO;
+		}
+out:
+	if (sr)
+		free(sr->cl);
+	free(sr);
+	free(mark);
+	free(t.slot);
+	return rc;
+}
+
+void close_rings(struct tplace *p)
+{
+	const struct tgraph *g = p->g;
+
+	for (uint32_t e = 0; e < g->nedge; e++) {
+		const int32_t *a = pot_of(p, g->eu[e]), *b = pot_of(p, g->ev[e]);
+		int h = -1;
+
+		for (unsigned i = 0; i < p->ng; i++)
+			if (wrap_c(p, i, a[i] - b[i]))
+				h = h < 0 ? (int)i : TOPO_MAX_PRIME;
+		if (h < 0 || h == TOPO_MAX_PRIME || p->ring[h])
+			continue;
+		if (p->hi[h] - p->lo[h] >= 2 &&
+		    (a[h] - b[h] == p->hi[h] - p->lo[h] ||
+		     b[h] - a[h] == p->hi[h] - p->lo[h]))
+			p->ring[h] = (uint32_t)(p->hi[h] - p->lo[h] + 1);
+	}
+}

@@ -1,0 +1,437 @@
+/* OpenSM adapter: an event plugin whose create() registers knsroute as an
+ * external routing engine (OpenSM >= 3.3.21).
+ *
+ * Each sweep copies OpenSM's subnet into a core fabric, runs the whole plan
+ * (recognise, route, SL/VL, check) and only then touches OpenSM: new LFTs on
+ * success; on any failure a negative return, which makes OpenSM try the next
+ * engine of routing_engine. The SL and SL2VL hooks answer from the last plan
+ * that passed its check, or leave OpenSM's values alone.
+ *
+ * Locking: OpenSM calls ucast_build_fwd_tables under its exclusive subnet
+ * lock and the SA's path_sl under the shared one, so the plan never changes
+ * under a reader. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_version.h>
+
+#include "kr.h"
+#include "kr_plan.h"
+
+#define KR_DEFAULT_CONF "/etc/opensm/knsroute.conf"
+#define KR_ENGINE "knsroute"
+#define KR_VLARB_WEIGHT 64	/* equal for all used VLs; any non-zero value */
+
+struct kr_plugin {
+	osm_opensm_t *osm;
+	char conf_path[512];
+	struct kr_conf conf;
+	int conf_ok;
+	struct kr_fabric fabric;	/* of the last successful sweep */
+	struct kr_plan plan;
+	int valid;			/* plan passed its check and is installed */
+	unsigned sweeps;
+};
+
+static osm_log_t *plog(const struct kr_plugin *pl)
+{
+	return &pl->osm->log;
+}
+
+static void drop_plan(struct kr_plugin *pl)
+{
+	kr_plan_free(&pl->plan);
+	kr_fabric_free(&pl->fabric);
+	pl->valid = 0;
+}
+
+/* event_plugin_options is shared by all plugins: knsroute takes the token
+ * "knsroute=PATH" and ignores the rest. */
+static void find_conf_path(struct kr_plugin *pl)
+{
+	const char *opts = pl->osm->subn.opt.event_plugin_options;
+	const char *hit = opts ? strstr(opts, KR_ENGINE "=") : NULL;
+
+	snprintf(pl->conf_path, sizeof(pl->conf_path), "%s", KR_DEFAULT_CONF);
+	if (hit) {
+		size_t n = strcspn(hit + sizeof(KR_ENGINE), " \t,;");
+
+		snprintf(pl->conf_path, sizeof(pl->conf_path), "%.*s", (int)n,
+			 hit + sizeof(KR_ENGINE));
+	} else if (access(pl->conf_path, R_OK)) {
+		pl->conf_path[0] = '\0';
+	}
+}
+
+/* Re-read each sweep so that an admin's edit takes effect on the next one.
+ * A broken file keeps knsroute out of the way rather than guessing. */
+static int load_conf(struct kr_plugin *pl)
+{
+	struct kr_diag d = { .file = pl->conf_path };
+	char msg[512];
+
+	kr_conf_init(&pl->conf);
+	if (!pl->conf_path[0])
+		return 0;
+	if (kr_conf_load(&pl->conf, pl->conf_path, &d)) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR01: knsroute: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned vls_of(const osm_physp_t *p)
+{
+	unsigned code = ib_port_info_get_op_vls(&p->port_info);
+
+	return code >= 5 ? 15 : code ? 1u << (code - 1) : 0;
+}
+
+static int add_node(struct kr_fabric_builder *b, osm_node_t *node,
+		    struct kr_diag *d)
+{
+	unsigned nports = osm_node_get_num_physp(node) - 1;
+	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(node));
+	enum kr_node_type type = (enum kr_node_type)osm_node_get_type(node);
+	char name[24];
+	int id;
+
+	snprintf(name, sizeof(name), "0x%016llx", (unsigned long long)guid);
+	id = kr_fb_add_node(b, type, nports, guid, name, node->print_desc, 0, d);
+	if (id < 0)
+		return id;
+	kr_fb_set_ids(b, id, cl_ntoh64(node->node_info.sys_guid),
+		      cl_ntoh32(ib_node_info_get_vendor_id(&node->node_info)),
+		      cl_ntoh16(node->node_info.device_id));
+	for (unsigned i = type == KR_SWITCH ? 0 : 1; i <= nports; i++) {
+		osm_physp_t *p = osm_node_get_physp_ptr(node, i);
+		int rc;
+
+		if (!p || !osm_physp_is_valid(p))
+			continue;
+		rc = kr_fb_set_port(b, id, i, cl_ntoh64(osm_physp_get_port_guid(p)),
+				    cl_ntoh16(osm_physp_get_base_lid(p)),
+				    ib_port_info_get_lmc(&p->port_info), 0, d);
+		if (rc)
+			return rc;
+		kr_fb_set_oper_vls(b, id, i, (uint8_t)vls_of(p));
+	}
+	return id;
+}
+
+static int add_links(struct kr_fabric_builder *b, osm_node_t *node,
+		     struct kr_diag *d)
+{
+	char name[24];
+	int id;
+
+	snprintf(name, sizeof(name), "0x%016llx",
+		 (unsigned long long)cl_ntoh64(osm_node_get_node_guid(node)));
+	id = kr_fb_find(b, name);
+	for (unsigned i = 1; i < osm_node_get_num_physp(node); i++) {
+		osm_physp_t *p = osm_node_get_physp_ptr(node, i), *r;
+		int rc, rid;
+
+		if (!p || !osm_physp_is_valid(p) ||
+		    ib_port_info_get_port_state(&p->port_info) <= IB_LINK_DOWN)
+			continue;
+		r = osm_physp_get_remote(p);
+		if (!r || !osm_physp_is_valid(r))
+			continue;
+		snprintf(name, sizeof(name), "0x%016llx", (unsigned long long)
+			 cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(r))));
+		rid = kr_fb_find(b, name);
+		if (rid < 0)
+			continue;
+		rc = kr_fb_link(b, id, i, rid, osm_physp_get_port_num(r), 0, d);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int build_fabric(struct kr_plugin *pl, struct kr_fabric *f,
+			struct kr_diag *d)
+{
+	cl_qmap_t *tbl = &pl->osm->subn.node_guid_tbl;
+	struct kr_fabric_builder *b = kr_fb_new();
+	cl_map_item_t *it;
+	int rc = b ? 0 : kr_fail(d, KR_ENOMEM, 0, "out of memory");
+
+	for (it = cl_qmap_head(tbl); !rc && it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it))
+		if ((rc = add_node(b, (osm_node_t *)it, d)) > 0)
+			rc = 0;
+	for (it = cl_qmap_head(tbl); !rc && it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it))
+		rc = add_links(b, (osm_node_t *)it, d);
+	if (!rc)
+		rc = kr_fb_finish(b, f, d);
+	kr_fb_free(b);
+	return rc;
+}
+
+static void install_lfts(struct kr_plugin *pl)
+{
+	cl_qmap_t *tbl = &pl->osm->subn.sw_guid_tbl;
+	const struct kr_tables *t = &pl->plan.tables;
+
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		uint32_t n = kr_node_by_guid(&pl->fabric,
+					     cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+		unsigned top = sw->max_lid_ho < t->stride - 1 ? sw->max_lid_ho
+							    : t->stride - 1;
+
+		memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
+		if (n == KR_NONE || !kr_is_switch(&pl->fabric, n))
+			continue;
+		memcpy(sw->new_lft, t->lft + (size_t)n * t->stride, top + 1);
+	}
+}
+
+/* Torus plans and multipath orders are only deadlock-free with their SL2VL
+ * maps, which OpenSM programs only with QoS on. */
+static int needs_qos(const struct kr_plan *p)
+{
+	return p->slvl.nring || p->slvl.nvn > 1;
+}
+
+static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
+			const char *phase)
+{
+	char msg[512];
+
+	kr_diag_format(d, msg, sizeof(msg));
+	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR02: knsroute: %s: %s; falling "
+		"back to the next routing engine (knsroute's path SLs and SL2VL "
+		"maps no longer apply)\n", phase, msg);
+}
+
+static void save_coords(struct kr_plugin *pl);
+static void dump_tables(void *ctx);
+
+static int kr_build_fwd_tables(void *ctx)
+{
+	struct kr_plugin *pl = ctx;
+	struct kr_diag d = { 0 };
+	char line[1024];
+	int rc;
+
+	drop_plan(pl);
+	pl->sweeps++;
+	if (load_conf(pl))
+		return -1;
+	rc = build_fabric(pl, &pl->fabric, &d);
+	if (rc) {
+		log_failure(pl, &d, "reading the subnet");
+		drop_plan(pl);
+		return -1;
+	}
+	rc = kr_plan_build(&pl->fabric, &pl->conf, &pl->plan, &d);
+	if (!rc && !pl->osm->subn.opt.qos && needs_qos(&pl->plan))
+		rc = kr_fail(&d, KR_ENOVL, 0, "the plan needs SL2VL maps (%s) "
+			     "but qos is FALSE in opensm.conf",
+			     pl->plan.slvl.text);
+	if (rc) {
+		log_failure(pl, &d, kr_phase_name(pl->plan.failed));
+		drop_plan(pl);
+		return -1;
+	}
+	if (!pl->osm->subn.opt.qos)
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
+			"FALSE: OpenSM will not program knsroute's SL2VL and "
+			"VLArb tables; destination classes are off\n");
+	install_lfts(pl);
+	pl->valid = 1;
+	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s\n", pl->sweeps,
+		line);
+	save_coords(pl);
+	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
+		dump_tables(pl);
+	return 0;
+}
+
+static uint8_t kr_path_sl(void *ctx, uint8_t hint, const ib_net16_t slid_be,
+			  const ib_net16_t dlid_be)
+{
+	struct kr_plugin *pl = ctx;
+	unsigned dlid = cl_ntoh16(dlid_be);
+
+	if (!pl->valid || kr_port_by_lid(&pl->fabric, dlid) == KR_NONE)
+		return hint;
+	return (uint8_t)kr_tables_path_sl(&pl->plan.tables, cl_ntoh16(slid_be),
+					  dlid);
+}
+
+/* The core node and port slot of an OpenSM physical port, or KR_NONE. */
+static uint32_t node_of(const struct kr_plugin *pl, osm_physp_t *p)
+{
+	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(p)));
+
+	return kr_node_by_guid(&pl->fabric, guid);
+}
+
+static void kr_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in,
+			    uint8_t out, ib_slvl_table_t *tbl)
+{
+	struct kr_plugin *pl = ctx;
+	uint32_t n;
+	uint64_t map;
+
+	if (!pl->valid || (n = node_of(pl, port)) == KR_NONE)
+		return;
+	if (!kr_is_switch(&pl->fabric, n))
+		in = out = osm_physp_get_port_num(port);
+	map = kr_tables_sl2vl(&pl->fabric, &pl->plan.tables, n, in, out);
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		ib_slvl_table_set(tbl, (uint8_t)sl, (uint8_t)kr_map_vl(map, sl));
+}
+
+/* Low-priority table (blocks 0 and 1): every VL the port sends on, equal
+ * weight, so no used VL can starve; high-priority table (blocks 2, 3) empty. */
+static void kr_update_vlarb(void *ctx, osm_physp_t *port, uint8_t port_num,
+			    ib_vl_arb_table_t *block, unsigned len,
+			    unsigned block_num)
+{
+	struct kr_plugin *pl = ctx;
+	unsigned entry = 0, mask;
+	uint32_t n;
+
+	if (!pl->valid || (n = node_of(pl, port)) == KR_NONE)
+		return;
+	mask = pl->plan.slvl.vl_mask[kr_port(&pl->fabric, n, port_num)];
+	memset(block, 0, len * sizeof(block->vl_entry[0]));
+	if (block_num != 0)
+		return;
+	for (unsigned vl = 0; vl < 15 && entry < len; vl++)
+		if (mask >> vl & 1) {
+			block->vl_entry[entry].vl = (uint8_t)vl;
+			block->vl_entry[entry++].weight = KR_VLARB_WEIGHT;
+		}
+}
+
+/* The labelling of this sweep, so that the next sweep (with more faults,
+ * perhaps) keeps it. Goes next to OpenSM's own guid2lid cache. */
+static void save_coords(struct kr_plugin *pl)
+{
+	const char *dir = getenv("OSM_CACHE_DIR");
+	struct kr_diag d = { 0 };
+	char path[600], msg[512];
+
+	if (pl->conf.coords_cache[0])
+		snprintf(path, sizeof(path), "%s", pl->conf.coords_cache);
+	else
+		snprintf(path, sizeof(path), "%s/knsroute-coords",
+			 dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
+	if (kr_topo_cache_save(path, &pl->fabric, &pl->plan.topo, &d)) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
+			"save coordinates: %s\n", msg);
+	}
+}
+
+/* The dry run's files, under DUMP_DIR/knsroute/, for comparing a live
+ * fabric with `knsroute route`. */
+static void dump_tables(void *ctx)
+{
+	struct kr_plugin *pl = ctx;
+	struct kr_diag d = { 0 };
+	char dir[600], msg[512];
+
+	if (!pl->valid)
+		return;
+	snprintf(dir, sizeof(dir), "%s/knsroute",
+		 pl->osm->subn.opt.dump_files_dir ? pl->osm->subn.opt.dump_files_dir
+						  : OSM_DEFAULT_TMP_DIR);
+	if (kr_plan_write_dir(dir, &pl->fabric, &pl->plan, &d)) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR05: knsroute: cannot "
+			"dump tables: %s\n", msg);
+	}
+}
+
+static void kr_destroy_engine(void *ctx)
+{
+	drop_plan(ctx);
+}
+
+static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	struct kr_plugin *pl = re->context;
+
+	re->build_lid_matrices = NULL;	/* keep OpenSM's min-hop matrices */
+	re->ucast_build_fwd_tables = kr_build_fwd_tables;
+	re->ucast_dump_tables = dump_tables;
+	re->update_sl2vl = kr_update_sl2vl;
+	re->update_vlarb = kr_update_vlarb;
+	re->path_sl = kr_path_sl;
+	re->mcast_build_stree = NULL;
+	re->destroy = kr_destroy_engine;
+	if (!osm->subn.opt.qos)
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
+			"FALSE in opensm.conf: SL2VL and VLArb will not be "
+			"programmed, so knsroute will refuse tori and multipath "
+			"plans; set qos TRUE\n");
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: engine set up, config %s\n",
+		pl->conf_path[0] ? pl->conf_path : "(none, defaults)");
+	return 0;
+}
+
+static void *kr_plugin_create(osm_opensm_t *osm)
+{
+	struct kr_plugin *pl = calloc(1, sizeof(*pl));
+	external_routing_engine_module_t module = {
+		.name = KR_ENGINE,
+		.setup = kr_setup_engine,
+		.context = NULL,
+	};
+
+	if (!pl)
+		return NULL;
+	pl->osm = osm;
+	module.context = pl;
+	find_conf_path(pl);
+	if (osm_register_external_routing_engine(osm, &module, pl) != CL_SUCCESS) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR KR06: knsroute: cannot "
+			"register the routing engine\n");
+		free(pl);
+		return NULL;
+	}
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "knsroute %s registered as routing "
+		"engine '%s'\n", PACKAGE_VERSION, KR_ENGINE);
+	return pl;
+}
+
+static void kr_plugin_delete(void *ctx)
+{
+	struct kr_plugin *pl = ctx;
+
+	if (!pl)
+		return;
+	drop_plan(pl);
+	free(pl);
+}
+
+__attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = kr_plugin_create,
+	.delete = kr_plugin_delete,
+	.report = NULL,	/* events are not needed: every sweep reroutes */
+};

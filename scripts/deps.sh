@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs the Debian 12 packages knsroute needs to build, test and demo,
+# only those missing; runs apt-get update at most once. Needs root (or sudo).
+set -eu
+
+pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
+opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags ibutils
+valgrind jq gawk"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "knsroute: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

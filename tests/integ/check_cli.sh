@@ -1,0 +1,106 @@
+#!/bin/bash
+# knsroute check as a command: exit status 0 / 1 / 2, FILE:LINE on bad
+# input, JSON that parses, --write-* files equal to what was read and never
+# left half-written. Needs no simulator (so it also runs under sanitizers).
+# Data: chk_t33-* (OpenSM dor on a shuffled 3x3 torus, a credit loop) and
+# chk_fattree-* (OpenSM ftree on a 2-level fat tree, clean).
+. "$(dirname "$0")/lib.sh"
+
+kr_tmpdir
+kr_plan 14
+if [ ! -x "$KR_CLI" ]; then
+	kr_skip_rest "knsroute not built"
+	kr_done
+fi
+D=$KR_SRCDIR/tests/data
+T=$KR_TMP
+T33="$D/chk_t33.ibnd --lfts $D/chk_t33-lfts.dump"
+
+# run NAME ARGS...: stdout to $T/NAME.out, stderr to $T/NAME.err, status in RC
+run() {
+	local name=$1
+	shift
+	"$KR_CLI" check "$@" >"$T/$name.out" 2>"$T/$name.err"
+	RC=$?
+}
+
+run help --help
+[ $RC -eq 0 ] && grep -q "JSON keys" "$T/help.out" &&
+	grep -q "Exit status" "$T/help.out"
+kr_ok $? "--help documents the JSON keys and the exit status"
+
+run noargs
+[ $RC -eq 2 ] && grep -q "expected a TOPOLOGY" "$T/noargs.err"
+kr_ok $? "no topology: exit 2"
+
+run nolfts "$D/chk_t33.ibnd"
+[ $RC -eq 2 ] && grep -q -- "--lfts FILE is required" "$T/nolfts.err"
+kr_ok $? "no --lfts: exit 2"
+
+run clean "$D/chk_fattree.ibnd" --lfts "$D/chk_fattree-ftree-lfts.dump"
+[ $RC -eq 0 ] && grep -q "verdict: OK" "$T/clean.out"
+kr_ok $? "ftree on a fat tree: exit 0, verdict OK"
+
+# shellcheck disable=SC2086
+run loop $T33 --sl2vl "$D/chk_t33-sl2vl.dump"
+[ $RC -eq 1 ] && grep -q "credit loop of 4 channels" "$T/loop.out"
+kr_ok $? "dor on the shuffled 3x3 torus: exit 1, a 4-channel credit loop"
+
+# shellcheck disable=SC2086
+run json $T33 --json
+[ $RC -eq 1 ] && python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "credit_loop" and r["pairs"] == r["delivered"] == 225
+assert len(r["credit_loop"]) == 4 and r["cdg"]["dependencies"] > 0' \
+	"$T/json.out"
+kr_ok $? "--json parses, with verdict, pairs and the loop"
+
+run badlfts "$D/chk_t33.ibnd" --lfts "$D/chk_t33-sl2vl.dump"
+[ $RC -eq 2 ] && grep -q "chk_t33-sl2vl.dump:1: expected \"Unicast lids" \
+	"$T/badlfts.err"
+kr_ok $? "an SL2VL dump given as LFTs: exit 2 with FILE:LINE"
+
+# shellcheck disable=SC2086
+run badsl2vl $T33 --sl2vl "$D/chk_t33-lfts.dump"
+[ $RC -eq 2 ] && grep -q "chk_t33-lfts.dump:1: expected a port header" \
+	"$T/badsl2vl.err"
+kr_ok $? "an LFT dump given as SL2VL: exit 2 with FILE:LINE"
+
+printf '1 3\n999 2\n' >"$T/bad.psl"
+# shellcheck disable=SC2086
+run badpsl $T33 --path-sl "$T/bad.psl"
+[ $RC -eq 2 ] && grep -q "bad.psl:2: unknown DLID 999" "$T/badpsl.err"
+kr_ok $? "a path-sl file with an unknown LID: exit 2 with FILE:LINE"
+
+run wrongtopo "$D/chk_fattree.ibnd" --lfts "$D/chk_t33-lfts.dump"
+[ $RC -eq 2 ] && grep -q "chk_t33-lfts.dump:1: unknown switch GUID" \
+	"$T/wrongtopo.err"
+kr_ok $? "LFTs of another fabric: exit 2, unknown switch GUID"
+
+# shellcheck disable=SC2086
+run write $T33 --sl2vl "$D/chk_t33-sl2vl.dump" --write-lfts "$T/w.lfts" \
+	--write-sl2vl "$T/w.sl2vl"
+cmp -s "$T/w.lfts" "$D/chk_t33-lfts.dump" &&
+	cmp -s "$T/w.sl2vl" "$D/chk_t33-sl2vl.dump"
+kr_ok $? "--write-lfts and --write-sl2vl reproduce OpenSM's files"
+
+printf '# mixed\n1 3\n10 0x4 5\n' >"$T/in.psl"
+# shellcheck disable=SC2086
+run wpsl $T33 --path-sl "$T/in.psl" --write-path-sl "$T/w.psl"
+# shellcheck disable=SC2086
+run wpsl2 $T33 --path-sl "$T/w.psl"
+grep -q "^10 4 5$" "$T/w.psl" && grep -q "^1 3$" "$T/w.psl" &&
+	cmp -s "$T/wpsl.out" "$T/wpsl2.out"
+kr_ok $? "--write-path-sl writes what was read; reading it back reports the same"
+
+# shellcheck disable=SC2086
+run nodir $T33 --write-lfts "$T/no/such/dir/x"
+[ $RC -eq 2 ] && [ -z "$(ls -A "$T" | grep '\.tmp\.')" ]
+kr_ok $? "an unwritable --write-lfts: exit 2, no temporary file left"
+
+sed '5q' "$D/chk_t33-lfts.dump" >"$T/cut.lfts"
+run cut "$D/chk_t33.ibnd" --lfts "$T/cut.lfts" --write-lfts "$T/cut.rewritten"
+[ $RC -eq 2 ] && grep -q "cut.lfts:5: truncated" "$T/cut.err" &&
+	[ ! -e "$T/cut.rewritten" ]
+kr_ok $? "a truncated dump: exit 2 at its last line, nothing written"
+kr_done

@@ -1,0 +1,173 @@
+#!/bin/bash
+# knsroute check against OpenSM's own routing engines on ibsim fabrics, with
+# tables read from OpenSM's dumps and read back from the fabric
+# (dump_lfts.sh, saquery -p), and ibdmchk's credit-loop verdict on the same
+# files where it can read them.
+#
+# Expected (independent of knsroute): dor on a torus with one VL has credit
+# loops (rings of 5: every 2-hop path goes the same way round); torus-2QoS
+# with its path SLs and SL2VL maps has none; minhop on a 5-ring has them;
+# updn and ftree on a fat tree have none.
+. "$(dirname "$0")/lib.sh"
+
+kr_tmpdir
+kr_plan 18
+if ! kr_have_sim || [ ! -x "$KR_CLI" ]; then
+	kr_skip_rest "ibsim, opensm, infiniband-diags or knsroute missing"
+	kr_done
+fi
+T=$KR_TMP
+EXAMPLES=/usr/share/doc/ibsim-utils/net-examples
+
+# check NAME ARGS...: knsroute check, report in $T/NAME.out, exit in $T/NAME.rc
+check() {
+	local name=$1
+	shift
+	"$KR_CLI" check "$@" >"$T/$name.out" 2>&1
+	echo $? >"$T/$name.rc"
+}
+
+# expect NAME RC TEXT "what": the check exited RC and printed TEXT
+expect() {
+	[ "$(cat "$T/$1.rc")" = "$2" ] && grep -q "$3" "$T/$1.out"
+	kr_ok $? "$4"
+	[ "$(cat "$T/$1.rc")" = "$2" ] || sed 's/^/#   /' "$T/$1.out" | tail -n 15
+}
+
+# LIDs from ibnetdiscover output: "ca LID GUID" and "sw LID" lines.
+lids() {
+	awk '/^caguid=/ { g = substr($0, 8) }
+	     /^Ca/ { ca = 1 }
+	     /^Switch/ { ca = 0
+		if (match($0, /base port 0 lid [0-9]+/)) {
+			split(substr($0, RSTART, RLENGTH), a, " "); print "sw", a[5] } }
+	     ca && /^\[/ && match($0, /# lid [0-9]+/) {
+		split(substr($0, RSTART, RLENGTH), a, " "); print "ca", a[3], g }' "$1"
+}
+
+# ibdmchk on OpenSM's subnet.lst and fdbs (plus SL files): "found",
+# "none", or empty when it printed no verdict. It crashes on exit after printing
+# one (status 139 with ibutils 1.5.7), so only its words count.
+ibdm_verdict() {
+	: >"$T/empty.mcfdbs"
+	timeout 60 ibdmchk -s "$KR_OSM_DIR/opensm-subnet.lst" \
+		-f "$KR_OSM_DIR/opensm.fdbs" -m "$T/empty.mcfdbs" "$@" \
+		>"$T/ibdm.out" 2>&1
+	if grep -q "credit loops in routing" "$T/ibdm.out"; then
+		echo found
+	elif grep -q "no credit loops found" "$T/ibdm.out"; then
+		echo none
+	fi
+}
+
+# compare_ibdm "what" OURS ARGS...: ibdmchk's verdict must equal OURS.
+compare_ibdm() {
+	local what=$1 ours=$2 theirs
+	shift 2
+	if ! command -v ibdmchk >/dev/null; then
+		kr_skip "ibdmchk not installed"
+		return
+	fi
+	theirs=$(ibdm_verdict "$@")
+	if [ -z "$theirs" ]; then
+		kr_skip "ibdmchk printed no verdict on $what ($(tail -n 1 "$T/ibdm.out"))"
+		return
+	fi
+	[ "$theirs" = "$ours" ]
+	kr_ok $? "ibdmchk agrees on $what: credit loops $theirs"
+}
+
+# start_fabric NET: ibsim on NET, a fresh OpenSM directory.
+start_fabric() {
+	kr_stop_opensm
+	kr_stop_ibsim
+	rm -rf "$T/osm"
+	kr_start_ibsim "$1"
+}
+
+# ---------------------------------------------------------------- dor
+"$KR_CLI" gen torus --dims 5x5 --p 1 -o "$T/torus.net"
+start_fabric "$T/torus.net" || { kr_skip_rest "ibsim did not start"; kr_done; }
+kr_run_opensm_once -Q -D 0x43 -R dor
+kr_ok $? "opensm dor routed a 5x5 torus"
+kr_sim ibnetdiscover >"$T/torus.ibnd" 2>/dev/null
+check dor "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump"
+expect dor 1 "credit loop of" "dor, OpenSM's dumps: credit loop found"
+kr_sim dump_lfts.sh >"$T/dor.dump_lfts" 2>/dev/null ||
+	kr_sim dump_lfts >"$T/dor.dump_lfts" 2>/dev/null
+check dor_diag "$T/torus.ibnd" --lfts "$T/dor.dump_lfts" \
+	--write-lfts "$T/dor.rewritten"
+expect dor_diag 1 "credit loop of" "dor, LFTs read back by dump_lfts.sh: credit loop found"
+cmp -s "$T/dor.rewritten" "$KR_OSM_DIR/opensm-lfts.dump"
+kr_ok $? "dump_lfts.sh output rewritten as opensm-lfts.dump equals OpenSM's file"
+compare_ibdm "dor on the torus" found
+
+# --------------------------------------------------------- torus-2QoS
+cat >"$T/torus-2QoS.conf" <<EOF
+torus 5 5 1
+xp_link 0x0002c90000000000 0x0002c90000000001
+yp_link 0x0002c90000000000 0x0002c90000000005
+EOF
+rm -rf "$T/osm"
+kr_start_opensm -Q -D 0x43 -R torus-2QoS --torus_config "$T/torus-2QoS.conf"
+kr_wait_sm 60 && grep -q "torus_build_lfts: Built 5 x 5 x 1 torus" "$KR_OSM_LOG"
+kr_ok $? "opensm torus-2QoS routed the torus (QoS on)"
+lids "$T/torus.ibnd" >"$T/lids"
+for s in $(awk '$1 == "ca" { print $2 }' "$T/lids"); do
+	for d in $(awk '{ print $2 }' "$T/lids"); do
+		[ "$s" = "$d" ] || kr_sim saquery -p --src-to-dst "$s:$d" 2>/dev/null
+	done
+done >"$T/t2q.pr"
+n_ca=$(awk '$1 == "ca"' "$T/lids" | wc -l)
+n_lid=$(wc -l <"$T/lids")
+[ "$(grep -c "PathRecord dump" "$T/t2q.pr")" -eq $((n_ca * (n_lid - 1))) ]
+kr_ok $? "saquery -p gave a PathRecord for each of the $((n_ca * (n_lid - 1))) pairs"
+check t2q "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.pr"
+expect t2q 0 "credit loops: none" "torus-2QoS with its path SLs and SL2VL: clean"
+check t2q_nosl "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump"
+expect t2q_nosl 1 "credit loop of" "torus-2QoS tables with SL 0 for every pair: credit loop"
+# ibdmchk takes path SLs as "0xSRC_NODE_GUID DLID SL"
+awk 'NR == FNR { if ($1 == "ca") g[$2] = $3; next }
+     /dlid\.\.\./ { v = $0; sub(/.*\.\./, "", v); d = v }
+     /slid\.\.\./ { v = $0; sub(/.*\.\./, "", v); s = v }
+     /\tsl\.\.\./ { v = $0; sub(/.*\.\.0x/, "", v)
+	print g[s], d, index("0123456789abcdef", tolower(v)) - 1 }' \
+	"$T/lids" "$T/t2q.pr" >"$T/t2q.psl"
+compare_ibdm "torus-2QoS (with -c path SLs, -d opensm-sl2vl.dump)" none \
+	-c "$T/t2q.psl" -d "$KR_OSM_DIR/opensm-sl2vl.dump"
+
+# ------------------------------------------------------------ minhop ring
+"$KR_CLI" gen torus --dims 5 --p 1 -o "$T/ring.net"
+start_fabric "$T/ring.net" || { kr_skip_rest "ibsim did not start"; kr_done; }
+kr_run_opensm_once -D 0x43 -R minhop
+kr_sim ibnetdiscover >"$T/ring.ibnd" 2>/dev/null
+check ring "$T/ring.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump"
+expect ring 1 "credit loop of 5 channels" "minhop on a 5-ring: credit loop of 5 channels"
+compare_ibdm "minhop on the ring" found
+
+# ------------------------------------------------------------ fat trees
+# fat_tree NET ENGINE NAME: route NET with ENGINE, check; the description
+# says when OpenSM gave up on ENGINE and installed its minhop fallback.
+fat_tree() {
+	local net=$1 eng=$2 name=$3 how
+	start_fabric "$net" || { kr_ok 1 "ibsim on $net"; return; }
+	kr_run_opensm_once -D 0x43 -R "$eng"
+	kr_sim ibnetdiscover >"$T/$name.ibnd" 2>/dev/null
+	how="$eng"
+	grep -q "$eng tables configured on all switches" "$KR_OSM_LOG" ||
+		how="$eng (OpenSM fell back to minhop: $(grep -o "$eng: cannot build lid matrices\|no root nodes were found" "$KR_OSM_LOG" | head -n 1))"
+	check "$name" "$T/$name.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump"
+	expect "$name" 0 "verdict: OK" "$how on $(basename "$net"): all delivered, no credit loop"
+}
+
+fat_tree "$KR_SRCDIR/tests/data/chk_fattree.net" updn ft_updn
+fat_tree "$KR_SRCDIR/tests/data/chk_fattree.net" ftree ft_ftree
+grep -q "ftree tables configured on all switches" "$KR_OSM_LOG"
+kr_ok $? "ftree really routed the 2-level fat tree (not a fallback)"
+compare_ibdm "ftree on the fat tree" none
+fat_tree "$EXAMPLES/net.2sw2path4hca" updn ex_updn
+fat_tree "$EXAMPLES/net.2sw2path4hca" ftree ex_ftree
+kr_done

@@ -1,0 +1,73 @@
+#!/bin/bash
+# knsroute route and stats from the command line: files written all or
+# nothing, exit codes, the dry run passing knsroute check, and the thesis'
+# table 11.3 through `knsroute stats`.
+. "$(dirname "$0")/lib.sh"
+
+kr_plan 12
+kr_tmpdir
+K="$KR_CLI"
+T="$KR_TMP"
+
+"$K" gen kns --k 4 --n 2 --p 2 --shuffle 4 --lids -o "$T/kns.net"
+"$K" route "$T/kns.net" --out "$T/kns" >"$T/kns.out" 2>&1
+kr_ok $? "route: a shuffled KNS routes"
+files=0
+for f in opensm-lfts.dump opensm-sl2vl.dump path-sl vlarb summary; do
+	[ -s "$T/kns/$f" ] && files=$((files + 1))
+done
+[ "$files" -eq 5 ] && [ -z "$(find "$T/kns" -name '.*tmp*')" ]
+kr_ok $? "route: five files, no temporaries left"
+
+"$K" check "$T/kns.net" --lfts "$T/kns/opensm-lfts.dump" \
+	--sl2vl "$T/kns/opensm-sl2vl.dump" --path-sl "$T/kns/path-sl" >"$T/chk.out"
+kr_ok $? "check passes on route's own dump files"
+
+grep -q "^fabric: KNS 4-ary 2-direct 1-indirect, p=2" "$T/kns/summary" &&
+	grep -q "^plan: SL bits" "$T/kns/summary" &&
+	grep -q "^write ms:" "$T/kns/summary"
+kr_ok $? "summary names the fabric, the plan and the times"
+
+"$K" gen torus --dims 4x4 --p 1 --fail 3 --seed 2 -o "$T/broken.net" 2>/dev/null
+"$K" route "$T/broken.net" --out "$T/broken" >/dev/null 2>"$T/broken.err"
+rc=$?
+[ $rc -ne 0 ] && [ -z "$(ls -A "$T/broken" 2>/dev/null)" ]
+kr_ok $? "route: a failure leaves nothing in the output directory"
+
+"$K" route /usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca \
+	--out "$T/ft" >/dev/null 2>"$T/ft.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "recognition failed" "$T/ft.err"
+kr_ok $? "route: a fat tree is refused with exit 2 and the reason"
+
+"$K" route "$T/kns.net" --classify bogus --out "$T/x" >/dev/null 2>&1
+[ $? -eq 2 ]
+kr_ok $? "route: an unknown classifier is a usage error"
+
+"$K" route "$T/kns.net" --classify dbbq --out "$T/x" >/dev/null 2>"$T/dbbq.err"
+[ $? -eq 2 ] && grep -q "LMC" "$T/dbbq.err"
+kr_ok $? "route: dbbq without LMC is refused with the reason"
+
+"$K" gen kns --k 4 --n 2 --p 1 -o "$T/nolids.net"
+"$K" route "$T/nolids.net" --classify dbbq --lmc 1 --out "$T/dbbq" >/dev/null &&
+	grep -q "virtual network (2 orders)" "$T/dbbq/summary"
+kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs) plans two virtual networks"
+
+# Thesis table 11.3: XORDET, 8x8 mesh, 4 VCs, node (0,0): X port 14 per VL,
+# Y port 1/2/2/2.
+"$K" gen mesh --dims 8x8 --p 1 -o "$T/mesh.net"
+"$K" stats "$T/mesh.net" --vls 4 --switch "switch(0,0)" >"$T/stats.out"
+awk '$2 == "switch(1,0)" && $3 == 14 && $4 == 14 && $5 == 14 && $6 == 14 { x = 1 }
+     $2 == "switch(0,1)" && $3 == 1 && $4 == 2 && $5 == 2 && $6 == 2 { y = 1 }
+     END { exit !(x && y) }' "$T/stats.out"
+kr_ok $? "stats: XORDET on an 8x8 mesh matches the thesis' table 11.3"
+
+"$K" stats "$T/mesh.net" --lfts "$T/nonexistent" >/dev/null 2>&1
+[ $? -eq 2 ]
+kr_ok $? "stats: a missing dump file is an input error"
+
+"$K" route "$T/kns.net" --out /proc/knsroute-cannot-write >/dev/null 2>&1
+[ $? -eq 2 ]
+kr_ok $? "route: an unwritable output directory is an error"
+
+kr_done

@@ -1,0 +1,94 @@
+# Sourced after lib.sh: read what a running opensm programmed into the
+# simulated fabric, and compare it with a knsroute dry run.
+#
+#   kr_readback DIR      ibnetdiscover -> DIR/capture.net, ibroute of every
+#                        switch -> DIR/lfts, smpquery sl2vl of every switch
+#                        out port and CA port -> DIR/sl2vl, saquery -p for
+#                        every (CA port, destination LID) pair -> DIR/paths
+#                        (one query per pair: ibsim cuts multi-packet SA
+#                        answers, so a plain `saquery -p` lists a few)
+#   kr_norm_lfts FILE    "GUID LID PORT" lines, sorted, from ibroute output
+#                        or opensm-lfts.dump
+#   kr_norm_sl2vl FILE   "LID IN OUT VL0..VL15" lines, sorted, from
+#                        smpquery sl2vl output or opensm-sl2vl.dump
+#   kr_paths_match PATHS PATHSL
+#                        status 0 when every PathRecord's SL in PATHS
+#                        (saquery -p) equals the path-sl file's SL for its
+#                        DLID (path-sl "dlid sl" lines only)
+# The normalisers fail on input they find nothing in, so that two empty
+# results never compare equal. gawk: mawk lacks strtonum.
+
+# "LID PORT" for every linked switch port, "LID 0" for switch management
+# ports, "LID CA LMC" for CA ports, from an ibnetdiscover capture.
+kr_capture_ports() {
+	gawk '
+	/^Switch/ { sw = 1; match($0, /base port 0 lid [0-9]+/)
+		    lid = substr($0, RSTART + 16, RLENGTH - 16); print lid, 0; next }
+	/^(Ca|Hca|Rt)/ { sw = 0; next }
+	/^\[/ { if (sw) { match($0, /^\[[0-9]+\]/); print lid, substr($0, 2, RLENGTH - 2) }
+		else if (match($0, /# lid [0-9]+ lmc [0-9]+/)) {
+			split(substr($0, RSTART + 6, RLENGTH - 6), a, " lmc ")
+			print a[1], "CA", a[2] } }
+	' "$1"
+}
+
+kr_readback() {
+	local dir=$1 lid port lmc src dst i
+	local -a srcs=() dsts=()
+	mkdir -p "$dir"
+	kr_sim ibnetdiscover >"$dir/capture.net" 2>/dev/null || return 1
+	: >"$dir/lfts"
+	: >"$dir/sl2vl"
+	: >"$dir/paths"
+	while read -r lid port lmc; do
+		case $port in
+		0) kr_sim ibroute "$lid" >>"$dir/lfts" 2>/dev/null || return 1
+		   kr_sim smpquery sl2vl "$lid" 0 >>"$dir/sl2vl" 2>/dev/null || return 1
+		   dsts+=("$lid") ;;
+		CA) kr_sim smpquery sl2vl "$lid" >>"$dir/sl2vl" 2>/dev/null || return 1
+		    srcs+=("$lid")
+		    for i in $(seq 0 $(( (1 << lmc) - 1 ))); do dsts+=($((lid + i))); done ;;
+		*) kr_sim smpquery sl2vl "$lid" "$port" >>"$dir/sl2vl" 2>/dev/null || return 1 ;;
+		esac
+	done < <(kr_capture_ports "$dir/capture.net")
+	for src in "${srcs[@]}"; do
+		for dst in "${dsts[@]}"; do
+			[ "$src" = "$dst" ] && continue
+			kr_sim saquery -p --src-to-dst "$src:$dst" >>"$dir/paths" 2>/dev/null ||
+				return 1
+		done
+	done
+}
+
+kr_norm_lfts() {
+	gawk '
+	/^Unicast lids/ { match($0, /guid 0x[0-9a-fA-F]+/); guid = tolower(substr($0, RSTART + 5, RLENGTH - 5)); next }
+	/^0x[0-9a-fA-F]+ [0-9]+/ { printf "%s %d %d\n", guid, strtonum($1), $2 + 0; n++ }
+	END { exit !n }
+	' "$1" | sort
+	return "${PIPESTATUS[0]}"
+}
+
+kr_norm_sl2vl() {
+	gawk '
+	/^# SL2VL table: Lid/ { lid = $5; next }
+	/^ports: in/ { gsub(/[,:|]/, " "); printf "%d %d %d", lid, $3, $5
+		       for (i = 6; i <= NF; i++) printf " %d", $i; printf "\n"; n++; next }
+	/base LID/ { match($0, /base LID [0-9]+/); lid = substr($0, RSTART + 9, RLENGTH - 9); next }
+	/^[0-9]+ +[0-9]+ +:/ { gsub(/:/, " "); printf "%d %d %d", lid, $1, $2
+			       for (i = 3; i <= NF; i++) printf " %d", $i; printf "\n"; n++ }
+	END { exit !n }
+	' "$1" | sort
+	return "${PIPESTATUS[0]}"
+}
+
+kr_paths_match() {
+	gawk '
+	FNR == NR { if ($1 !~ /^#/ && NF == 2) sl[strtonum($1)] = strtonum($2); next }
+	/dlid\.\./ { split($0, a, "."); dlid = strtonum(a[length(a)]) }
+	/\tsl\.\./ { split($0, a, "."); n++
+		     if (!(dlid in sl) || sl[dlid] != strtonum(a[length(a)])) bad++ }
+	END { if (!n) { print "# no PathRecords" > "/dev/stderr"; exit 1 }
+	      if (bad) { printf "# %d of %d PathRecords differ\n", bad, n > "/dev/stderr"; exit 1 } }
+	' "$2" "$1"
+}

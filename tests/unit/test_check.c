@@ -1,0 +1,647 @@
+/* The checker on hand-built tables. Fixture: a ring of n switches "S0" ..,
+ * each with one CA "H<i>" on port 1; port 2 goes to the next switch (+),
+ * port 3 to the previous one, port 4 stays unlinked. Switch i has LID
+ * i + 1, its CA LID n + 1 + i. Expected numbers are worked out by hand in
+ * the comments. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kr.h"
+
+#define MAXN 8
+
+static unsigned ring_n;
+
+static void build_ring(struct kr_fabric *f, unsigned n, unsigned ca_lmc)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int sw[MAXN], ca[MAXN];
+	char name[16];
+
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "S%u", i);
+		sw[i] = kr_fb_add_node(b, KR_SWITCH, 4, 0x100 + i, name, NULL,
+				       0, NULL);
+		snprintf(name, sizeof(name), "H%u", i);
+		ca[i] = kr_fb_add_node(b, KR_CA, 1, 0x1000 + 0x10 * i, name,
+				       NULL, 0, NULL);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned calid = (n + 1 + i) << ca_lmc;
+
+		assert_int_equal(kr_fb_link(b, sw[i], 1, ca[i], 1, 0, NULL), 0);
+		assert_int_equal(kr_fb_link(b, sw[i], 2, sw[(i + 1) % n], 3, 0,
+					    NULL), 0);
+		kr_fb_set_port(b, sw[i], 0, 0, (uint16_t)(i + 1), 0, 0, NULL);
+		kr_fb_set_port(b, ca[i], 1, 0, (uint16_t)calid,
+			       (uint8_t)ca_lmc, 0, NULL);
+	}
+	assert_int_equal(kr_fb_finish(b, f, NULL), KR_OK);
+	kr_fb_free(b);
+	ring_n = n;
+}
+
+/* Switch of a LID: switches are nodes 0..n-1, CA i is node n + i. */
+static unsigned home(const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t node = f->owner[kr_port_by_lid(f, lid)];
+
+	return kr_is_switch(f, node) ? node : node - ring_n;
+}
+
+/* Everything goes the + way round. */
+static void route_one_way(const struct kr_fabric *f, struct kr_tables *t)
+{
+	assert_int_equal(kr_tables_init(t, f, f->max_lid + 1, 1, 1), KR_OK);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			uint32_t slot = kr_port_by_lid(f, lid);
+
+			if (slot == KR_NONE)
+				continue;
+			if (home(f, lid) != sw)
+				t->lft[sw * t->stride + lid] = 2;
+			else
+				t->lft[sw * t->stride + lid] =
+					kr_is_switch(f, f->owner[slot]) ? 0 : 1;
+		}
+}
+
+static int run(const struct kr_fabric *f, const struct kr_tables *t,
+	       struct kr_check_report *r)
+{
+	struct kr_check_opts o = { .max_examples = 10 };
+	struct kr_diag d = { 0 };
+
+	return kr_check_run(f, t, &o, r, &d);
+}
+
+/* Follows the LFTs from source slot s to dlid and says whether channel
+ * (slot a) is directly followed by channel (slot b) on the way; VLs are
+ * checked by the caller. Independent of the checker's memo walk. */
+static int path_has(const struct kr_fabric *f, const struct kr_tables *t,
+		    uint32_t s, unsigned dlid, uint32_t a, uint32_t b)
+{
+	uint32_t prev = s, sw = f->owner[f->peer[s]];
+
+	for (unsigned hop = 0; hop < 64; hop++) {
+		unsigned out = kr_lft_port(t, sw, dlid);
+		uint32_t slot = f->port0[sw] + out;
+
+		if (out == 0)
+			return 0;
+		if (prev == a && slot == b)
+			return 1;
+		if (!kr_is_switch(f, f->owner[f->peer[slot]]))
+			return 0;
+		prev = slot;
+		sw = f->owner[f->peer[slot]];
+	}
+	return 0;
+}
+
+/* One way round on one VL: the CDG cycle is the n "+" channels on VL 0,
+ * each followed by the next switch's, each dependency made by a real path. */
+static void check_ring_cycle(unsigned n)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	build_ring(&f, n, 0);
+	route_one_way(&f, &t);
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_int_equal(r.delivered, r.pairs);
+	assert_int_equal(r.ncycle, n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct kr_check_chan *c = &r.cycle[i];
+		const struct kr_check_chan *next = &r.cycle[(i + 1) % n];
+		uint32_t sw = f.owner[c->slot];
+
+		assert_int_equal(c->vl, 0);
+		assert_int_equal(kr_port_num(&f, c->slot), 2);
+		assert_int_equal(f.owner[next->slot], (sw + 1) % n);
+		assert_true(path_has(&f, &t, kr_port_by_lid(&f, c->slid),
+				     c->dlid, c->slot, next->slot));
+	}
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void test_ring4_one_way_cycle(void **state)
+{
+	(void)state;
+	check_ring_cycle(4);
+}
+
+static void test_ring5_one_way_cycle(void **state)
+{
+	(void)state;
+	check_ring_cycle(5);
+}
+
+/* Ring of 4, one way. Pairs: 4 CAs x 7 other LIDs = 28. A CA d switches
+ * ahead reaches another CA in d + 2 links (d = 1..3, 4 pairs each) and a
+ * switch in d + 1 (d = 0..3, 4 each): hops 1:4 2:4 3:8 4:8 5:4. Each path
+ * crosses d "+" links: 2 * 4 * (0+1+2+3) = 48 crossings over 4 "+" links,
+ * 12 each; the 4 "-" links carry none: 8 links, max 12, mean 6. */
+static void test_ring4_counts(void **state)
+{
+	static const uint64_t hops[] = { 0, 4, 4, 8, 8, 4 };
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	run(&f, &t, &r);
+	assert_int_equal(r.pairs, 28);
+	assert_int_equal(r.nsrc, 4);
+	assert_int_equal(r.ndst, 8);
+	for (unsigned h = 0; h < r.nhops; h++)
+		assert_int_equal(r.hops[h], h < 6 ? hops[h] : 0);
+	assert_int_equal(r.nlinks, 8);
+	assert_int_equal(r.load_max, 12);
+	assert_true(r.load_mean > 5.999 && r.load_mean < 6.001);
+	assert_int_equal(r.ntop, 4);	/* links without load are not "top" */
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(r.top[i].load, 12);
+		assert_int_equal(kr_port_num(&f, r.top[i].slot), 2);
+	}
+	/* channels, all VL 0: 4 CA ports, 4 "+" ports, and the 4 switch
+	 * ports that deliver to the CAs */
+	assert_int_equal(r.channels, 12);
+	assert_int_equal(r.max_vl, 0);
+	assert_int_equal(r.vl_mask[kr_port(&f, 0, 3)], 0);
+	assert_int_equal(r.vl_mask[kr_port(&f, 0, 2)], 1);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* The same ring, SL = the destination's switch index, and at switch i SL d
+ * maps to VL 1 when i < d: a path moves from VL 0 to VL 1 when it crosses
+ * the link S(n-1) -> S0 (the dateline) and never back, so neither VL's
+ * dependencies go all the way round. */
+static void check_dateline(unsigned n)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	build_ring(&f, n, 0);
+	route_one_way(&f, &t);
+	for (unsigned lid = 1; lid <= f.max_lid; lid++)
+		t.dlid_sl[lid] = (uint8_t)home(&f, lid);
+	for (uint32_t sw = 0; sw < n; sw++)
+		for (unsigned in = 0; in <= 4; in++)
+			for (unsigned out = 0; out <= 4; out++) {
+				uint64_t *m = kr_tables_sl2vl_ref(&f, &t, sw, in,
+								  out);
+
+				for (unsigned sl = 0; sl < n; sl++)
+					*m = kr_map_set(*m, sl, sw < sl);
+			}
+	assert_int_equal(run(&f, &t, &r), KR_OK);
+	assert_null(r.cycle);
+	assert_int_equal(r.delivered, r.pairs);
+	assert_int_equal(r.max_vl, 1);
+	/* what leaves S0 on "+" goes to S1 .. S(n-1): i = 0 < d, VL 1 only */
+	assert_int_equal(r.vl_mask[kr_port(&f, 0, 2)], 2);
+	/* S(n-1) never has i < d: VL 0 only */
+	assert_int_equal(r.vl_mask[kr_port(&f, n - 1, 2)], 1);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void test_ring_dateline_clean(void **state)
+{
+	(void)state;
+	check_dateline(4);
+	check_dateline(5);
+}
+
+/* 3 switches, DLID of H2 sent S2 -> S0 -> S1 -> S2 -> ...: the 2 other
+ * CAs loop (H2 itself is not a source towards its own LID). */
+static void test_forwarding_loop(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+	unsigned lid = 4 + 2;	/* H2 */
+
+	(void)state;
+	build_ring(&f, 3, 0);
+	route_one_way(&f, &t);
+	t.lft[2 * t.stride + lid] = 2;	/* S2 passes it on instead */
+	assert_int_equal(run(&f, &t, &r), KR_EROUTE);
+	assert_int_equal(r.pairs, 3 * 5);
+	assert_int_equal(r.fail[KR_CHECK_LOOP], 2);
+	assert_int_equal(r.delivered, 13);
+	assert_int_equal(r.nex, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(r.ex[i].reason, KR_CHECK_LOOP);
+		assert_int_equal(r.ex[i].dlid, lid);
+		assert_true(kr_is_switch(&f, f.owner[r.ex[i].at]));
+	}
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Ring of 4, three entries broken:
+ * - S1 lacks H3's LID: H0 and H1 pass S1 on their way, 2 pairs;
+ * - S2 sends H0's LID to its unlinked port 4: H1 and H2 pass S2, 2 pairs;
+ * - S3 sends S1's LID to its CA port: H2 (via S3) and H3 (whose switch is
+ *   S3) reach H3 instead, 2 pairs. */
+static void test_no_entry_down_port_wrong_dest(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	t.lft[1 * t.stride + 5 + 3] = KR_NO_PORT;
+	t.lft[2 * t.stride + 5 + 0] = 4;
+	t.lft[3 * t.stride + 2] = 1;
+	assert_int_equal(run(&f, &t, &r), KR_EROUTE);
+	assert_int_equal(r.fail[KR_CHECK_NO_ENTRY], 2);
+	assert_int_equal(r.fail[KR_CHECK_DOWN_PORT], 2);
+	assert_int_equal(r.fail[KR_CHECK_WRONG_DEST], 2);
+	assert_int_equal(r.delivered, 28 - 6);
+	for (unsigned i = 0; i < r.nex; i++) {
+		const struct kr_check_example *e = &r.ex[i];
+
+		if (e->reason == KR_CHECK_NO_ENTRY)
+			assert_int_equal(e->at, f.port0[1]);
+		else if (e->reason == KR_CHECK_DOWN_PORT)
+			assert_int_equal(e->at, kr_port(&f, 2, 4));
+		else
+			assert_int_equal(e->at, kr_port(&f, 4 + 3, 1));
+	}
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Ring of 4: at S1, traffic from S0 (in 3) to S2 (out 2) on SL 0 goes to
+ * VL 15. Paths over S0 -> S1 -> S2: from H0 to H2, H3, S2, S3 and from H3
+ * to H2, S2 (H3 -> S3 -> S0 -> S1 -> S2): 6 pairs dropped. */
+static void test_vl15_drop(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	*kr_tables_sl2vl_ref(&f, &t, 1, 3, 2) = 0xf;
+	assert_int_equal(run(&f, &t, &r), KR_EROUTE);
+	assert_int_equal(r.fail[KR_CHECK_VL15], 6);
+	assert_int_equal(r.ex[0].reason, KR_CHECK_VL15);
+	assert_int_equal(r.ex[0].at, kr_port(&f, 1, 2));
+	assert_int_equal(r.ex[0].vl, 15);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* S2's "+" port operates one VL; SL 3 (used towards H1 only) maps to VL 2
+ * everywhere. Of the paths to H1 only H2's (S2 -> S3 -> S0 -> S1) crosses
+ * S2 -> S3: 1 pair dropped, 1 port over its OperVLs. */
+static void test_oper_vls(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	f.oper_vls[kr_port(&f, 2, 2)] = 1;
+	route_one_way(&f, &t);
+	t.dlid_sl[5 + 1] = 3;
+	for (uint32_t i = 0; i < t.sl2vl_base[f.nnode]; i++)
+		t.sl2vl[i] = kr_map_set(0, 3, 2);
+	assert_int_equal(run(&f, &t, &r), KR_EROUTE);
+	assert_int_equal(r.fail[KR_CHECK_OPER_VL], 1);
+	assert_int_equal(r.oper_vl_ports, 1);
+	assert_int_equal(r.ex[0].slid, 5 + 2);
+	assert_int_equal(r.max_vl, 2);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* LMC 1 on the CAs: 8 CA LIDs + 4 switch LIDs; each CA sends to 10 LIDs
+ * that are not its own. With switch sources: + 4 x 11. Pair exceptions:
+ * H0 -> H2's second LID on SL 1 must be looked up per pair. */
+static void test_lmc_switch_sources_pair_sl(void **state)
+{
+	struct kr_check_opts o = { .max_examples = 0, .switch_sources = 1 };
+	struct kr_sl_pair p = { .slid = 10, .dlid = 15, .sl = 1 };
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 1);	/* CA i: LIDs 10 + 2i, 11 + 2i */
+	route_one_way(&f, &t);
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_int_equal(r.ndst, 12);
+	assert_int_equal(r.pairs, 4 * 10);
+	kr_check_report_free(&r);
+	assert_int_equal(kr_check_run(&f, &t, &o, &r, NULL), KR_ECYCLE);
+	assert_int_equal(r.pairs, 4 * 10 + 4 * 11);
+	assert_int_equal(r.nex, 0);
+	kr_check_report_free(&r);
+	/* SL 1 -> VL 15 everywhere: only the one pair using SL 1 drops */
+	t.pair_sl = malloc(sizeof(p));
+	t.pair_sl[0] = p;
+	t.npair_sl = 1;
+	for (uint32_t i = 0; i < t.sl2vl_base[f.nnode]; i++)
+		t.sl2vl[i] = kr_map_set(0, 1, 15);
+	assert_int_equal(run(&f, &t, &r), KR_EROUTE);
+	assert_int_equal(r.fail[KR_CHECK_VL15], 1);
+	assert_int_equal(r.ex[0].slid, 10);
+	assert_int_equal(r.ex[0].dlid, 15);
+	assert_int_equal(r.ex[0].at, kr_port(&f, 4, 1));	/* H0 itself */
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* The report names ports and the cycle, and JSON keeps its keys. */
+static void test_report_write(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+	char *buf;
+	size_t len;
+	FILE *out;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	run(&f, &t, &r);
+	out = open_memstream(&buf, &len);
+	assert_int_equal(kr_check_report_write(out, &f, &r, 0), KR_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "credit loop of 4 channels"));
+	assert_non_null(strstr(buf, "S0[2] VL 0 -> S1[2] VL 0"));
+	assert_non_null(strstr(buf, "max 12, mean 6.00, max/mean 2.00"));
+	assert_non_null(strstr(buf, "verdict: PROBLEM: credit loop"));
+	free(buf);
+	out = open_memstream(&buf, &len);
+	assert_int_equal(kr_check_report_write(out, &f, &r, 1), KR_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "\"pairs\": 28"));
+	assert_non_null(strstr(buf, "\"hops\": [0, 4, 4, 8, 8, 4]"));
+	assert_non_null(strstr(buf, "\"verdict\": \"credit_loop\""));
+	assert_non_null(strstr(buf, "{\"node\": \"S0\", \"node_port\": 2, "
+				    "\"vl\": 0"));
+	free(buf);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Classes versus pair by pair                                        */
+
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Hops from every switch to switch d, over switch links. */
+static void bfs(const struct kr_fabric *f, uint32_t d, uint32_t *dist)
+{
+	uint32_t queue[64], head = 0, tail = 0;
+
+	memset(dist, 0xff, f->nsw * sizeof(*dist));
+	dist[d] = 0;
+	queue[tail++] = d;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
+			uint32_t v = f->peer[s] < 0 ? KR_NONE : f->owner[f->peer[s]];
+
+			if (v < f->nsw && dist[v] == KR_NONE) {
+				dist[v] = dist[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+}
+
+/* The lowest port of sw one hop closer (dist) to the switch it measures. */
+static uint8_t closer(const struct kr_fabric *f, uint32_t sw,
+		      const uint32_t *dist)
+{
+	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
+		if (f->peer[s] >= 0 && f->owner[f->peer[s]] < f->nsw &&
+		    dist[f->owner[f->peer[s]]] + 1 == dist[sw])
+			return (uint8_t)kr_port_num(f, s);
+	return KR_NO_PORT;
+}
+
+/* Min-hop LFTs by BFS towards each switch, then a few entries broken. */
+static void route_bfs(const struct kr_fabric *f, struct kr_tables *t,
+		      uint64_t *x)
+{
+	uint32_t dist[64];
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t slot = kr_port_by_lid(f, lid), d;
+		bool sw_lid;
+
+		if (slot == KR_NONE)
+			continue;
+		sw_lid = kr_is_switch(f, f->owner[slot]);
+		d = sw_lid ? f->owner[slot] : f->owner[f->peer[slot]];
+		bfs(f, d, dist);
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			t->lft[sw * t->stride + lid] = sw != d ? closer(f, sw, dist)
+				: sw_lid ? 0 : (uint8_t)kr_port_num(f, f->peer[slot]);
+	}
+	for (unsigned i = 0; i < 6; i++)
+		t->lft[rng_next(x) % ((size_t)f->nsw * t->stride)] =
+			(uint8_t)(rng_next(x) % 8);
+}
+
+/* A map sending SLs 0..14 to distinct VLs 0..14 (SL 15 to any of them),
+ * so that every SL has dependencies of its own. */
+static uint64_t random_map(uint64_t *x)
+{
+	unsigned vl[KR_NSL];
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < 15; i++)
+		vl[i] = i;
+	for (unsigned i = 14; i > 0; i--) {
+		unsigned j = (unsigned)(rng_next(x) % (i + 1)), v = vl[i];
+
+		vl[i] = vl[j];
+		vl[j] = v;
+	}
+	vl[15] = (unsigned)(rng_next(x) % 15);
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		m = kr_map_set(m, sl, vl[sl]);
+	return m;
+}
+
+/* Every CA port one map; per switch, CA in-ports share one map per out
+ * port (so CAs group), other in-ports get their own; now and then an SL
+ * goes to VL 15. */
+static void random_maps(const struct kr_fabric *f, struct kr_tables *t,
+			uint64_t *x)
+{
+	uint64_t ca_map = random_map(x);
+
+	for (uint32_t n = 0; n < f->nnode; n++)
+		for (unsigned out = 0; out <= f->nports[n]; out++) {
+			uint64_t shared = random_map(x);
+
+			for (unsigned in = 0; in <= f->nports[n]; in++) {
+				uint64_t *m = kr_tables_sl2vl_ref(f, t, n, in, out);
+				int32_t p = f->peer[kr_port(f, n, in)];
+				bool ca_in = p >= 0 && !kr_is_switch(f, f->owner[p]);
+
+				if (!kr_is_switch(f, n)) {
+					*m = ca_map;
+					continue;
+				}
+				*m = ca_in ? shared : random_map(x);
+				if (rng_next(x) % 50 == 0)
+					*m = kr_map_set(*m, (unsigned)(rng_next(x) % 16),
+							15);
+			}
+		}
+}
+
+static void assert_same_report(const struct kr_fabric *f,
+			       const struct kr_check_report *a,
+			       const struct kr_check_report *b)
+{
+	assert_int_equal(a->pairs, b->pairs);
+	assert_int_equal(a->delivered, b->delivered);
+	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
+		assert_int_equal(a->fail[i], b->fail[i]);
+	for (unsigned h = 0; h < a->nhops; h++)
+		assert_int_equal(a->hops[h], b->hops[h]);
+	assert_memory_equal(a->link_load, b->link_load,
+			    f->nport * sizeof(*a->link_load));
+	assert_memory_equal(a->vl_mask, b->vl_mask,
+			    f->nport * sizeof(*a->vl_mask));
+	assert_int_equal(a->channels, b->channels);
+	assert_int_equal(a->deps, b->deps);
+	assert_int_equal(a->cycle != NULL, b->cycle != NULL);
+}
+
+/* Every pair of f with its SL under t, or (some) a random other one. */
+static struct kr_sl_pair *list_pairs(const struct kr_fabric *f,
+				     const struct kr_tables *t, uint64_t *x,
+				     size_t *n)
+{
+	struct kr_sl_pair *p = malloc((size_t)t->stride * t->stride * sizeof(*p));
+
+	*n = 0;
+	for (uint32_t s = 0; s < f->nport; s++)
+		for (unsigned l = 1; f->lid[s] && l < t->stride; l++) {
+			unsigned sl = kr_tables_path_sl(t, f->lid[s], l);
+
+			if (x && rng_next(x) % 3)
+				continue;
+			p[(*n)++] = (struct kr_sl_pair){
+				.slid = f->lid[s], .dlid = (uint16_t)l,
+				.sl = (uint8_t)(x ? rng_next(x) % 16 : sl) };
+		}
+	return p;
+}
+
+/* Generated tori with BFS routes (a few entries broken), random maps and
+ * SLs, a third of the pairs with an SL of their own: the same report
+ * whether sources go by class or, every pair listed, one by one. (Marking
+ * a class's (out port, SL) done while a member sits out fails this.) */
+static void test_classes_match_pairs(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 3 }, .wrap = { 1, 1 }, .p = 3,
+				 .parallel = 1, .shuffle = 1, .assign_lids = 1,
+				 .lmc = 1 };
+	struct kr_check_opts co = { .max_examples = 0, .switch_sources = 1 };
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		uint64_t x = seed * 0x9e3779b97f4a7c15ull;
+		struct kr_check_report a, b;
+		struct kr_fabric f;
+		struct kr_tables t;
+		struct kr_sl_pair *all;
+		size_t n;
+
+		o.shuffle_seed = seed;
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+		assert_int_equal(kr_tables_init(&t, &f, f.max_lid + 1, 1, 1), 0);
+		route_bfs(&f, &t, &x);
+		random_maps(&f, &t, &x);
+		/* two SLs by DLID, so each (out port, SL) recurs; pairs of
+		 * their own take any */
+		for (unsigned l = 1; l < t.stride; l++)
+			t.dlid_sl[l] = (uint8_t)(rng_next(&x) % 2);
+		all = list_pairs(&f, &t, &x, &n);
+		t.pair_sl = all;
+		t.npair_sl = n;
+		assert_int_equal(kr_tables_sort_pairs(&t, NULL), KR_OK);
+		kr_check_run(&f, &t, &co, &a, NULL);
+		all = list_pairs(&f, &t, NULL, &n);
+		free(t.pair_sl);
+		t.pair_sl = all;
+		t.npair_sl = n;
+		assert_int_equal(kr_tables_sort_pairs(&t, NULL), KR_OK);
+		kr_check_run(&f, &t, &co, &b, NULL);
+		assert_true(a.pairs > 1000 && a.delivered > a.pairs / 2);
+		assert_same_report(&f, &a, &b);
+		kr_check_report_free(&a);
+		kr_check_report_free(&b);
+		kr_tables_free(&t);
+		kr_fabric_free(&f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring4_one_way_cycle),
+		cmocka_unit_test(test_ring5_one_way_cycle),
+		cmocka_unit_test(test_ring4_counts),
+		cmocka_unit_test(test_ring_dateline_clean),
+		cmocka_unit_test(test_forwarding_loop),
+		cmocka_unit_test(test_no_entry_down_port_wrong_dest),
+		cmocka_unit_test(test_vl15_drop),
+		cmocka_unit_test(test_oper_vls),
+		cmocka_unit_test(test_lmc_switch_sources_pair_sl),
+		cmocka_unit_test(test_report_write),
+		cmocka_unit_test(test_classes_match_pairs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

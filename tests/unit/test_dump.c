@@ -1,0 +1,607 @@
+/* Table dumps against real output: a shuffled 3x3 torus (random GUIDs, so
+ * OpenSM's byte-swapped GUID order matters), LMC 1, routed by OpenSM 3.3.23
+ * `dor` with QoS on, on ibsim; chk_t33.ibnd is its ibnetdiscover output,
+ * the other chk_t33-* files what opensm -D 0x43, dump_lfts.sh, ibroute -a
+ * / -n, smpquery sl2vl and saquery -p printed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kr.h"
+
+static char *data_path(const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("KR_SRCDIR");
+
+	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".", name);
+	return path;
+}
+
+static char *load(const char *name, size_t *len)
+{
+	char *buf;
+
+	assert_int_equal(kr_slurp(data_path(name), &buf, len, NULL), KR_OK);
+	return buf;
+}
+
+static int setup_t33(void **state)
+{
+	struct kr_fabric *f = calloc(1, sizeof(*f));
+
+	assert_int_equal(kr_net_read(data_path("chk_t33.ibnd"), f, NULL), KR_OK);
+	*state = f;
+	return 0;
+}
+
+static int teardown_t33(void **state)
+{
+	kr_fabric_free(*state);
+	free(*state);
+	return 0;
+}
+
+/* What a writer puts into a memory buffer. */
+static char *written(int (*wr)(FILE *, const struct kr_fabric *,
+			       const struct kr_tables *),
+		     const struct kr_fabric *f, const struct kr_tables *t,
+		     size_t *len)
+{
+	char *buf;
+	FILE *out = open_memstream(&buf, len);
+
+	assert_int_equal(wr(out, f, t), KR_OK);
+	fclose(out);
+	return buf;
+}
+
+static void assert_same_file(const char *name, const char *buf, size_t len)
+{
+	size_t flen;
+	char *want = load(name, &flen);
+
+	assert_int_equal(len, flen);
+	assert_memory_equal(buf, want, len);
+	free(want);
+}
+
+static void read_osm(const struct kr_fabric *f, struct kr_tables *t)
+{
+	assert_int_equal(kr_lfts_read(data_path("chk_t33-lfts.dump"), f, t,
+				      NULL), KR_OK);
+	assert_int_equal(kr_sl2vl_read(data_path("chk_t33-sl2vl.dump"), f, t,
+				       NULL), KR_OK);
+}
+
+static void test_osm_dumps_byte_for_byte(void **state)
+{
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+	size_t len;
+	char *buf;
+
+	read_osm(f, &t);
+	assert_int_equal(t.stride, 28);	/* "Unicast lids [0-27]" */
+	buf = written(kr_lfts_write, f, &t, &len);
+	assert_same_file("chk_t33-lfts.dump", buf, len);
+	free(buf);
+	buf = written(kr_sl2vl_write, f, &t, &len);
+	assert_same_file("chk_t33-sl2vl.dump", buf, len);
+	free(buf);
+	/* QoS default: SL i -> VL i mod 8 (ibsim ports have 8 data VLs) */
+	assert_int_equal(kr_map_vl(kr_tables_sl2vl(f, &t, 0, 1, 2), 9), 1);
+	kr_tables_free(&t);
+}
+
+/* dump_lfts.sh output (dump_fts plus its warning) holds the same LFTs. */
+static void test_dump_lfts_sh_same_tables(void **state)
+{
+	const struct kr_fabric *f = *state;
+	struct kr_tables osm, diag;
+
+	read_osm(f, &osm);
+	assert_int_equal(kr_lfts_read(data_path("chk_t33-dump_lfts.txt"), f,
+				      &diag, NULL), KR_OK);
+	assert_int_equal(diag.stride, osm.stride);
+	assert_memory_equal(diag.lft, osm.lft, (size_t)f->nsw * osm.stride);
+	kr_tables_free(&osm);
+	kr_tables_free(&diag);
+}
+
+/* ibroute -a and -n on the switch with LID 1: that row only. */
+static void test_ibroute_single_switch(void **state)
+{
+	static const char *const files[] = { "chk_t33-ibroute-a.txt",
+					     "chk_t33-ibroute-n.txt" };
+	const struct kr_fabric *f = *state;
+	uint32_t sw = f->owner[kr_port_by_lid(f, 1)];
+	struct kr_tables osm, diag;
+
+	read_osm(f, &osm);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(kr_lfts_read(data_path(files[i]), f, &diag,
+					      NULL), KR_OK);
+		for (uint32_t s = 0; s < f->nsw; s++)
+			for (unsigned lid = 0; lid < osm.stride; lid++)
+				assert_int_equal(kr_lft_port(&diag, s, lid),
+						 s == sw ? kr_lft_port(&osm, s, lid)
+							 : KR_NO_PORT);
+		kr_tables_free(&diag);
+	}
+	kr_tables_free(&osm);
+}
+
+/* smpquery sl2vl for LID 1 out port 2: the maps OpenSM's dump has. For
+ * LID 10 it shows out port 0, which OpenSM does not program or dump: there
+ * ibsim's own map (SL i -> VL i, SL 15 -> VL 7). Maps not listed stay 0. */
+static void test_smpquery_sl2vl(void **state)
+{
+	const struct kr_fabric *f = *state;
+	uint32_t sw1 = f->owner[kr_port_by_lid(f, 1)];
+	uint32_t sw10 = f->owner[kr_port_by_lid(f, 10)];
+	struct kr_tables osm, smp = { 0 };
+
+	read_osm(f, &osm);
+	assert_int_equal(kr_sl2vl_read(data_path("chk_t33-smp-sl2vl.txt"), f,
+				       &smp, NULL), KR_OK);
+	for (unsigned in = 0; in <= f->nports[sw1]; in++)
+		assert_int_equal(kr_tables_sl2vl(f, &smp, sw1, in, 2),
+				 kr_tables_sl2vl(f, &osm, sw1, in, 2));
+	assert_true(kr_tables_sl2vl(f, &smp, sw10, 3, 0) ==
+		    0x7edcba9876543210ull);
+	assert_int_equal(kr_tables_sl2vl(f, &osm, sw10, 3, 0), 0);
+	assert_int_equal(kr_tables_sl2vl(f, &smp, sw1, 1, 3), 0);
+	assert_int_not_equal(kr_tables_sl2vl(f, &osm, sw1, 1, 3), 0);
+	kr_tables_free(&osm);
+	kr_tables_free(&smp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Round trips of generated tables                                    */
+
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A shuffled 4x4 torus, 2 CAs per switch, LMC 1; tables full of random
+ * ports (some unrouted), random maps and random path SLs. */
+static void random_tables(struct kr_fabric *f, struct kr_tables *t)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 2,
+				 .parallel = 1, .shuffle = 1, .shuffle_seed = 3,
+				 .assign_lids = 1, .lmc = 1 };
+	uint64_t x = 88172645463325252ull;
+	size_t npair = 0;
+
+	assert_int_equal(kr_gen(&o, f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_tables_init(t, f, f->max_lid + 1, 1, 1), KR_OK);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		for (unsigned lid = 0; lid < t->stride; lid++) {
+			unsigned v = (unsigned)(rng_next(&x) % (f->nports[sw] + 2u));
+
+			t->lft[sw * t->stride + lid] = v > f->nports[sw] ?
+						       KR_NO_PORT : (uint8_t)v;
+		}
+	for (uint32_t i = 0; i < t->sl2vl_base[f->nnode]; i++)
+		t->sl2vl[i] = rng_next(&x);
+	t->pair_sl = malloc(200 * sizeof(*t->pair_sl));
+	for (unsigned lid = 1; lid < t->stride; lid++) {
+		if (kr_port_by_lid(f, lid) == KR_NONE)
+			continue;
+		t->dlid_sl[lid] = (uint8_t)(rng_next(&x) % 16);
+		if (npair < 200 && rng_next(&x) % 3 == 0)
+			t->pair_sl[npair++] = (struct kr_sl_pair){
+				.slid = (uint16_t)f->lid[f->port0[f->nsw] + 1],
+				.dlid = (uint16_t)lid,
+				.sl = (uint8_t)(rng_next(&x) % 16) };
+	}
+	t->npair_sl = npair;
+	assert_int_equal(kr_tables_sort_pairs(t, NULL), KR_OK);
+}
+
+/* Maps the SL2VL dump carries: switch out ports with a link (every in
+ * port), linked CA ports (a CA has one map per port, whatever "in"). */
+static bool map_dumped(const struct kr_fabric *f, uint32_t node, unsigned out)
+{
+	return f->peer[kr_port(f, node, out)] >= 0;
+}
+
+static void test_round_trip_generated(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t, back;
+	struct kr_diag d = { 0 };
+	size_t len;
+	char *buf;
+
+	(void)state;
+	random_tables(&f, &t);
+	buf = written(kr_lfts_write, &f, &t, &len);
+	assert_int_equal(kr_lfts_parse(buf, len, &f, &back, &d), KR_OK);
+	free(buf);
+	assert_int_equal(back.stride, t.stride);
+	assert_memory_equal(back.lft, t.lft, (size_t)f.nsw * t.stride);
+	buf = written(kr_sl2vl_write, &f, &t, &len);
+	assert_int_equal(kr_sl2vl_parse(buf, len, &f, &back, &d), KR_OK);
+	free(buf);
+	for (uint32_t n = 0; n < f.nnode; n++)
+		for (unsigned in = 0; in <= f.nports[n]; in++)
+			for (unsigned out = 0; out <= f.nports[n]; out++)
+				assert_true(kr_tables_sl2vl(&f, &back, n, in, out) ==
+					    (map_dumped(&f, n, out) ?
+					     kr_tables_sl2vl(&f, &t, n, in, out) : 0));
+	buf = written(kr_path_sl_write, &f, &t, &len);
+	assert_int_equal(kr_path_sl_parse(buf, len, &f, &back, &d), KR_OK);
+	free(buf);
+	assert_true(back.npair_sl <= t.npair_sl);
+	for (unsigned s = 1; s < t.stride; s++)
+		for (unsigned l = 1; l < t.stride; l++)
+			if (kr_port_by_lid(&f, l) != KR_NONE)
+				assert_int_equal(kr_tables_path_sl(&back, s, l),
+						 kr_tables_path_sl(&t, s, l));
+	kr_tables_free(&back);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Path SLs                                                           */
+
+static void test_path_sl_text(void **state)
+{
+	static const char text[] =
+		"# path SLs\n"			/* 1 */
+		"0x1 3\n"			/* 2 */
+		"  2\t4  # tab, trailing comment\n"	/* 3 */
+		"\n"				/* 4 */
+		"10 0x4 5\n"			/* 5 */
+		"10 2 4\n";			/* 6: same as 2's default */
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+	size_t len;
+	char *buf;
+
+	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 0), KR_OK);
+	assert_int_equal(kr_path_sl_parse(text, sizeof(text) - 1, f, &t, NULL),
+			 KR_OK);
+	assert_int_equal(kr_tables_path_sl(&t, 5, 1), 3);
+	assert_int_equal(kr_tables_path_sl(&t, 5, 2), 4);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 4), 5);
+	assert_int_equal(kr_tables_path_sl(&t, 11, 4), 0);
+	assert_int_equal(t.npair_sl, 1);	/* 10 -> 2 adds nothing */
+	buf = written(kr_path_sl_write, f, &t, &len);
+	assert_non_null(strstr(buf, "\n1 3\n2 4\n3 0\n"));
+	assert_non_null(strstr(buf, "\n10 4 5\n"));
+	free(buf);
+	kr_tables_free(&t);
+}
+
+/* Each bad line, the line it is on and words from the message. */
+static const struct bad_case {
+	const char *text;
+	unsigned line;
+	const char *msg;
+} bad_path_sl[] = {
+	{ "1 1\n99 1\n", 2, "unknown DLID 99" },
+	{ "1 16\n", 1, "SL 16 outside 0..15" },
+	{ "1 2\n# x\n0x1 2\n", 3, "DLID 1 given twice (first on line 1)" },
+	{ "10 4 5\n\n10 4 6\n", 3, "given twice (first on line 1)" },
+	{ "1 2 3 4\n", 1, "expected \"DLID SL\"" },
+	{ "1 x\n", 1, "expected \"DLID SL\"" },
+	{ "\n\n7\n", 3, "expected \"DLID SL\"" },
+	{ "0 1\n", 1, "unknown DLID 0" },
+	{ "99 1 1\n", 1, "unknown SLID 99" },
+	{ "PathRecord dump:\n\t\tdlid....1\n\t\tslid....2\n"
+	  "PathRecord dump:\n\t\tsl....0x0\n", 1, "PathRecord without sl" },
+	{ "PathRecord dump:\n\t\tdlid....1\n\t\tslid....2\n\t\tsl....0x0\n"
+	  "PathRecord dump:\n\t\tdlid....1\n\t\tslid....x\n", 7,
+	  "expected a number after \"slid....\"" },
+	{ "PathRecord dump:\n\t\tdlid....1\n\t\tslid....2\n\t\tsl....0x10\n",
+	  1, "SL 16 outside" },
+	{ "PathRecord dump:\nnonsense\n", 2, "\"name....value\"" },
+};
+
+static void run_bad(const struct kr_fabric *f, const struct bad_case *c,
+		    int (*parse)(const char *, size_t, const struct kr_fabric *,
+				 struct kr_tables *, struct kr_diag *),
+		    bool fresh)
+{
+	struct kr_tables t;
+	struct kr_diag d = { 0 };
+
+	if (!fresh)
+		assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 0),
+				 KR_OK);
+	if (parse(c->text, strlen(c->text), f, &t, &d) != KR_EPARSE ||
+	    d.line != c->line || !strstr(d.msg, c->msg))
+		fail_msg("\"%.60s\"...: got line %u \"%s\", want line %u \"%s\"",
+			 c->text, d.line, d.msg, c->line, c->msg);
+	if (!fresh)
+		kr_tables_free(&t);
+}
+
+static void test_path_sl_errors(void **state)
+{
+	for (size_t i = 0; i < sizeof(bad_path_sl) / sizeof(bad_path_sl[0]); i++)
+		run_bad(*state, &bad_path_sl[i], kr_path_sl_parse, false);
+}
+
+/* The majority SL of each DLID becomes its default, the rest pairs;
+ * unlisted sources take the default. */
+static void test_saquery(void **state)
+{
+	static const char more[] =
+		"PathRecord dump:\n\t\tdlid....................21\n"
+		"\t\tslid....................1\n\t\tsl......................0x2\n"
+		"PathRecord dump:\n\t\tdlid....................21\n"
+		"\t\tslid....................4\n\t\tsl......................0x1\n"
+		"PathRecord dump:\n\t\tdlid....................21\n"
+		"\t\tslid....................5\n\t\tsl......................0x2\n"
+		"PathRecord dump:\n\t\tdlid....................4\n"
+		"\t\tslid....................10\n\t\tsl......................0x3\n";
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+	size_t len;
+	char *buf = load("chk_t33-saquery.txt", &len), *all;
+
+	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 0), KR_OK);
+	assert_int_equal(kr_path_sl_parse(buf, len, f, &t, NULL), KR_OK);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 21), 0);	/* real record */
+	all = malloc(len + sizeof(more));
+	memcpy(all, buf, len);
+	memcpy(all + len, more, sizeof(more));
+	assert_int_equal(kr_path_sl_parse(all, len + sizeof(more) - 1, f, &t,
+					  NULL), KR_OK);
+	assert_int_equal(t.dlid_sl[21], 2);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 21), 0);
+	assert_int_equal(kr_tables_path_sl(&t, 4, 21), 1);
+	assert_int_equal(kr_tables_path_sl(&t, 7, 21), 2);	/* unlisted */
+	assert_int_equal(kr_tables_path_sl(&t, 10, 4), 3);
+	assert_int_equal(kr_tables_path_sl(&t, 11, 4), 3);
+	free(all);
+	free(buf);
+	kr_tables_free(&t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Malformed dumps                                                    */
+
+/* buf with line n (1-based) replaced by text ("" drops everything from
+ * line n on when cut is set). */
+static char *with_line(const char *buf, unsigned n, const char *text,
+		       bool cut)
+{
+	const char *p = buf, *e;
+	char *out = malloc(strlen(buf) + strlen(text) + 2);
+	size_t k;
+
+	for (unsigned i = 1; i < n; i++)
+		p = strchr(p, '\n') + 1;
+	k = (size_t)(p - buf);
+	memcpy(out, buf, k);
+	if (cut) {
+		out[k] = '\0';
+		return out;
+	}
+	e = strchr(p, '\n');
+	sprintf(out + k, "%s%s", text, e ? e : "");
+	return out;
+}
+
+static void bad_line(const struct kr_fabric *f, const char *file, unsigned n,
+		     const char *text, unsigned want_line, const char *msg,
+		     int (*parse)(const char *, size_t, const struct kr_fabric *,
+				  struct kr_tables *, struct kr_diag *))
+{
+	size_t len;
+	char *buf = load(file, &len);
+	char *bad = with_line(buf, n, text, !*text);
+	struct bad_case c = { bad, want_line, msg };
+
+	run_bad(f, &c, parse, parse == kr_lfts_parse);
+	free(bad);
+	free(buf);
+}
+
+static void test_lfts_errors(void **state)
+{
+	const struct kr_fabric *f = *state;
+	const char *file = "chk_t33-lfts.dump";
+	static const char *head = "Unicast lids [0-27] of switch Lid 4 guid ";
+
+	char line[160];
+
+	snprintf(line, sizeof(line), "%s0x0000000000000bad ('x'):", head);
+	bad_line(f, file, 1, line, 1, "unknown switch GUID 0x0000000000000bad",
+		 kr_lfts_parse);
+	snprintf(line, sizeof(line), "%s0x0002ccbdb8176800 ('x'):", head);
+	bad_line(f, file, 1, line, 1, "is \"H-0002ccbdb8176800\", not a switch",
+		 kr_lfts_parse);
+	bad_line(f, file, 1, "Unicast lids [0-27] of switch Lid 5 guid "
+		 "0x0002c9783aac1b04 ('sw-232f36b4'):", 1,
+		 "has LID 4 in the topology, 5 here", kr_lfts_parse);
+	bad_line(f, file, 1, "Unicast lids [0-40] of switch Lid 4 guid "
+		 "0x0002c9783aac1b04 ('sw-232f36b4'):", 29,
+		 "\"27 lids dumped\" but expected 40", kr_lfts_parse);
+	bad_line(f, file, 1, "Unicast lids of switch", 1,
+		 "expected \"Unicast lids [LO-HI] of switch", kr_lfts_parse);
+	bad_line(f, file, 1, "hello", 1, "expected \"Unicast lids", kr_lfts_parse);
+	bad_line(f, file, 2, "0x0001 009 # x", 2,
+		 "port 9 beyond switch \"S-0002c9783aac1b04\" (5 ports)",
+		 kr_lfts_parse);
+	bad_line(f, file, 2, "0x0040 003 # unknown node and type", 2,
+		 "LID 64 outside the block's range 0-27", kr_lfts_parse);
+	bad_line(f, file, 3, "0x0001 003", 3, "LID 1 after LID 1", kr_lfts_parse);
+	bad_line(f, file, 2, "0x0001 003 # Switch portguid 0x0002c9783aac1b04: "
+		 "'x'", 2, "LID 1 belongs to port GUID 0x0002c93bcb817680",
+		 kr_lfts_parse);
+	bad_line(f, file, 2, "0x0001 3x", 2, "expected an LFT entry",
+		 kr_lfts_parse);
+	bad_line(f, file, 5, "hello", 5, "expected an LFT entry",
+		 kr_lfts_parse);
+	bad_line(f, file, 29, "26 lids dumped", 29, "expected 27",
+		 kr_lfts_parse);
+	bad_line(f, file, 29, "Unicast lids [0-27] of switch Lid 4", 29,
+		 "new switch block before", kr_lfts_parse);
+	bad_line(f, file, 29, "", 28, "truncated: the block of line 1",
+		 kr_lfts_parse);
+}
+
+/* A header range beyond the topology's LIDs is fine; a port GUID there
+ * is an unknown LID. The same block twice names the first. */
+static void test_lfts_unknown_lid_and_twice(void **state)
+{
+	const struct kr_fabric *f = *state;
+	char *buf, *two;
+	size_t len, blk;
+	struct bad_case c = {
+		"Unicast lids [0-40] of switch Lid 4 guid 0x0002c9783aac1b04 "
+		"('sw-232f36b4'):\n0x0028 003 # Switch portguid "
+		"0x0002c9783aac1b04: 'x'\n40 lids dumped\n", 2,
+		"unknown LID 40" };
+
+	run_bad(f, &c, kr_lfts_parse, true);
+	buf = load("chk_t33-lfts.dump", &len);
+	blk = (size_t)(strstr(buf, "27 lids dumped\n") - buf) + 15;
+	two = malloc(2 * blk + 1);
+	memcpy(two, buf, blk);
+	memcpy(two + blk, buf, blk);
+	two[2 * blk] = '\0';
+	c = (struct bad_case){ two, 30, "dumped twice (first on line 1)" };
+	run_bad(f, &c, kr_lfts_parse, true);
+	free(two);
+	free(buf);
+}
+
+/* The file opens with a CA block (lines 1-5), then a switch (line 7, its
+ * first map on line 10). */
+static void test_sl2vl_errors(void **state)
+{
+	const struct kr_fabric *f = *state;
+	const char *file = "chk_t33-sl2vl.dump";
+	static const char vls[] = " 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7";
+	char line[200];
+
+	bad_line(f, file, 7, "Switch 0x0000000000000bad, base LID 4, \"x\"", 7,
+		 "unknown port GUID 0x0000000000000bad", kr_sl2vl_parse);
+	bad_line(f, file, 7, "Channel Adapter 0x0002c9783aac1b04, base LID 4, "
+		 "\"x\"", 7, "a Switch, not a Channel Adapter", kr_sl2vl_parse);
+	bad_line(f, file, 7, "Switch 0x0002c9783aac1b04, base LID 7, \"x\"", 7,
+		 "has LID 4 in the topology, 7 here", kr_sl2vl_parse);
+	bad_line(f, file, 7, "Switch 0x0002c9783aac1b04 base LID 4", 7,
+		 "expected \"TYPE 0xPORTGUID, base LID N", kr_sl2vl_parse);
+	bad_line(f, file, 4, "1   1   :0", 4, "with 16 VLs 0..15",
+		 kr_sl2vl_parse);
+	snprintf(line, sizeof(line), "1   1   :%s", vls);
+	bad_line(f, file, 4, line, 4, "a CA port has one map, \"0 0\"",
+		 kr_sl2vl_parse);
+	snprintf(line, sizeof(line), "0   1   :%s  8", vls);
+	bad_line(f, file, 10, line, 10, "with 16 VLs 0..15", kr_sl2vl_parse);
+	bad_line(f, file, 10, "0   1   : 0  1  2", 10, "with 16 VLs 0..15",
+		 kr_sl2vl_parse);
+	snprintf(line, sizeof(line), "0   1   : 16%s", vls + 2);
+	bad_line(f, file, 10, line, 10, "with 16 VLs 0..15", kr_sl2vl_parse);
+	snprintf(line, sizeof(line), "9   1   :%s", vls);
+	bad_line(f, file, 10, line, 10, "port 9 beyond switch", kr_sl2vl_parse);
+	snprintf(line, sizeof(line), "0   1   :%s", vls);
+	bad_line(f, file, 11, line, 11, "given twice (first on line 10)",
+		 kr_sl2vl_parse);
+	bad_line(f, file, 10, "hello", 10, "expected a port header",
+		 kr_sl2vl_parse);
+	bad_line(f, file, 7, "# SL2VL table: Lid 99", 7, "unknown LID 99",
+		 kr_sl2vl_parse);
+}
+
+static void test_sl2vl_errors_small(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "0   1   : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 1,
+		  "map line before any port header" },
+		{ "# SL2VL table: Lid 2\n"
+		  "ports: in  0, out  0: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|"
+		  "12|13|14|15|\n"
+		  "ports: in  0, out  0: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|"
+		  "12|13|14|15|\n", 3, "given twice (first on line 2)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_bad(*state, &cases[i], kr_sl2vl_parse, false);
+}
+
+/* Every prefix of each real file parses cleanly or fails with EPARSE. */
+static void test_truncations(void **state)
+{
+	static const char *const files[] = { "chk_t33-lfts.dump",
+					     "chk_t33-ibroute-a.txt",
+					     "chk_t33-sl2vl.dump",
+					     "chk_t33-smp-sl2vl.txt",
+					     "chk_t33-saquery.txt" };
+	const struct kr_fabric *f = *state;
+
+	for (unsigned i = 0; i < 5; i++) {
+		size_t len;
+		char *buf = load(files[i], &len);
+
+		for (size_t n = 0; n <= len; n += i == 2 ? 3 : 1) {
+			struct kr_tables t;
+			int rc;
+
+			if (i < 2) {
+				rc = kr_lfts_parse(buf, n, f, &t, NULL);
+			} else {
+				kr_tables_init(&t, f, f->max_lid + 1, 0, 0);
+				rc = i < 4 ? kr_sl2vl_parse(buf, n, f, &t, NULL)
+					   : kr_path_sl_parse(buf, n, f, &t, NULL);
+			}
+			assert_true(rc == KR_OK || rc == KR_EPARSE);
+			if (rc == KR_OK || i >= 2)
+				kr_tables_free(&t);
+		}
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_osm_dumps_byte_for_byte,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_dump_lfts_sh_same_tables,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_ibroute_single_switch,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_smpquery_sl2vl,
+						setup_t33, teardown_t33),
+		cmocka_unit_test(test_round_trip_generated),
+		cmocka_unit_test_setup_teardown(test_path_sl_text,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_path_sl_errors,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_saquery,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_lfts_errors,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_lfts_unknown_lid_and_twice,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_sl2vl_errors,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_sl2vl_errors_small,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_truncations,
+						setup_t33, teardown_t33),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

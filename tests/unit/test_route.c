@@ -1,0 +1,393 @@
+/* Routing against hand-worked tables and against independent properties:
+ * delivery, minimal hops (BFS), link load, even use of parallel links. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kr.h"
+#include "truth.h"
+
+/* 3x3 torus, one CA per switch: switch s at (s % 3, s / 3), its CA has LID
+ * s+1, the switch LID s+10. Ports: 1 +x, 2 -x, 3 +y, 4 -y, 5 CA. Rows worked
+ * by hand: x first, shorter way round. */
+static const uint8_t want_sw0[9] = { 5, 1, 2, 3, 1, 2, 4, 1, 2 };
+static const uint8_t want_sw4[9] = { 2, 4, 1, 2, 5, 1, 2, 3, 1 };
+
+static void torus3x3(struct kr_fabric *f, struct kr_topo *t)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	char name[16];
+
+	for (int s = 0; s < 9; s++) {
+		snprintf(name, sizeof(name), "s%d", s);
+		assert_int_equal(kr_fb_add_node(b, KR_SWITCH, 5, 0x100 + s, name,
+						NULL, 0, NULL), s);
+		assert_int_equal(kr_fb_set_port(b, s, 0, 0, (uint16_t)(s + 10), 0,
+						0, NULL), KR_OK);
+	}
+	for (int s = 0; s < 9; s++) {
+		int x = s % 3, y = s / 3;
+
+		snprintf(name, sizeof(name), "h%d", s);
+		assert_int_equal(kr_fb_add_node(b, KR_CA, 1, 0x1000 + 16 * s, name,
+						NULL, 0, NULL), 9 + s);
+		assert_int_equal(kr_fb_set_port(b, 9 + s, 1, 0, (uint16_t)(s + 1),
+						0, 0, NULL), KR_OK);
+		assert_int_equal(kr_fb_link(b, s, 5, 9 + s, 1, 0, NULL), KR_OK);
+		assert_int_equal(kr_fb_link(b, s, 1, y * 3 + (x + 1) % 3, 2, 0,
+					    NULL), KR_OK);
+		assert_int_equal(kr_fb_link(b, s, 3, ((y + 1) % 3) * 3 + x, 4, 0,
+					    NULL), KR_OK);
+	}
+	assert_int_equal(kr_fb_finish(b, f, NULL), KR_OK);
+	kr_fb_free(b);
+	*t = (struct kr_topo){ .family = KR_FAMILY_TORUS, .ndim = 2,
+			       .k = { 3, 3 }, .wrap = { 1, 1 }, .stride = { 1, 3 },
+			       .p = 1, .parallel = 1, .npos = 9 };
+	t->pos_sw = malloc(9 * sizeof(*t->pos_sw));
+	t->sw_pos = malloc(9 * sizeof(*t->sw_pos));
+	t->sw_xdim = malloc(9);
+	t->sw_xline = malloc(9 * sizeof(*t->sw_xline));
+	for (int s = 0; s < 9; s++) {
+		t->pos_sw[s] = s;
+		t->sw_pos[s] = (uint32_t)s;
+		t->sw_xdim[s] = KR_NO_DIM;
+		t->sw_xline[s] = KR_NONE;
+	}
+	assert_int_equal(truth_complete(f, t), KR_OK);
+}
+
+static void test_dor_torus3x3(void **state)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+
+	(void)state;
+	torus3x3(&f, &t);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	for (unsigned lid = 1; lid <= 9; lid++) {
+		assert_int_equal(kr_lft_port(&r, 0, lid), want_sw0[lid - 1]);
+		assert_int_equal(kr_lft_port(&r, 4, lid), want_sw4[lid - 1]);
+	}
+	/* switch LIDs ride the same rows; a switch's own LID is port 0 */
+	assert_int_equal(kr_lft_port(&r, 4, 14), 0);
+	assert_int_equal(kr_lft_port(&r, 0, 14), 1);
+	assert_int_equal(kr_lft_port(&r, 4, 10), 2);
+	assert_int_equal(kr_lft_port(&r, 0, 0), KR_NO_PORT);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* 4-ary 2-direct, p = 1, as the generator lays it out: router pos =
+ * c0 + 4 c1 has ports 1 CA, 2 crossbar of dim 0, 3 crossbar of dim 1; LIDs
+ * routers 1-16, crossbars 17-24 (dim 0 lines c1 = 0..3, then dim 1 lines
+ * c0 = 0..3), CAs 25-40. Crossbar port c+1 leads to coordinate c. */
+static const uint8_t want_r9[16] = { 2, 3, 2, 2, 2, 3, 2, 2, 2, 1, 2, 2, 2, 3, 2, 2 };
+static const uint8_t want_x18[16] = { 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4 };
+static const uint8_t want_x21[16] = { 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4 };
+
+static void test_hdor_kns_4ary_2direct(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	assert_int_equal(f.lid[kr_port(&f, f.nsw, 1)], 25);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	for (unsigned q = 0; q < 16; q++) {
+		assert_int_equal(kr_lft_port(&r, 9, 25 + q), want_r9[q]);
+		assert_int_equal(kr_lft_port(&r, 18, 25 + q), want_x18[q]);
+		assert_int_equal(kr_lft_port(&r, 21, 25 + q), want_x21[q]);
+	}
+	assert_int_equal(kr_lft_port(&r, 9, 10), 0);	/* itself */
+	assert_int_equal(kr_lft_port(&r, 9, 19), 2);	/* own dim-0 crossbar */
+	assert_int_equal(kr_lft_port(&r, 9, 17), 3);	/* crossbar of line c1=0 */
+	assert_int_equal(kr_lft_port(&r, 21, 17), 1);	/* via router (1,0) */
+	assert_int_equal(kr_lft_port(&r, 18, 19), 0);	/* itself */
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Every CA reaches every LID over a shortest path; returns the per-port
+ * load of all CA-to-CA paths. */
+static uint32_t *assert_minimal(const struct kr_fabric *f,
+				const struct kr_tables *r)
+{
+	uint32_t *load = calloc(f->nport, sizeof(*load));
+
+	for (uint32_t ca = f->nsw; ca < f->nnode; ca++) {
+		uint32_t src = kr_port(f, ca, 1), ssw = f->owner[f->peer[src]];
+		uint32_t *dist = truth_bfs(f, ssw);
+
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			uint32_t dst = kr_port_by_lid(f, lid), dsw;
+			int hops;
+
+			if (dst == KR_NONE)
+				continue;
+			dsw = kr_is_switch(f, f->owner[dst]) ? f->owner[dst]
+							   : f->owner[f->peer[dst]];
+			/* load counts CA-to-CA traffic only */
+			hops = truth_walk(f, r, src, lid,
+					  kr_is_switch(f, f->owner[dst]) ? NULL : load);
+			if (hops != (int)dist[dsw])
+				fail_msg("%s -> LID %u: %d hops, BFS says %u",
+					 kr_node_name(f, ca), lid, hops, dist[dsw]);
+		}
+		free(dist);
+	}
+	return load;
+}
+
+/* max/mean of the load over directed inter-switch links. */
+static double imbalance(const struct kr_fabric *f, const uint32_t *load,
+			uint32_t *lo, uint32_t *hi)
+{
+	uint64_t sum = 0, n = 0;
+
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++) {
+		if (f->peer[s] < 0 || !kr_is_switch(f, f->owner[f->peer[s]]))
+			continue;
+		sum += load[s];
+		n++;
+		*lo = load[s] < *lo ? load[s] : *lo;
+		*hi = load[s] > *hi ? load[s] : *hi;
+	}
+	return n && sum ? (double)*hi * (double)n / (double)sum : 0;
+}
+
+static double route_and_measure(const struct kr_gen_opts *o, uint32_t *lo,
+				uint32_t *hi)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	uint32_t *load;
+	double ratio;
+
+	truth_gen(o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	load = assert_minimal(&f, &r);
+	ratio = imbalance(&f, load, lo, hi);
+	free(load);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	return ratio;
+}
+
+static void test_kns_load_exactly_uniform(void **state)
+{
+	static const struct { unsigned k, n, p; } shapes[] = {
+		{ 4, 2, 2 }, { 3, 3, 1 }, { 2, 3, 2 }, { 5, 2, 3 }, { 4, 3, 1 },
+	};
+	uint32_t lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct kr_gen_opts o = { .family = KR_FAMILY_KNS,
+					 .ndim = shapes[i].n, .p = shapes[i].p,
+					 .shuffle = (int)(i & 1), .shuffle_seed = i };
+
+		for (unsigned d = 0; d < o.ndim; d++)
+			o.k[d] = shapes[i].k;
+		route_and_measure(&o, &lo, &hi);
+		if (lo != hi)
+			fail_msg("KNS %u-ary %u-direct p=%u: link load %u..%u",
+				 shapes[i].k, shapes[i].n, shapes[i].p, lo, hi);
+	}
+}
+
+static void test_torus_balance(void **state)
+{
+	static const struct { const char *dims; unsigned p; double max; } cases[] = {
+		{ "4x4x4", 1, 1.05 }, { "8x8", 1, 1.05 }, { "4x4", 2, 1.05 },
+		{ "6x6", 2, 1.05 }, { "6x6", 1, 10.0 / 9 }, { "3x3x3", 1, 1.0 },
+		{ "5x5", 1, 1.0 },
+	};
+	uint32_t lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kr_gen_opts o = { .family = KR_FAMILY_TORUS,
+					 .p = cases[i].p, .shuffle = 1,
+					 .shuffle_seed = 40 + i };
+		double ratio;
+
+		assert_int_equal(kr_parse_dims(cases[i].dims, o.k, &o.ndim, NULL), 0);
+		for (unsigned d = 0; d < o.ndim; d++)
+			o.wrap[d] = 1;
+		ratio = route_and_measure(&o, &lo, &hi);
+		if (ratio > cases[i].max + 1e-9)
+			fail_msg("torus %s p=%u: max/mean %.4f > %.4f", cases[i].dims,
+				 cases[i].p, ratio, cases[i].max);
+	}
+}
+
+static void test_mesh_and_mixed_minimal(void **state)
+{
+	struct kr_gen_opts mesh = { .family = KR_FAMILY_MESH, .ndim = 2,
+				    .k = { 5, 3 }, .p = 2, .shuffle = 1 };
+	struct kr_gen_opts mixed = { .family = KR_FAMILY_TORUS, .ndim = 3,
+				     .k = { 2, 4, 3 }, .wrap = { 1, 0, 1 },
+				     .p = 1, .parallel = 2 };
+	struct kr_gen_opts ring = { .family = KR_FAMILY_TORUS, .ndim = 1,
+				    .k = { 7 }, .wrap = { 1 }, .p = 3 };
+	uint32_t lo, hi;
+
+	(void)state;
+	route_and_measure(&mesh, &lo, &hi);
+	route_and_measure(&mixed, &lo, &hi);
+	assert_true(route_and_measure(&ring, &lo, &hi) <= 1.0 + 1e-9);
+}
+
+/* Destinations per port within each group of parallel links differ by at
+ * most one at every switch. */
+static void test_parallel_links_even(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 5 }, .wrap = { 1, 1 }, .p = 2,
+				 .parallel = 3, .shuffle = 1, .shuffle_seed = 9 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	uint32_t lo, hi;
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	for (uint32_t sw = 0; sw < f.nsw; sw++) {
+		unsigned count[256] = { 0 };
+
+		for (unsigned lid = 1; lid <= f.max_lid; lid++)
+			count[kr_lft_port(&r, sw, lid)]++;
+		for (uint32_t a = f.port0[sw] + 1; a < f.port0[sw + 1]; a++)
+			for (uint32_t b = a + 1; b < f.port0[sw + 1]; b++) {
+				unsigned ca = count[a - f.port0[sw]];
+				unsigned cb = count[b - f.port0[sw]];
+
+				if (t.port_dir[a] != t.port_dir[b] ||
+				    t.port_dir[a] >= 2 * KR_MAX_DIM ||
+				    f.peer[a] < 0 || f.peer[b] < 0 ||
+				    f.owner[f.peer[a]] != f.owner[f.peer[b]])
+					continue;
+				assert_true(ca + 1 >= cb && cb + 1 >= ca);
+				assert_true(ca > 0);
+			}
+	}
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	route_and_measure(&o, &lo, &hi);
+}
+
+/* LMC 1: offset 1 resolves the second dimension first (YX). */
+static void test_lmc_orders(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 5, 5 }, .wrap = { 1, 1 }, .p = 1,
+				 .lmc = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	unsigned order[KR_MAX_DIM];
+	uint32_t src_sw, dst_slot;
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route_norders(&f, &t), 2);
+	kr_route_order(&t, NULL, 1, order);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 0);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	src_sw = (uint32_t)t.pos_sw[0];			/* (0,0) */
+	dst_slot = kr_port(&f, f.nsw + 6, 1);		/* CA of (1,1) */
+	assert_int_equal(t.port_dir[kr_port(&f, src_sw,
+		kr_lft_port(&r, src_sw, f.lid[dst_slot]))], 0);	/* +x */
+	assert_int_equal(t.port_dir[kr_port(&f, src_sw,
+		kr_lft_port(&r, src_sw, f.lid[dst_slot] + 1u))], 2);	/* +y */
+	kr_tables_free(&r);
+	uint32_t lo, hi;
+
+	route_and_measure(&o, &lo, &hi);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void test_orders_sequence(void **state)
+{
+	struct kr_topo t = { .ndim = 3 };
+	struct kr_conf c = { 0 };
+	unsigned seen[6] = { 0 }, order[KR_MAX_DIM];
+
+	(void)state;
+	c.norder = 3;
+	c.order[0] = 2;
+	c.order[1] = 0;
+	c.order[2] = 1;
+	kr_route_order(&t, &c, 0, order);
+	assert_int_equal(order[0], 2);
+	kr_route_order(&t, &c, 1, order);
+	assert_int_equal(order[0], 0);
+	assert_int_equal(order[1], 2);
+	for (unsigned j = 0; j < 6; j++) {	/* all six, each once */
+		kr_route_order(&t, NULL, j, order);
+		seen[order[0] * 2 + (order[1] > order[2])]++;
+	}
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(seen[i], 1);
+	kr_route_order(&t, NULL, 6, order);	/* wraps to the first */
+	assert_int_equal(order[0], 0);
+	assert_int_equal(order[1], 1);
+}
+
+static void test_missing_link_reported(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 1,
+				 .fail = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, &d), KR_EROUTE);
+	assert_non_null(strstr(d.msg, "no dimension-order path"));
+	assert_null(r.lft);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dor_torus3x3),
+		cmocka_unit_test(test_hdor_kns_4ary_2direct),
+		cmocka_unit_test(test_kns_load_exactly_uniform),
+		cmocka_unit_test(test_torus_balance),
+		cmocka_unit_test(test_mesh_and_mixed_minimal),
+		cmocka_unit_test(test_parallel_links_even),
+		cmocka_unit_test(test_lmc_orders),
+		cmocka_unit_test(test_orders_sequence),
+		cmocka_unit_test(test_missing_link_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

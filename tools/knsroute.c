@@ -1,0 +1,56 @@
+/* knsroute: offline front end of the routing engine. Each subcommand lives
+ * in tools/cmd_<name>.c and parses its own options. */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "gen", cmd_gen, "generate a KNS, torus or mesh fabric (ibsim net file)" },
+	{ "info", cmd_info, "summarise a topology file (counts, LIDs, components)" },
+	{ "route", cmd_route, "dry run: route, plan SLs/VLs, check, write dumps" },
+	{ "check", cmd_check, "check tables: delivery, link load, credit loops" },
+	{ "stats", cmd_stats, "destinations per output port and VL" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: knsroute COMMAND [OPTIONS] [ARGS]\n\n"
+		"Routing for InfiniBand KNS and torus/mesh fabrics, offline.\n\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'knsroute COMMAND --help' describes a command; "
+		"knsroute(8) has the whole story.\n"
+		"Exit status: 0 fine, 1 a check found a problem, 2 usage or "
+		"input error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("knsroute %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "knsroute: unknown command \"%s\"\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
