@@ -465,7 +465,11 @@ static int one_dest(struct walk *w, unsigned dlid)
 		if (n && one_class(w, c, dlid, sl, n))
 			return KR_ENOMEM;
 	}
-	add_loads(w);
+	/* Link load is about data: paths between CA ports. Switch LIDs only
+	 * draw management traffic and would blur, e.g., KNS's exactly even
+	 * router-crossbar load. */
+	if (!kr_is_switch(w->f, w->f->owner[own]))
+		add_loads(w);
 	return KR_OK;
 }
 

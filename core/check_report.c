@@ -109,7 +109,7 @@ static void text_hops(FILE *out, const struct kr_check_report *r)
 static void text_links(FILE *out, const struct kr_fabric *f,
 		       const struct kr_check_report *r)
 {
-	fprintf(out, "link load (paths per directed switch-switch link, %u "
+	fprintf(out, "link load (CA-to-CA paths per directed switch-switch link, %u "
 		"links): max %llu, mean %.2f, max/mean %.2f\n", r->nlinks,
 		(unsigned long long)r->load_max, r->load_mean,
 		r->load_mean > 0 ? (double)r->load_max / r->load_mean : 0.0);

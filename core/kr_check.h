@@ -73,8 +73,8 @@ struct kr_check_report {
 	uint64_t *hops;		/* [nhops] delivered pairs per link count */
 	unsigned nhops;
 
-	uint64_t *link_load;	/* [nport] for switch ports linked to a
-				 * switch; 0 elsewhere */
+	uint64_t *link_load;	/* [nport] CA-to-CA paths, for switch ports
+				 * linked to a switch; 0 elsewhere */
 	uint32_t nlinks;	/* directed inter-switch links */
 	uint64_t load_max;
 	double load_mean;

@@ -38,7 +38,8 @@ const char *kr_phase_name(enum kr_phase ph);
 int kr_plan_summary(FILE *out, const struct kr_fabric *f,
 		    const struct kr_plan *p);
 /* The dry run's files in dir (created if needed): opensm-lfts.dump,
- * opensm-sl2vl.dump, path-sl, vlarb, summary. All or nothing. */
+ * opensm-sl2vl.dump, path-sl, vlarb, topology.net (the fabric with the
+ * LIDs the tables use), summary. All or nothing. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d);
 /* The coordinates cache (kr_topo_cache_write), written atomically. */

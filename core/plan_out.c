@@ -13,6 +13,7 @@
 
 #include "kr_atomic.h"
 #include "kr_dump.h"
+#include "kr_io.h"
 
 #define VLARB_WEIGHT 64
 
@@ -127,6 +128,13 @@ int kr_plan_summary(FILE *out, const struct kr_fabric *f,
 	return summary(out, f, p, -1);
 }
 
+static int write_topology(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_net_write(out, c->f);
+}
+
 static int write_summary(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;
@@ -142,6 +150,7 @@ static const struct {
 	{ "opensm-sl2vl.dump", write_sl2vl },
 	{ "path-sl", write_path_sl },
 	{ "vlarb", write_vlarb },
+	{ "topology.net", write_topology },
 	{ "summary", write_summary },
 };
 #define NOUT (sizeof(outputs) / sizeof(outputs[0]))

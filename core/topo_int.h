@@ -144,11 +144,6 @@ struct grouping {
 	const uint32_t *xoff, *xadj;
 	unsigned maxg;
 	int partial;		/* leave undecidable classes at -1 */
-	/* optional: may class c join group g, given what joined so far (used
-	 * once the exclusions are exhausted); told of every joining */
-	int (*fits)(void *ctx, uint32_t c, unsigned g);
-	void (*took)(void *ctx, uint32_t c, unsigned g);
-	void *ctx;
 	int *group;		/* out [ncls] */
 	unsigned ng;		/* out */
 	uint32_t stuck;		/* out: a class with no single answer, or
@@ -184,8 +179,9 @@ struct tplace {
 
 /* KR_ETOPO with *stuck when a switch has no single place. */
 int place_rest(struct tplace *p, uint32_t *stuck);
-/* A link from one end of a path to the other makes it a ring. */
-void close_rings(struct tplace *p);
+/* A link from one end of a path to the other makes it a ring; 1 when
+ * that happened. */
+int close_rings(struct tplace *p);
 /* topo_tlabel.c: the reading (4-rings from K2 pairs, 2-rings) and the
  * labelling rules, honouring conf and pins. */
 int torus_label(struct rctx *x, const struct prime *pr, struct lab *l);

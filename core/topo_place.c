@@ -57,7 +57,10 @@ static uint32_t ptab_find(const struct tplace *p, const struct ptab *t,
 	return t->slot[i] ? t->slot[i] - 1 : KR_NONE;
 }
 
-static int adjacent(const struct tplace *p, const int32_t *a, const int32_t *b)
+/* Grid neighbours, given the extent lo..hi of each path: a path whose
+ * ends are joined is a ring. */
+static int adjacent(const struct tplace *p, const int32_t *a, const int32_t *b,
+		    const int32_t *lo, const int32_t *hi)
 {
 	unsigned diff = 0;
 
@@ -69,6 +72,9 @@ static int adjacent(const struct tplace *p, const int32_t *a, const int32_t *b)
 		if (p->ring[h])
 			dd = wrap_c(p, h, dd) == 1 ? 1 :
 			     wrap_c(p, h, -dd) == 1 ? -1 : 2;
+		else if (hi[h] - lo[h] >= 2 &&
+			 (dd == hi[h] - lo[h] || -dd == hi[h] - lo[h]))
+			dd = 1;
 		if (dd != 1 && dd != -1)
 			return 0;
 		diff++;
@@ -139,22 +145,46 @@ static unsigned link_gap(const struct tplace *p, uint32_t a, uint32_t b,
 	return have > p->mult[h] ? have - p->mult[h] : p->mult[h] - have;
 }
 
-static void judge(struct search *sr)
+/* The extent with the first n cluster switches, and c when not NULL. */
+static void extent(const struct search *sr, unsigned n, const int32_t *c,
+		   int32_t *lo, int32_t *hi)
 {
-	struct tplace *p = sr->p;
-	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME], c[TOPO_MAX_PRIME];
-	uint64_t npos = 1;
+	const struct tplace *p = sr->p;
+
+	memcpy(lo, p->lo, p->ng * sizeof(*lo));
+	memcpy(hi, p->hi, p->ng * sizeof(*hi));
+	for (unsigned j = 0; j <= n; j++) {
+		const int32_t *x = j < n ? sr->cur[j] : c;
+
+		for (unsigned h = 0; x && h < p->ng; h++) {
+			lo[h] = x[h] < lo[h] ? x[h] : lo[h];
+			hi[h] = x[h] > hi[h] ? x[h] : hi[h];
+		}
+	}
+}
+
+/* Cluster switch i at c agrees with each neighbour placed before it. */
+static int fits(const struct search *sr, unsigned i, const int32_t *c,
+		const int32_t *lo, const int32_t *hi)
+{
+	const struct tgraph *g = sr->p->g;
+	uint32_t w = sr->cl[i];
+
+	for (uint32_t n = g->off[w]; n < g->off[w + 1]; n++) {
+		const int32_t *at = where(sr, g->nbr[n], i);
+
+		if (at && !adjacent(sr->p, c, at, lo, hi))
+			return 0;
+	}
+	return 1;
+}
+
+static unsigned gaps(const struct search *sr)
+{
+	const struct tplace *p = sr->p;
+	int32_t c[TOPO_MAX_PRIME];
 	unsigned miss = 0;
 
-	memcpy(lo, p->lo, sizeof(lo));
-	memcpy(hi, p->hi, sizeof(hi));
-	for (unsigned j = 0; j < sr->m; j++)
-		for (unsigned h = 0; h < p->ng; h++) {
-			lo[h] = sr->cur[j][h] < lo[h] ? sr->cur[j][h] : lo[h];
-			hi[h] = sr->cur[j][h] > hi[h] ? sr->cur[j][h] : hi[h];
-		}
-	for (unsigned h = 0; h < p->ng; h++)
-		npos *= p->ring[h] ? p->ring[h] : (uint64_t)(hi[h] - lo[h] + 1);
 	for (unsigned j = 0; j < sr->m; j++)
 		for (unsigned h = 0; h < p->ng; h++)
 			for (int s = -1; s <= 1; s += 2) {
@@ -166,33 +196,56 @@ static void judge(struct search *sr)
 				if (o != KR_NONE)
 					miss += link_gap(p, sr->cl[j], o, h);
 			}
+	return miss;
+}
+
+/* The best arrangement and this one put every switch at the same place,
+ * counting a path that became a ring modulo its length (one step beyond
+ * either end is the same place then). */
+static int same_place(const struct search *sr, const int32_t *lo,
+		      const int32_t *hi)
+{
+	const struct tplace *p = sr->p;
+
+	for (unsigned j = 0; j < sr->m; j++)
+		for (unsigned h = 0; h < p->ng; h++) {
+			int32_t a = sr->cur[j][h], b = sr->best[j][h];
+			int32_t len = hi[h] - lo[h] + 1;
+
+			if (a != b && (p->ring[h] || len < 3 ||
+				       ((a - b) % len + len) % len))
+				return 0;
+		}
+	return 1;
+}
+
+/* A complete arrangement: still valid with the final extent (a path that
+ * became a ring), then scored. */
+static void judge(struct search *sr)
+{
+	const struct tplace *p = sr->p;
+	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];
+	uint64_t npos = 1;
+	unsigned miss;
+
+	extent(sr, sr->m, NULL, lo, hi);
+	for (unsigned j = 0; j < sr->m; j++)
+		if (!fits(sr, j, sr->cur[j], lo, hi))
+			return;
+	for (unsigned h = 0; h < p->ng; h++)
+		npos *= p->ring[h] ? p->ring[h] : (uint64_t)(hi[h] - lo[h] + 1);
+	miss = gaps(sr);
 	if (sr->nbest && (npos > sr->best_npos ||
 			  (npos == sr->best_npos && miss > sr->best_miss)))
 		return;
 	if (sr->nbest && npos == sr->best_npos && miss == sr->best_miss) {
-		sr->nbest++;
+		sr->nbest += !same_place(sr, lo, hi);
 		return;
 	}
 	sr->nbest = 1;
 	sr->best_npos = npos;
 	sr->best_miss = miss;
 	memcpy(sr->best, sr->cur, sizeof(sr->cur));
-}
-
-static int fits(const struct search *sr, unsigned i, const int32_t *c)
-{
-	const struct tgraph *g = sr->p->g;
-	uint32_t w = sr->cl[i];
-
-	if (occupant(sr, c, i) != KR_NONE)
-		return 0;
-	for (uint32_t n = g->off[w]; n < g->off[w + 1]; n++) {
-		const int32_t *at = where(sr, g->nbr[n], i);
-
-		if (at && !adjacent(sr->p, c, at))
-			return 0;
-	}
-	return 1;
 }
 
 static void arrange(struct search *sr, unsigned i)
@@ -213,9 +266,13 @@ static void arrange(struct search *sr, unsigned i)
 		anchor = where(sr, g->nbr[n], i);
 	for (unsigned h = 0; h < sr->p->ng; h++)
 		for (int s = -1; s <= 1; s += 2) {
+			int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];
+
 			memcpy(sr->cur[i], anchor, sr->p->ng * sizeof(*anchor));
 			sr->cur[i][h] = wrap_c(sr->p, h, sr->cur[i][h] + s);
-			if (fits(sr, i, sr->cur[i]))
+			extent(sr, i, sr->cur[i], lo, hi);
+			if (occupant(sr, sr->cur[i], i) == KR_NONE &&
+			    fits(sr, i, sr->cur[i], lo, hi))
 				arrange(sr, i + 1);
 		}
 }
@@ -241,6 +298,7 @@ static unsigned gather(const struct tplace *p, uint32_t w, uint32_t *cl,
 		}
 	return m;
 }
+
 static void put(struct tplace *p, struct ptab *t, uint32_t sw)
 {
 	uint32_t at;
@@ -282,6 +340,24 @@ static int has_placed_neighbour(const struct tplace *p, uint32_t w)
 	return 0;
 }
 
+/* Positions of the placed switches, rings modulo their size, and the
+ * extent they span. */
+static void index_placed(struct tplace *p, struct ptab *t)
+{
+	memset(t->slot, 0, ((size_t)t->mask + 1) * sizeof(*t->slot));
+	for (unsigned h = 0; h < p->ng; h++) {
+		p->lo[h] = INT32_MAX;
+		p->hi[h] = INT32_MIN;
+	}
+	for (uint32_t v = 0; v < p->g->n; v++) {
+		if (!p->seen[v])
+			continue;
+		for (unsigned h = 0; h < p->ng; h++)
+			p->pot[(size_t)v * p->ng + h] = wrap_c(p, h, pot_of(p, v)[h]);
+		put(p, t, v);
+	}
+}
+
 int place_rest(struct tplace *p, uint32_t *stuck)
 {
 	const struct tgraph *g = p->g;
@@ -301,20 +377,15 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		rc = KR_ENOMEM;
 		goto out;
 	}
-	for (unsigned h = 0; h < p->ng; h++) {
-		p->lo[h] = INT32_MAX;
-		p->hi[h] = INT32_MIN;
-	}
-	for (uint32_t v = 0; v < g->n; v++) {
-		for (unsigned h = 0; h < p->ng; h++)
-			p->pot[(size_t)v * p->ng + h] = wrap_c(p, h, pot_of(p, v)[h]);
-		if (p->seen[v])
-			put(p, &t, v);
-	}
-	for (uint32_t w = 0; w < g->n && !rc; w++)
-		if (!p->seen[w] && has_placed_neighbour(p, w) &&
-		    (rc = place_cluster(p, &t, sr, w, mark)))
+	index_placed(p, &t);
+	for (uint32_t w = 0; w < g->n && !rc; w++) {
+		if (p->seen[w] || !has_placed_neighbour(p, w))
+			continue;
+		if ((rc = place_cluster(p, &t, sr, w, mark)))
 			*stuck = w;
+		else if (close_rings(p))
+			index_placed(p, &t);	/* the cluster closed a ring */
+	}
 	for (uint32_t w = 0; w < g->n && !rc; w++)
 		if (!p->seen[w]) {
 			*stuck = w;
@@ -329,14 +400,17 @@ out:
 	return rc;
 }
 
-void close_rings(struct tplace *p)
+int close_rings(struct tplace *p)
 {
 	const struct tgraph *g = p->g;
+	int closed = 0;
 
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		const int32_t *a = pot_of(p, g->eu[e]), *b = pot_of(p, g->ev[e]);
 		int h = -1;
 
+		if (!p->seen[g->eu[e]] || !p->seen[g->ev[e]])
+			continue;
 		for (unsigned i = 0; i < p->ng; i++)
 			if (wrap_c(p, i, a[i] - b[i]))
 				h = h < 0 ? (int)i : TOPO_MAX_PRIME;
@@ -344,7 +418,10 @@ void close_rings(struct tplace *p)
 			continue;
 		if (p->hi[h] - p->lo[h] >= 2 &&
 		    (a[h] - b[h] == p->hi[h] - p->lo[h] ||
-		     b[h] - a[h] == p->hi[h] - p->lo[h]))
+		     b[h] - a[h] == p->hi[h] - p->lo[h])) {
 			p->ring[h] = (uint32_t)(p->hi[h] - p->lo[h] + 1);
+			closed = 1;
+		}
 	}
+	return closed;
 }

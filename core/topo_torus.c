@@ -228,102 +228,18 @@ static int relations(struct tan *t)
 	return rc;
 }
 
-/* How many links each group already has at each switch: a path or ring
- * takes two per switch, a K2 one. A group counts as a K2 while no switch
- * has two of its links and no two of its classes are consecutive. */
-struct cap {
-	struct tan *t;
-	uint32_t *coff, *cedges;	/* links of each class */
-	uint8_t *cnt;			/* [nsw * TOPO_MAX_PRIME] */
-	uint8_t most[TOPO_MAX_PRIME];
-	uint8_t chain[TOPO_MAX_PRIME];
-	const uint32_t *vo, *va;	/* consecutive classes */
-};
-
-static int cap_fits(void *ctx, uint32_t c, unsigned g)
-{
-	const struct cap *k = ctx;
-	const struct tgraph *gr = k->t->g;
-	unsigned limit = k->most[g] <= 1 && !k->chain[g] ? 1 : 2;
-
-	for (uint32_t i = k->coff[c]; i < k->coff[c + 1]; i++) {
-		uint32_t e = k->cedges[i];
-
-		if (k->cnt[(size_t)gr->eu[e] * TOPO_MAX_PRIME + g] >= limit ||
-		    k->cnt[(size_t)gr->ev[e] * TOPO_MAX_PRIME + g] >= limit)
-			return 0;
-	}
-	return 1;
-}
-
-static void cap_took(void *ctx, uint32_t c, unsigned g)
-{
-	struct cap *k = ctx;
-	const struct tgraph *gr = k->t->g;
-
-	for (uint32_t i = k->coff[c]; i < k->coff[c + 1]; i++) {
-		uint32_t e = k->cedges[i], ends[2] = { gr->eu[e], gr->ev[e] };
-
-		for (int j = 0; j < 2; j++) {
-			uint8_t *n = &k->cnt[(size_t)ends[j] * TOPO_MAX_PRIME + g];
-
-			if (*n < 255)
-				(*n)++;
-			if (*n > k->most[g])
-				k->most[g] = *n;
-		}
-	}
-	for (uint32_t i = k->vo[c]; i < k->vo[c + 1]; i++)
-		if (k->t->cgroup[k->va[i]] == (int)g)
-			k->chain[g] = 1;
-}
-
-static int cap_init(struct cap *k, struct tan *t)
-{
-	const struct tgraph *g = t->g;
-
-	k->t = t;
-	k->coff = calloc((size_t)t->ncls + 2, sizeof(*k->coff));
-	k->cedges = malloc(((size_t)g->nedge + 1) * sizeof(*k->cedges));
-	k->cnt = calloc((size_t)g->n * TOPO_MAX_PRIME + 1, 1);
-	if (!k->coff || !k->cedges || !k->cnt)
-		return KR_ENOMEM;
-	for (uint32_t e = 0; e < g->nedge; e++)
-		k->coff[t->ecls[e] + 2]++;
-	for (uint32_t c = 0; c < t->ncls; c++)
-		k->coff[c + 2] += k->coff[c + 1];
-	for (uint32_t e = 0; e < g->nedge; e++)
-		k->cedges[k->coff[t->ecls[e] + 1]++] = e;
-	return KR_OK;
-}
-
-static void cap_free(struct cap *k)
-{
-	free(k->coff);
-	free(k->cedges);
-	free(k->cnt);
-}
-
 static int dimensions(struct tan *t)
 {
-	uint32_t *xo = NULL, *xa = NULL, *xc = NULL, *vo = NULL, *va = NULL, *vc = NULL;
+	uint32_t *xo = NULL, *xa = NULL, *xc = NULL;
 	struct grouping gp = { .ncls = t->ncls, .size = t->csize,
-			       .maxg = TOPO_MAX_PRIME, .partial = 1,
-			       .fits = cap_fits, .took = cap_took };
-	struct cap k = { 0 };
+			       .maxg = TOPO_MAX_PRIME, .partial = 1 };
 	int rc;
 
 	t->cgroup = malloc(((size_t)t->ncls + 1) * sizeof(*t->cgroup));
 	rc = t->cgroup ? pmap_csr(&t->orth, t->ncls, -1, &xo, &xa, &xc) : KR_ENOMEM;
-	if (!rc)
-		rc = pmap_csr(&t->cons, t->ncls, -1, &vo, &va, &vc);
-	if (!rc)
-		rc = cap_init(&k, t);
 	if (!rc) {
 		gp.xoff = xo, gp.xadj = xa;
 		gp.group = t->cgroup;
-		k.vo = vo, k.va = va;
-		gp.ctx = &k;
 		rc = group_classes(&gp);
 		t->ng = gp.ng;
 	}
@@ -337,8 +253,7 @@ static int dimensions(struct tan *t)
 	if (getenv("KR_DEBUG"))
 		for (uint32_t e = 0; e < t->g->nedge; e++)
 			fprintf(stderr, "%s - %s cls %u size %u group %d\n", nm(t, t->g->eu[e]), nm(t, t->g->ev[e]), t->ecls[e], t->csize[t->ecls[e]], t->cgroup[t->ecls[e]]);
-	cap_free(&k);
-	free(xo), free(xa), free(xc), free(vo), free(va), free(vc);
+	free(xo), free(xa), free(xc);
 	return rc;
 }
 

@@ -384,23 +384,6 @@ static uint32_t blocked(const struct grouping *gp, uint32_t c)
 	return mask;
 }
 
-/* The groups c may join; strict adds the caller's own test. */
-static uint32_t open_groups(const struct grouping *gp, uint32_t c, int strict)
-{
-	uint32_t open = ((1u << gp->ng) - 1) & ~blocked(gp, c);
-
-	for (unsigned g = 0; strict && gp->fits && g < gp->ng; g++)
-		if ((open >> g & 1) && !gp->fits(gp->ctx, c, g))
-			open &= ~(1u << g);
-	return open;
-}
-
-static void assign(struct grouping *gp, uint32_t c, unsigned g)
-{
-	gp->group[c] = (int)g;
-	if (gp->took)
-		gp->took(gp->ctx, c, g);
-}
 
 /* Seeds: a largest class, then every class that excludes all seeds so
  * far. Classes of one dimension never exclude each other, so the seeds
@@ -422,16 +405,15 @@ static int seed_groups(struct grouping *gp, const uint32_t *order)
 			return KR_ETOPO;
 		}
 		seed[gp->ng] = c;
-		assign(gp, c, gp->ng++);
+		gp->group[c] = (int)gp->ng++;
 	}
 	return KR_OK;
 }
 
 /* A class's own dimension is never blocked, so one open group is its
- * dimension and none means a dimension without a seed yet (unless the
- * strict test closed it). */
+ * dimension and none means a dimension without a seed yet. */
 static int place_forced(struct grouping *gp, const uint32_t *order,
-			uint32_t *left, int strict)
+			uint32_t *left)
 {
 	int changed = 1;
 
@@ -442,14 +424,14 @@ static int place_forced(struct grouping *gp, const uint32_t *order,
 
 			if (gp->group[c] >= 0)
 				continue;
-			open = open_groups(gp, c, strict);
-			if ((open && (open & (open - 1))) || (!open && strict))
+			open = ((1u << gp->ng) - 1) & ~blocked(gp, c);
+			if (open & (open - 1))
 				continue;
 			if (!open && gp->ng == gp->maxg) {
 				gp->stuck = c;
 				return KR_ETOPO;
 			}
-			assign(gp, c, open ? (unsigned)__builtin_ctz(open) : gp->ng++);
+			gp->group[c] = open ? __builtin_ctz(open) : (int)gp->ng++;
 			(*left)--;
 			changed = 1;
 		}
@@ -457,8 +439,7 @@ static int place_forced(struct grouping *gp, const uint32_t *order,
 	return KR_OK;
 }
 
-/* What the exclusions and the caller's test cannot place stays out
- * (partial) or fails. */
+/* What the exclusions cannot place stays out (partial) or fails. */
 static int leftovers(struct grouping *gp, const uint32_t *order, uint32_t left)
 {
 	for (uint32_t i = 0; i < gp->ncls && left; i++)
@@ -491,9 +472,7 @@ int group_classes(struct grouping *gp)
 	rc = seed_groups(gp, order);
 	left = gp->ncls - gp->ng;
 	if (!rc)
-		rc = place_forced(gp, order, &left, 0);
-	if (!rc && left && gp->fits)
-		rc = place_forced(gp, order, &left, 1);
+		rc = place_forced(gp, order, &left);
 	if (!rc)
 		rc = leftovers(gp, order, left);
 out:

@@ -5,7 +5,7 @@ set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
 opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags ibutils
-valgrind jq gawk"
+valgrind jq gawk python3"
 
 missing=
 for p in $pkgs; do

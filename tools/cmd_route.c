@@ -21,6 +21,7 @@ static void route_usage(FILE *out)
 "  opensm-sl2vl.dump  SL2VL maps, as OpenSM dumps them\n"
 "  path-sl            the SL of every destination LID (\"dlid sl\" lines)\n"
 "  vlarb              VL arbitration: the VLs each port uses, equal weights\n"
+"  topology.net       the fabric with the LIDs the tables use (for check)\n"
 "  summary            recognised fabric, SL/VL plan, hops, link load, times\n"
 "\n"
 "LIDs come from TOPOLOGY when it has them, else from --guid2lid, else\n"

@@ -13,20 +13,21 @@ T="$KR_TMP"
 "$K" route "$T/kns.net" --out "$T/kns" >"$T/kns.out" 2>&1
 kr_ok $? "route: a shuffled KNS routes"
 files=0
-for f in opensm-lfts.dump opensm-sl2vl.dump path-sl vlarb summary; do
+for f in opensm-lfts.dump opensm-sl2vl.dump path-sl vlarb topology.net summary; do
 	[ -s "$T/kns/$f" ] && files=$((files + 1))
 done
-[ "$files" -eq 5 ] && [ -z "$(find "$T/kns" -name '.*tmp*')" ]
-kr_ok $? "route: five files, no temporaries left"
+[ "$files" -eq 6 ] && [ -z "$(find "$T/kns" -name '.*tmp*')" ]
+kr_ok $? "route: six files, no temporaries left"
 
 "$K" check "$T/kns.net" --lfts "$T/kns/opensm-lfts.dump" \
 	--sl2vl "$T/kns/opensm-sl2vl.dump" --path-sl "$T/kns/path-sl" >"$T/chk.out"
 kr_ok $? "check passes on route's own dump files"
 
 grep -q "^fabric: KNS 4-ary 2-direct 1-indirect, p=2" "$T/kns/summary" &&
+	grep -q "^link load .* max/mean 1.00$" "$T/kns/summary" &&
 	grep -q "^plan: SL bits" "$T/kns/summary" &&
 	grep -q "^write ms:" "$T/kns/summary"
-kr_ok $? "summary names the fabric, the plan and the times"
+kr_ok $? "summary names the fabric, the plan, the times and KNS's even load"
 
 "$K" gen torus --dims 4x4 --p 1 --fail 3 --seed 2 -o "$T/broken.net" 2>/dev/null
 "$K" route "$T/broken.net" --out "$T/broken" >/dev/null 2>"$T/broken.err"
@@ -50,8 +51,10 @@ kr_ok $? "route: dbbq without LMC is refused with the reason"
 
 "$K" gen kns --k 4 --n 2 --p 1 -o "$T/nolids.net"
 "$K" route "$T/nolids.net" --classify dbbq --lmc 1 --out "$T/dbbq" >/dev/null &&
-	grep -q "virtual network (2 orders)" "$T/dbbq/summary"
-kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs) plans two virtual networks"
+	grep -q "virtual network (2 orders)" "$T/dbbq/summary" &&
+	"$K" check "$T/dbbq/topology.net" --lfts "$T/dbbq/opensm-lfts.dump" \
+		--sl2vl "$T/dbbq/opensm-sl2vl.dump" --path-sl "$T/dbbq/path-sl" >/dev/null
+kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs): two virtual networks, checkable"
 
 # Thesis table 11.3: XORDET, 8x8 mesh, 4 VCs, node (0,0): X port 14 per VL,
 # Y port 1/2/2/2.

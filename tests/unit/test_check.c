@@ -150,9 +150,10 @@ static void test_ring5_one_way_cycle(void **state)
 
 /* Ring of 4, one way. Pairs: 4 CAs x 7 other LIDs = 28. A CA d switches
  * ahead reaches another CA in d + 2 links (d = 1..3, 4 pairs each) and a
- * switch in d + 1 (d = 0..3, 4 each): hops 1:4 2:4 3:8 4:8 5:4. Each path
- * crosses d "+" links: 2 * 4 * (0+1+2+3) = 48 crossings over 4 "+" links,
- * 12 each; the 4 "-" links carry none: 8 links, max 12, mean 6. */
+ * switch in d + 1 (d = 0..3, 4 each): hops 1:4 2:4 3:8 4:8 5:4. Link load
+ * counts CA-to-CA paths: each crosses d "+" links, 4 * (1+2+3) = 24
+ * crossings over 4 "+" links, 6 each; the 4 "-" links carry none: 8 links,
+ * max 6, mean 3. */
 static void test_ring4_counts(void **state)
 {
 	static const uint64_t hops[] = { 0, 4, 4, 8, 8, 4 };
@@ -170,11 +171,11 @@ static void test_ring4_counts(void **state)
 	for (unsigned h = 0; h < r.nhops; h++)
 		assert_int_equal(r.hops[h], h < 6 ? hops[h] : 0);
 	assert_int_equal(r.nlinks, 8);
-	assert_int_equal(r.load_max, 12);
-	assert_true(r.load_mean > 5.999 && r.load_mean < 6.001);
+	assert_int_equal(r.load_max, 6);
+	assert_true(r.load_mean > 2.999 && r.load_mean < 3.001);
 	assert_int_equal(r.ntop, 4);	/* links without load are not "top" */
 	for (unsigned i = 0; i < 4; i++) {
-		assert_int_equal(r.top[i].load, 12);
+		assert_int_equal(r.top[i].load, 6);
 		assert_int_equal(kr_port_num(&f, r.top[i].slot), 2);
 	}
 	/* channels, all VL 0: 4 CA ports, 4 "+" ports, and the 4 switch
