@@ -7,6 +7,7 @@
 #ifndef KR_TOPO_H
 #define KR_TOPO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -97,6 +98,9 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
  * coords_file or coords_cache names such a file for recognition to honour. */
 int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 			const struct kr_topo *t);
+/* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */
+void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
+		     char *buf, size_t len);
 /* The object `knsroute topo --json` prints (keys in knsroute(8)). */
 int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 		       const struct kr_topo *t);

@@ -26,10 +26,23 @@ struct dest {
 	uint8_t parity;		/* tie-break bit, see tie_goes_minus() */
 };
 
+/* LIDs that share target, order and tie parity share a class: a row is
+ * computed once per class and then gathered per LID, since most fabrics have
+ * several LIDs per switch (CAs, LMC ranges). Parallel-link groups and local
+ * delivery, which differ per LID, are patched in afterwards. */
 struct router {
 	const struct kr_fabric *f;
 	const struct kr_topo *t;
-	struct dest *dest;		/* [stride] */
+	struct dest *cls;		/* [ncls] */
+	uint32_t ncls;
+	uint32_t *dcl;			/* [stride] class of each LID, KR_NONE */
+	uint32_t *cfirst, *ccount;	/* [ncls] lowest LID, LIDs per class */
+	uint32_t *lstart;		/* [nsw + 1] LIDs delivered at each switch */
+	uint32_t *llid;
+	uint8_t *lport;			/* [stride] port delivering llid[i] */
+	uint8_t *portof;		/* [ncls] the row's port per class */
+	uint8_t *multi;			/* [ncls] class's group has parallel links */
+	uint8_t dirtab[KR_MAX_DIM][256];	/* the row's ring directions */
 	uint8_t *coord;			/* [npos * ndim] */
 	unsigned norder;
 	unsigned order[128][KR_MAX_DIM];
@@ -125,7 +138,15 @@ unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo)
 
 static void router_free(struct router *r)
 {
-	free(r->dest);
+	free(r->cls);
+	free(r->dcl);
+	free(r->cfirst);
+	free(r->ccount);
+	free(r->lstart);
+	free(r->llid);
+	free(r->lport);
+	free(r->portof);
+	free(r->multi);
 	free(r->coord);
 	free(r->gstart);
 	free(r->gport);
@@ -252,48 +273,120 @@ static uint8_t tie_parity(const struct router *r, const struct dest *x,
 	return (uint8_t)(sum & 1);
 }
 
-static int build_dests(struct router *r, uint32_t stride, struct kr_diag *d)
+static int lid_fail(const struct router *r, unsigned lid, uint32_t slot,
+		    uint32_t sw, int rc, struct kr_diag *d)
 {
 	const struct kr_fabric *f = r->f;
 
-	r->dest = malloc((size_t)stride * sizeof(*r->dest));
-	if (!r->dest)
-		return KR_ENOMEM;
+	return kr_fail(d, rc, 0, "LID %u (\"%s\" port %u) hangs off switch "
+		       "\"%s\", which is not part of the recognised grid", lid,
+		       kr_node_name(f, f->owner[slot]), kr_port_num(f, slot),
+		       kr_node_name(f, sw));
+}
+
+/* A class per distinct (target, order, parity); key_of maps that triple. */
+static int classify_lids(struct router *r, uint32_t stride, uint32_t *key_of,
+			 struct kr_diag *d)
+{
+	const struct kr_fabric *f = r->f;
+
 	for (uint32_t lid = 0; lid < stride; lid++) {
-		struct dest *x = &r->dest[lid];
-		uint32_t slot = kr_port_by_lid(f, lid);
+		uint32_t slot = kr_port_by_lid(f, lid), key;
+		struct dest x = { .target = KR_NONE };
 		int rc;
 
-		x->target = KR_NONE;
+		r->dcl[lid] = KR_NONE;
 		if (slot == KR_NONE)
 			continue;
-		rc = lid_target(r, slot, x);
+		rc = lid_target(r, slot, &x);
 		if (rc)
-			return kr_fail(d, rc, 0, "LID %u (\"%s\" port %u) hangs "
-				       "off switch \"%s\", which is not part of "
-				       "the recognised grid", lid,
-				       kr_node_name(f, f->owner[slot]),
-				       kr_port_num(f, slot),
-				       kr_node_name(f, x->target));
-		x->order = (uint8_t)((lid - f->lid[slot]) % r->norder);
-		x->parity = tie_parity(r, x, slot);
+			return lid_fail(r, lid, slot, x.target, rc, d);
+		if (x.target == KR_NONE)
+			continue;
+		x.order = (uint8_t)((lid - f->lid[slot]) % r->norder);
+		x.parity = tie_parity(r, &x, slot);
+		key = (x.target * r->norder + x.order) * 2 + x.parity;
+		if (key_of[key] == KR_NONE) {
+			key_of[key] = r->ncls;
+			r->cfirst[r->ncls] = lid;
+			r->cls[r->ncls++] = x;
+		}
+		r->dcl[lid] = key_of[key];
+		r->ccount[r->dcl[lid]]++;
+		r->lstart[x.target + 1]++;
 	}
 	return KR_OK;
 }
 
-/* Direction group (2d or 2d+1) from coordinate c towards v in ring/line d. */
-static unsigned direction(const struct kr_topo *t, unsigned d, unsigned c,
-			  unsigned v, unsigned parity)
+/* CSR lists of the LIDs each switch delivers itself (port 0 or a CA) and
+ * the port each leaves by. */
+static void list_local(struct router *r, uint32_t stride)
 {
-	unsigned k = t->k[d], fwd, bwd;
+	const struct kr_fabric *f = r->f;
+	uint32_t nsw = f->nsw, *fill = r->lstart + nsw + 1;
 
-	if (!t->wrap[d])
-		return 2 * d + (v < c);
-	fwd = (v + k - c) % k;
-	bwd = k - fwd;
-	if (fwd != bwd)
-		return 2 * d + (bwd < fwd);
-	return 2 * d + ((c + v + parity) & 1);
+	for (uint32_t sw = 0; sw < nsw; sw++)
+		r->lstart[sw + 1] += r->lstart[sw];
+	memcpy(fill, r->lstart, nsw * sizeof(*fill));
+	for (uint32_t lid = 0; lid < stride; lid++) {
+		struct dest x;
+		uint32_t i;
+
+		if (r->dcl[lid] == KR_NONE)
+			continue;
+		lid_target(r, kr_port_by_lid(f, lid), &x);
+		i = fill[x.target]++;
+		r->llid[i] = lid;
+		r->lport[i] = x.local;
+	}
+}
+
+static int build_classes(struct router *r, uint32_t stride, struct kr_diag *d)
+{
+	const struct kr_fabric *f = r->f;
+	size_t nkey = (size_t)f->nsw * r->norder * 2;
+	uint32_t *key_of = malloc(nkey * sizeof(*key_of));
+	int rc = KR_ENOMEM;
+
+	r->cls = malloc((size_t)stride * sizeof(*r->cls));
+	r->dcl = malloc((size_t)stride * sizeof(*r->dcl));
+	r->cfirst = malloc((size_t)stride * sizeof(*r->cfirst));
+	r->ccount = calloc(stride, sizeof(*r->ccount));
+	r->lstart = calloc(2 * (size_t)f->nsw + 2, sizeof(*r->lstart));
+	r->llid = malloc((size_t)stride * sizeof(*r->llid));
+	r->lport = malloc(stride);
+	r->portof = malloc(stride);
+	r->multi = malloc(stride);
+	if (key_of && r->cls && r->dcl && r->cfirst && r->ccount && r->lstart &&
+	    r->llid && r->lport && r->portof && r->multi) {
+		memset(key_of, 0xff, nkey * sizeof(*key_of));
+		rc = classify_lids(r, stride, key_of, d);
+	}
+	if (!rc)
+		list_local(r, stride);
+	free(key_of);
+	return rc;
+}
+
+#define TIE 0xff
+
+/* This row's direction group (2d or 2d+1) from coordinate c towards each
+ * v in every dimension d, or TIE where both ways are equally short. */
+static void row_directions(struct router *r, const uint8_t *sc)
+{
+	const struct kr_topo *t = r->t;
+
+	for (unsigned d = 0; d < t->ndim; d++)
+		for (unsigned v = 0, c = sc[d], k = t->k[d]; v < k; v++) {
+			unsigned fwd = (v + k - c) % k, bwd = k - fwd;
+
+			if (!t->wrap[d])
+				r->dirtab[d][v] = (uint8_t)(2 * d + (v < c));
+			else if (fwd == bwd)
+				r->dirtab[d][v] = TIE;
+			else
+				r->dirtab[d][v] = (uint8_t)(2 * d + (bwd < fwd));
+		}
 }
 
 /* The group to use at grid switch sw (coordinates sc) for destination x, or
@@ -306,25 +399,91 @@ static int grid_group(const struct router *r, const uint8_t *sc,
 	const unsigned *ord = r->order[x->order];
 
 	for (unsigned i = 0; i < t->ndim; i++) {
-		unsigned e = ord[i];
+		unsigned e = ord[i], g;
 
 		if (e == x->mask || tc[e] == sc[e])
 			continue;
 		if (t->family == KR_FAMILY_KNS)
 			return (int)(2 * e);
-		return (int)direction(t, e, sc[e], tc[e], x->parity);
+		g = r->dirtab[e][tc[e]];
+		return (int)(g != TIE ? g : 2 * e + ((sc[e] + tc[e] + x->parity) & 1));
 	}
 	return -1;
 }
 
-static uint8_t pick(struct router *r, uint32_t sw, unsigned g, uint32_t *rr)
+static uint32_t group_size(const struct router *r, uint32_t sw, unsigned g)
 {
 	size_t gi = (size_t)sw * r->ngroup + g;
-	uint32_t n = r->gstart[gi + 1] - r->gstart[gi];
 
-	if (!n)
-		return KR_NO_PORT;
-	return r->gport[r->gstart[gi] + rr[g]++ % n];
+	return r->gstart[gi + 1] - r->gstart[gi];
+}
+
+/* The group class x leaves switch sw by. */
+static unsigned class_group(const struct router *r, const uint8_t *sc,
+			    unsigned xdim, const struct dest *x)
+{
+	const struct kr_topo *t = r->t;
+	int g;
+
+	if (sc) {
+		g = grid_group(r, sc, x);
+		return g >= 0 ? (unsigned)g : 2u * x->mask;
+	}
+	/* a crossbar: to the router on its line that matches the target in
+	 * its dimension; a crossbar target of this dimension on another line
+	 * is never reached this way (DOR climbs to a crossbar only on its own
+	 * line), it gets coordinate 0 of the line to keep every entry defined */
+	return xdim == x->mask ? 0 : r->coord[(size_t)x->tpos * t->ndim + xdim];
+}
+
+/* portof[] for this row; returns whether any class needs parallel links. */
+static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
+		       unsigned xdim)
+{
+	int any_multi = 0;
+
+	for (uint32_t u = 0; u < r->ncls; u++) {
+		const struct dest *x = &r->cls[u];
+		unsigned g;
+		uint32_t n;
+
+		r->multi[u] = 0;
+		r->portof[u] = KR_NO_PORT;
+		if (x->target == sw)
+			continue;	/* delivered here: patched per LID */
+		g = class_group(r, sc, xdim, x);
+		n = group_size(r, sw, g);
+		if (n == 1) {
+			r->portof[u] = r->gport[r->gstart[(size_t)sw * r->ngroup + g]];
+		} else if (n > 1) {
+			r->multi[u] = 1;
+			any_multi = 1;
+		} else if (!r->broken || (sw == r->broken_sw && r->cfirst[u] < r->broken_lid)) {
+			r->broken_sw = sw;
+			r->broken_lid = r->cfirst[u];
+		}
+		if (!n)
+			r->broken += r->ccount[u];
+	}
+	return any_multi;
+}
+
+/* Parallel links: deal each group's LIDs out round robin, in LID order. */
+static void row_parallel(struct router *r, uint32_t sw, const uint8_t *sc,
+			 unsigned xdim, uint8_t *row, uint32_t stride,
+			 uint32_t *rr)
+{
+	memset(rr, 0, r->ngroup * sizeof(*rr));
+	for (uint32_t lid = 0; lid < stride; lid++) {
+		uint32_t u = r->dcl[lid];
+		unsigned g;
+
+		if (u == KR_NONE || !r->multi[u])
+			continue;
+		g = class_group(r, sc, xdim, &r->cls[u]);
+		row[lid] = r->gport[r->gstart[(size_t)sw * r->ngroup + g] +
+				    rr[g]++ % group_size(r, sw, g)];
+	}
 }
 
 static void route_row(struct router *r, uint32_t sw, uint8_t *row,
@@ -334,37 +493,19 @@ static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 	uint32_t pos = t->sw_pos[sw];
 	unsigned xdim = t->sw_xdim ? t->sw_xdim[sw] : KR_NO_DIM;
 	const uint8_t *sc = pos != KR_NONE ? r->coord + (size_t)pos * t->ndim : NULL;
+	const uint32_t *dcl = r->dcl;
+	const uint8_t *portof = r->portof;
+	int multi;
 
-	memset(rr, 0, r->ngroup * sizeof(*rr));
-	for (uint32_t lid = 0; lid < stride; lid++) {
-		const struct dest *x = &r->dest[lid];
-		int g;
-
-		if (x->target == KR_NONE)
-			continue;
-		if (x->target == sw) {
-			row[lid] = x->local;
-			continue;
-		}
-		if (sc) {
-			g = grid_group(r, sc, x);
-			row[lid] = pick(r, sw, g >= 0 ? (unsigned)g : 2u * x->mask, rr);
-		} else if (xdim != KR_NO_DIM) {
-			/* to the router on this line that matches the target in
-			 * this dimension; a crossbar target of this dimension on
-			 * another line is never reached this way (DOR climbs to
-			 * a crossbar only on its own line), it gets coordinate
-			 * 0 of the line to keep every entry defined */
-			unsigned v = xdim == x->mask ? 0
-				     : r->coord[(size_t)x->tpos * t->ndim + xdim];
-
-			row[lid] = pick(r, sw, v, rr);
-		}
-		if (row[lid] == KR_NO_PORT && !r->broken++) {
-			r->broken_sw = sw;
-			r->broken_lid = lid;
-		}
-	}
+	if (sc && t->family != KR_FAMILY_KNS)
+		row_directions(r, sc);
+	multi = row_classes(r, sw, sc, xdim);
+	for (uint32_t lid = 0; lid < stride; lid++)
+		row[lid] = dcl[lid] == KR_NONE ? KR_NO_PORT : portof[dcl[lid]];
+	for (uint32_t i = r->lstart[sw]; i < r->lstart[sw + 1]; i++)
+		row[r->llid[i]] = r->lport[i];
+	if (multi)
+		row_parallel(r, sw, sc, xdim, row, stride, rr);
 }
 
 static int check_topo(const struct kr_topo *t, const struct kr_fabric *f,
@@ -402,7 +543,7 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	if (!rc)
 		rc = build_groups(&r);
 	if (!rc)
-		rc = build_dests(&r, stride, d);
+		rc = build_classes(&r, stride, d);
 	if (!rc && !(rr = malloc(r.ngroup * sizeof(*rr))))
 		rc = KR_ENOMEM;
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)

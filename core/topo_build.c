@@ -25,7 +25,7 @@ static const char *nm(const struct bctx *b, uint32_t sw)
 	return kr_node_name(b->x->f, sw);
 }
 
-void topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
+void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
 		  char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "(");
@@ -108,7 +108,7 @@ static int place(struct bctx *b)
 		if (pos >= t->npos)
 			return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" lies "
 				       "outside the grid", nm(b, s));
-		topo_fmt_pos(t, pos, KR_NO_DIM, where, sizeof(where));
+		kr_topo_fmt_pos(t, pos, KR_NO_DIM, where, sizeof(where));
 		if (t->pos_sw[pos] >= 0)
 			return kr_fail(b->x->d, KR_ETOPO, 0, "switches \"%s\" and "
 				       "\"%s\" would both sit at %s",
@@ -167,8 +167,8 @@ static int grid_dir(struct bctx *b, uint32_t u, uint32_t slot, uint32_t w)
 	char a[64], z[64];
 
 	if (d < 0) {
-		topo_fmt_pos(t, pu, KR_NO_DIM, a, sizeof(a));
-		topo_fmt_pos(t, pw, KR_NO_DIM, z, sizeof(z));
+		kr_topo_fmt_pos(t, pu, KR_NO_DIM, a, sizeof(a));
+		kr_topo_fmt_pos(t, pw, KR_NO_DIM, z, sizeof(z));
 		return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\"[%u] - \"%s\"[%u] "
 			       "joins %s and %s, which are not neighbours",
 			       nm(b, u), kr_port_num(f, slot), nm(b, w),
@@ -409,8 +409,8 @@ static int rigid(struct bctx *b)
 				    adjacent_dim(t, q, n0, &dir) < 0 ||
 				    !fits_at(b, sw, q) || unlinked(b, sw, q) > here)
 					continue;
-				topo_fmt_pos(t, p, KR_NO_DIM, a, sizeof(a));
-				topo_fmt_pos(t, q, KR_NO_DIM, z, sizeof(z));
+				kr_topo_fmt_pos(t, p, KR_NO_DIM, a, sizeof(a));
+				kr_topo_fmt_pos(t, q, KR_NO_DIM, z, sizeof(z));
 				return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
 					       "fits at %s as well as at %s: too "
 					       "many links or switches missing "

@@ -105,10 +105,6 @@ int topo_kns(struct rctx *x, struct lab *l);
 int topo_build(struct rctx *x, const struct lab *l, int rigid,
 	       struct kr_topo *t);
 
-/* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */
-void topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
-		  char *buf, size_t len);
-
 /* Union-find with a parity bit per element (its orientation relative to
  * the root); plain union-find when every rel is 0. */
 struct uf {

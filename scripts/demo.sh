@@ -37,8 +37,7 @@ export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 kr_start_ibsim "$work/fabric.net" || die "ibsim did not start"
 kr_start_opensm -F "$work/opensm.conf" -D 0x43
 kr_wait_sm 90 || die "opensm did not bring the subnet up"
-grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^[^:]*: [^ ]* \[[^]]*\] [^ ]* //; s/^/   /' |
-	grep -v "^   *$" | tail -4
+grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^.* -> [a-z_]*: /   /' | tail -4
 
 say "3. read back what the switches and the SA hold (ibnetdiscover, ibroute, smpquery, saquery)"
 kr_readback "$work/readback" || die "read-back failed"

@@ -13,6 +13,7 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "gen", cmd_gen, "generate a KNS, torus or mesh fabric (ibsim net file)" },
+	{ "topo", cmd_topo, "recognise KNS / torus / mesh, list what is missing" },
 	{ "info", cmd_info, "summarise a topology file (counts, LIDs, components)" },
 	{ "route", cmd_route, "dry run: route, plan SLs/VLs, check, write dumps" },
 	{ "check", cmd_check, "check tables: delivery, link load, credit loops" },

@@ -1,0 +1,273 @@
+/* knsroute topo: recognise a topology file as KNS, torus or mesh and say
+ * what it is, what is missing, and where every switch sits. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void topo_usage(FILE *out)
+{
+	fprintf(out,
+"Usage: knsroute topo FILE [--conf F] [--coords] [--json] [--cache-out F]\n"
+"\n"
+"Recognises the fabric in FILE (ibnetdiscover output or ibsim net file) as a\n"
+"KNS (k-ary n-direct 1-indirect), torus or mesh from its links alone and\n"
+"prints the family and sizes, then the expected links and switches that are\n"
+"missing. knsroute.conf(5) describes the labelling rule and what a conf file\n"
+"can pin.\n"
+"\n"
+"  --conf F       knsroute.conf to honour (family, dims, seed, coordinates)\n"
+"  --coords       also list every switch: GUID and coordinates ('*' marks a\n"
+"                 crossbar's own dimension), the coordinates file format\n"
+"  --json         one JSON object instead: family, dims, wrap (not for KNS),\n"
+"                 p, parallel, switches, cas, coords (GUID -> list),\n"
+"                 crossbars (KNS: GUID -> {dim, line}, null in its own\n"
+"                 dimension), missing_links, missing_switches; when nothing\n"
+"                 is recognised: error (and report, one line per conflict)\n"
+"  --cache-out F  write the coordinates file F (atomically), the cache that\n"
+"                 keeps labels stable across sweeps (coords_cache)\n"
+"  -h, --help     this text\n"
+"\n"
+"Exit status: 0 recognised, 1 not recognised, 2 usage or input error.\n");
+}
+
+static const char *dim_name(unsigned d, char *buf, size_t len)
+{
+	if (d < 3)
+		snprintf(buf, len, "%c", "xyz"[d]);
+	else
+		snprintf(buf, len, "d%u", d);
+	return buf;
+}
+
+static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *t)
+{
+	uint32_t nxbar = 0, ngrid = 0;
+	char nm[8];
+
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		nxbar += t->sw_xdim[s] != KR_NO_DIM;
+		ngrid += t->sw_pos[s] != KR_NONE;
+	}
+	if (t->family == KR_FAMILY_KNS) {
+		fprintf(out, "KNS %u-ary %u-direct 1-indirect, p=%u: %u routers, "
+			"%u crossbars, %u CAs\n", t->k[0], t->ndim, t->p, ngrid,
+			nxbar, f->nnode - f->nsw);
+		return;
+	}
+	fprintf(out, "%s ", kr_family_name(t->family));
+	for (unsigned d = 0; d < t->ndim; d++)
+		fprintf(out, "%s%u", d ? "x" : "", t->k[d]);
+	if (t->family == KR_FAMILY_TORUS) {
+		fputs(" (wrap ", out);
+		for (unsigned d = 0, first = 1; d < t->ndim; d++)
+			if (t->wrap[d]) {
+				fprintf(out, "%s%s", first ? "" : ",",
+					dim_name(d, nm, sizeof(nm)));
+				first = 0;
+			}
+		fputc(')', out);
+	}
+	fprintf(out, ", p=%u, parallel %u: %u switches, %u CAs\n", t->p,
+		t->parallel, ngrid, f->nnode - f->nsw);
+}
+
+static void missing(FILE *out, const struct kr_topo *t)
+{
+	char a[96], z[96], nm[8];
+
+	if (t->nmissing_link)
+		fprintf(out, "missing links: %u\n", t->nmissing_link);
+	for (uint32_t i = 0; i < t->nmissing_link; i++) {
+		const struct kr_missing_link *m = &t->missing_link[i];
+		unsigned c = kr_topo_coord(t, m->pos, m->dim);
+
+		kr_topo_fmt_pos(t, m->pos, KR_NO_DIM, a, sizeof(a));
+		if (t->family == KR_FAMILY_KNS) {
+			kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim], m->dim,
+					z, sizeof(z));
+			fprintf(out, "  router %s - crossbar %s\n", a, z);
+			continue;
+		}
+		kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim] +
+				(c + 1) % t->k[m->dim] * t->stride[m->dim],
+				KR_NO_DIM, z, sizeof(z));
+		fprintf(out, "  %s +%s %s\n", a, dim_name(m->dim, nm, sizeof(nm)), z);
+	}
+	if (t->nmissing_sw)
+		fprintf(out, "missing switches: %u\n", t->nmissing_sw);
+	for (uint32_t i = 0; i < t->nmissing_sw; i++) {
+		const struct kr_missing_sw *m = &t->missing_sw[i];
+
+		kr_topo_fmt_pos(t, m->pos, m->xdim, a, sizeof(a));
+		fprintf(out, "  %s %s\n", m->xdim == KR_NO_DIM ?
+			(t->family == KR_FAMILY_KNS ? "router" : "switch") :
+			"crossbar", a);
+	}
+}
+
+static void coords(FILE *out, const struct kr_fabric *f, const struct kr_topo *t)
+{
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		uint32_t pos = t->sw_pos[s] != KR_NONE ? t->sw_pos[s] : t->sw_xline[s];
+
+		fprintf(out, "0x%016" PRIx64, f->guid[s]);
+		for (unsigned d = 0; d < t->ndim; d++) {
+			if (t->sw_pos[s] == KR_NONE && d == t->sw_xdim[s])
+				fputs(" *", out);
+			else
+				fprintf(out, " %u", kr_topo_coord(t, pos, d));
+		}
+		fprintf(out, "  # %s\n", kr_node_name(f, s));
+	}
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* The report's lines (conflicts, notes) as a JSON list. */
+static void json_report(FILE *out, const char *report)
+{
+	const char *p = report;
+
+	fputs("[", out);
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char line[400];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		fputs(p == report ? "" : ", ", out);
+		json_string(out, line);
+		p += n + (p[n] == '\n');
+	}
+	fputs("]", out);
+}
+
+struct topo_opts {
+	const char *file, *conf, *cache_out;
+	int coords, json;
+};
+
+static void report(const struct topo_opts *o, const struct kr_fabric *f,
+		   const struct kr_topo *t)
+{
+	const char *p = t->report;
+
+	if (o->json) {
+		kr_topo_write_json(stdout, f, t);
+		return;
+	}
+	summary(stdout, f, t);
+	missing(stdout, t);
+	while (p && *p) {	/* e.g. a cache set aside */
+		size_t n = strcspn(p, "\n");
+
+		printf("note: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (o->coords)
+		coords(stdout, f, t);
+}
+
+static int failed(const struct topo_opts *o, const struct kr_topo *t,
+		  const struct kr_diag *d)
+{
+	if (!o->json) {
+		fprintf(stderr, "knsroute: %s: not recognised: %s\n", o->file, d->msg);
+		if (t->report)
+			fprintf(stderr, "%s", t->report);
+		return EXIT_PROBLEM;
+	}
+	fputs("{\"error\": ", stdout);
+	json_string(stdout, d->msg);
+	fputs(", \"report\": ", stdout);
+	json_report(stdout, t->report);
+	fputs("}\n", stdout);
+	return EXIT_PROBLEM;
+}
+
+static int write_cache(const char *path, const struct kr_fabric *f,
+		       const struct kr_topo *t)
+{
+	struct cli_out out;
+
+	if (!cli_out_open(&out, path))
+		return EXIT_USAGE;
+	if (kr_topo_cache_write(out.fp, f, t)) {
+		cli_out_abort(&out);
+		fprintf(stderr, "knsroute: cannot write %s\n", path);
+		return EXIT_USAGE;
+	}
+	return cli_out_commit(&out) ? EXIT_USAGE : 0;
+}
+
+static int run(const struct topo_opts *o)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_diag d = { .file = o->conf };
+	int rc;
+
+	kr_conf_init(&c);
+	if (o->conf && kr_conf_load(&c, o->conf, &d))
+		return cli_error(&d);
+	if (cli_read_fabric(o->file, &f))
+		return EXIT_USAGE;
+	d = (struct kr_diag){ .file = o->file };
+	rc = kr_topo_recognize(&f, &c, &t, &d);
+	if (rc == KR_ETOPO)
+		rc = failed(o, &t, &d);
+	else if (rc)
+		rc = cli_error(&d);
+	if (!rc && o->cache_out)
+		rc = write_cache(o->cache_out, &f, &t);
+	if (!rc)
+		report(o, &f, &t);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	return rc;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "conf", required_argument, NULL, 'c' },
+		{ "coords", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "cache-out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct topo_opts o = { 0 };
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o.conf = optarg; break;
+		case 'C': o.coords = 1; break;
+		case 'j': o.json = 1; break;
+		case 'o': o.cache_out = optarg; break;
+		case 'h': topo_usage(stdout); return 0;
+		default: return cli_usage_error("topo", "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("topo", "expected one topology file");
+	o.file = argv[optind];
+	return run(&o);
+}
