@@ -294,7 +294,8 @@ static void json_missing(FILE *out, const struct kr_topo *t)
 		}
 		fprintf(out, ", \"dim\": %u}", d);
 	}
-	fputs("\n  ],\n  \"missing_switches\": [", out);
+	fputs(t->nmissing_link ? "\n  ]" : "]", out);
+	fputs(",\n  \"missing_switches\": [", out);
 	for (uint32_t i = 0; i < t->nmissing_sw; i++) {
 		const struct kr_missing_sw *m = &t->missing_sw[i];
 
@@ -308,7 +309,7 @@ static void json_missing(FILE *out, const struct kr_topo *t)
 		}
 		fputc('}', out);
 	}
-	fputs("\n  ]", out);
+	fputs(t->nmissing_sw ? "\n  ]" : "]", out);
 }
 
 int kr_topo_write_json(FILE *out, const struct kr_fabric *f,

@@ -239,6 +239,14 @@ static void judge(struct search *sr)
 			  (npos == sr->best_npos && miss > sr->best_miss)))
 		return;
 	if (sr->nbest && npos == sr->best_npos && miss == sr->best_miss) {
+		if (getenv("KR_DEBUG") && !same_place(sr, lo, hi)) {
+			for (unsigned j = 0; j < sr->m; j++) {
+				fprintf(stderr, "  sw %u:", sr->cl[j]);
+				for (unsigned h = 0; h < p->ng; h++)
+					fprintf(stderr, " %d/%d", sr->cur[j][h], sr->best[j][h]);
+				fprintf(stderr, "\n");
+			}
+		}
 		sr->nbest += !same_place(sr, lo, hi);
 		return;
 	}
@@ -378,16 +386,22 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		goto out;
 	}
 	index_placed(p, &t);
-	for (uint32_t w = 0; w < g->n && !rc; w++) {
-		if (p->seen[w] || !has_placed_neighbour(p, w))
-			continue;
-		if ((rc = place_cluster(p, &t, sr, w, mark)))
-			*stuck = w;
-		else if (close_rings(p))
-			index_placed(p, &t);	/* the cluster closed a ring */
+	for (int progress = 1; progress && !rc; ) {
+		progress = 0;
+		for (uint32_t w = 0; w < g->n && !rc; w++) {
+			if (p->seen[w] || !has_placed_neighbour(p, w))
+				continue;
+			if ((rc = place_cluster(p, &t, sr, w, mark)))
+				*stuck = w;
+			else if (close_rings(p))
+				index_placed(p, &t);	/* it closed a ring */
+			progress = 1;
+		}
 	}
 	for (uint32_t w = 0; w < g->n && !rc; w++)
 		if (!p->seen[w]) {
+			if (getenv("KR_DEBUG"))
+				fprintf(stderr, "unseen %u deg %u\n", w, g->off[w+1]-g->off[w]);
 			*stuck = w;
 			rc = KR_ETOPO;
 		}

@@ -403,7 +403,7 @@ static void test_report_write(void **state)
 	fclose(out);
 	assert_non_null(strstr(buf, "credit loop of 4 channels"));
 	assert_non_null(strstr(buf, "S0[2] VL 0 -> S1[2] VL 0"));
-	assert_non_null(strstr(buf, "max 12, mean 6.00, max/mean 2.00"));
+	assert_non_null(strstr(buf, "max 6, mean 3.00, max/mean 2.00"));
 	assert_non_null(strstr(buf, "verdict: PROBLEM: credit loop"));
 	free(buf);
 	out = open_memstream(&buf, &len);

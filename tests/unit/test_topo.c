@@ -263,3 +263,492 @@ static void test_any_one_link_missing(void **state)
 	each_link_out(kns_opts("3x3x3", 1), 10);
 	each_link_out(kns_opts("2x2x2", 1), 11);
 }
+
+/* Every single switch taken out in turn: a grid isomorphic to the truth
+ * (the origin or a slice's lowest GUID may be the one that went), and that
+ * switch's place reported missing. */
+static void each_switch_out(struct kr_gen_opts o, uint64_t seed)
+{
+	struct kr_fabric f, g;
+	struct kr_topo t;
+	struct tc_truth tr, tr2;
+	struct kr_diag d = { 0 };
+
+	o.shuffle = seed != 0;
+	o.shuffle_seed = seed;
+	tc_gen(&o, &f, &tr);
+	for (uint32_t s = 0; s < f.nsw; s++) {
+		uint8_t *drop = calloc(f.nsw, 1);
+		const char *why;
+
+		assert_non_null(drop);
+		drop[s] = 1;
+		tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
+		if (kr_topo_recognize(&g, NULL, &t, &d))
+			fail_msg("%s %ux%u.. without \"%s\": %s",
+				 kr_family_name(o.family), o.k[0], o.k[1],
+				 kr_node_name(&f, s), d.msg);
+		tc_assert_valid(&g, &t);
+		why = tc_iso(&g, &tr2, &t);
+		if (why)
+			fail_msg("without \"%s\": %s", kr_node_name(&f, s), why);
+		assert_int_equal(t.nmissing_sw, 1);
+		assert_int_equal(t.missing_sw[0].xdim == KR_NO_DIM,
+				 tr.pos[s] != KR_NONE);
+		kr_topo_free(&t);
+		tc_truth_free(&tr2);
+		kr_fabric_free(&g);
+		free(drop);
+	}
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
+static void test_any_one_switch_missing(void **state)
+{
+	(void)state;
+	each_switch_out(grid_opts("4x4", "1", 1, 1), 3);
+	each_switch_out(grid_opts("3x5", "01", 2, 2), 166);
+	each_switch_out(grid_opts("7x3", "10", 1, 1), 5);
+	each_switch_out(grid_opts("4x3", "0", 1, 1), 6);
+	each_switch_out(grid_opts("3x3x3", "1", 0, 1), 7);
+	each_switch_out(grid_opts("2x2x2x2", "1", 1, 1), 8);
+	each_switch_out(grid_opts("4x4x2", "110", 1, 1), 9);
+	each_switch_out(kns_opts("4x4", 2), 10);
+	each_switch_out(kns_opts("3x3x3", 1), 11);
+}
+
+/* Random faults, many at once: each run is either recognised as the truth
+ * (up to isomorphism) or refused; never something else. Most must pass. */
+static void test_random_faults(void **state)
+{
+	static const struct { const char *dims, *wrap; int kns; } shapes[] = {
+		{ "6x6", "1", 0 }, { "8x4", "10", 0 }, { "5x5x4", "1", 0 },
+		{ "4x4x4", "0", 0 }, { "3x3x3x3", "1", 0 }, { "6x6", "", 1 },
+		{ "4x4x4", "", 1 }, { "8x8", "", 1 },
+	};
+	unsigned runs = 0, passed = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		for (unsigned seed = 1; seed <= 12; seed++) {
+			struct kr_gen_opts o = shapes[i].kns ? kns_opts(shapes[i].dims, 1) :
+					       grid_opts(shapes[i].dims, shapes[i].wrap, 1, 1);
+			struct kr_fabric f, g;
+			struct kr_topo t;
+			struct tc_truth tr, tr2;
+			uint8_t *drop;
+			const char *why;
+
+			o.shuffle = 1;
+			o.shuffle_seed = seed;
+			o.fail = 1 + seed % 4;
+			o.fail_seed = seed * 31 + i;
+			tc_gen(&o, &f, &tr);
+			drop = calloc(f.nsw, 1);
+			assert_non_null(drop);
+			drop[seed * 7 % f.nsw] = seed % 3 == 0;
+			tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
+			runs++;
+			if (kr_topo_recognize(&g, NULL, &t, NULL) == KR_OK) {
+				tc_assert_valid(&g, &t);
+				why = tc_iso(&g, &tr2, &t);
+				if (why)
+					fail_msg("%s seed %u: %s", shapes[i].dims, seed, why);
+				passed++;
+			}
+			kr_topo_free(&t);
+			tc_truth_free(&tr2);
+			tc_truth_free(&tr);
+			kr_fabric_free(&g);
+			kr_fabric_free(&f);
+			free(drop);
+		}
+	if (passed * 10 < runs * 9)
+		fail_msg("only %u of %u faulty fabrics recognised", passed, runs);
+}
+
+static int add_sw(struct kr_fabric_builder *b, const char *name, uint64_t guid,
+		  unsigned nports)
+{
+	int id = kr_fb_add_node(b, KR_SWITCH, nports, guid, name, NULL, 0, NULL);
+
+	assert_true(id >= 0);
+	return id;
+}
+
+static void add_link(struct kr_fabric_builder *b, int a, unsigned pa, int z,
+		     unsigned pz)
+{
+	assert_int_equal(kr_fb_link(b, a, pa, z, pz, 0, NULL), KR_OK);
+}
+
+static void add_ca(struct kr_fabric_builder *b, int sw, unsigned port,
+		   uint64_t guid)
+{
+	char name[32];
+	int id;
+
+	snprintf(name, sizeof(name), "ca-%llx", (unsigned long long)guid);
+	id = kr_fb_add_node(b, KR_CA, 1, guid, name, NULL, 0, NULL);
+	assert_true(id >= 0);
+	add_link(b, sw, port, id, 1);
+}
+
+/* Recognition must refuse b's fabric, with a reason containing want. */
+static void assert_refused(struct kr_fabric_builder *b, const char *want)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_diag d = { 0 };
+
+	assert_int_equal(kr_fb_finish(b, &f, NULL), KR_OK);
+	kr_fb_free(b);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, &d), KR_ETOPO);
+	if (!strstr(d.msg, want))
+		fail_msg("expected \"%s\" in: %s", want, d.msg);
+	assert_null(t.pos_sw);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Two levels: 4 leaves with 2 CAs each, each leaf up to both spines. */
+static void test_fat_tree_refused(void **state)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int leaf[4], spine[2];
+	char name[16];
+
+	(void)state;
+	for (int j = 0; j < 2; j++) {
+		snprintf(name, sizeof(name), "spine%d", j);
+		spine[j] = add_sw(b, name, 0x100 + (uint64_t)j, 4);
+	}
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "leaf%d", i);
+		leaf[i] = add_sw(b, name, 0x200 + (uint64_t)i, 4);
+		add_ca(b, leaf[i], 1, 0x1000 + 16 * (uint64_t)i);
+		add_ca(b, leaf[i], 2, 0x1008 + 16 * (uint64_t)i);
+		for (int j = 0; j < 2; j++)
+			add_link(b, leaf[i], 3 + (unsigned)j, spine[j], 1 + (unsigned)i);
+	}
+	assert_refused(b, "not a KNS: crossbars");
+}
+
+/* What ibsim ships as examples: one switch; two switches joined twice,
+ * with CAs on one or on both. Too small to be anything in particular. */
+static void test_ibsim_examples_refused(void **state)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int s1 = add_sw(b, "Switch1", 0x10, 8), s2;
+
+	(void)state;
+	add_ca(b, s1, 1, 0x100);
+	add_ca(b, s1, 4, 0x110);
+	assert_refused(b, "1 switch: too few");
+	for (int cas_on_both = 0; cas_on_both < 2; cas_on_both++) {
+		b = kr_fb_new();
+		s1 = add_sw(b, "Switch1", 0x10, 8);
+		s2 = add_sw(b, "Switch2", 0x20, 8);
+		add_link(b, s1, 3, s2, 3);
+		add_link(b, s1, 5, s2, 5);
+		add_ca(b, s1, 1, 0x100);
+		add_ca(b, cas_on_both ? s2 : s1, 2, 0x110);
+		assert_refused(b, "2 switches: too few");
+	}
+}
+
+static uint32_t slot_to(const struct kr_fabric *f, uint32_t sw, uint32_t nb)
+{
+	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
+		if (f->peer[s] >= 0 && f->owner[f->peer[s]] == nb)
+			return s;
+	return KR_NONE;
+}
+
+/* A 5x5 torus whose wrap links (4,0)-(0,0) and (4,1)-(0,1) are crossed:
+ * (4,0)-(0,1) and (4,1)-(0,0). */
+static void test_twisted_torus_refused(void **state)
+{
+	struct kr_gen_opts o = grid_opts("5x5", "1", 1, 1);
+	struct kr_fabric f;
+	struct tc_truth tr;
+	struct kr_fabric_builder *b = kr_fb_new();
+	uint32_t s0, s1;
+	int id[64];
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	s0 = slot_to(&f, (uint32_t)tr.at[4], (uint32_t)tr.at[0]);
+	s1 = slot_to(&f, (uint32_t)tr.at[9], (uint32_t)tr.at[5]);
+	for (uint32_t n = 0; n < f.nnode; n++)
+		id[n] = kr_fb_add_node(b, f.type[n], f.nports[n], f.guid[n],
+				       kr_node_name(&f, n), NULL, 0, NULL);
+	for (uint32_t s = 0; s < f.nport; s++)
+		if (f.peer[s] > (int32_t)s && s != s0 && s != s1 &&
+		    f.peer[s] != (int32_t)s0 && f.peer[s] != (int32_t)s1)
+			add_link(b, id[f.owner[s]], kr_port_num(&f, s),
+				 id[f.owner[f.peer[s]]],
+				 kr_port_num(&f, (uint32_t)f.peer[s]));
+	add_link(b, id[tr.at[4]], kr_port_num(&f, s0), id[tr.at[5]],
+		 kr_port_num(&f, (uint32_t)f.peer[s1]));
+	add_link(b, id[tr.at[9]], kr_port_num(&f, s1), id[tr.at[0]],
+		 kr_port_num(&f, (uint32_t)f.peer[s0]));
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+	assert_refused(b, "not a torus or mesh");
+}
+
+/* Random connected graphs: a random tree plus random extra links. */
+static void test_random_graphs_refused(void **state)
+{
+	uint64_t rng = 12345;
+
+	(void)state;
+	for (unsigned run = 0; run < 40; run++) {
+		struct kr_fabric_builder *b = kr_fb_new();
+		unsigned n = 8 + run % 30, used[64] = { 0 };
+		int id[64];
+		char name[16];
+
+		for (unsigned i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "r%u", i);
+			id[i] = add_sw(b, name, 0x500 + i, 16);
+			if (i % 2)
+				add_ca(b, id[i], 16, 0x9000 + 16 * (uint64_t)i);
+		}
+		for (unsigned i = 1; i < 3 * n; i++) {
+			unsigned x, y;
+
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			x = i < n ? i : (unsigned)(rng >> 33) % n;
+			y = (unsigned)(rng >> 45) % (i < n ? i : n);
+			if (x == y || used[x] == 15 || used[y] == 15)
+				continue;
+			add_link(b, id[x], ++used[x], id[y], ++used[y]);
+		}
+		assert_refused(b, "not a");
+	}
+}
+
+/* A 3x2 mesh by hand: port 1 +x, 2 -x, 3 +y, 4 -y, CAs from port 5.
+ *   y=1:  0x14 - 0x12 - 0x16
+ *   y=0:  0x13 - 0x11 - 0x15      (0x11 has CAs on ports 6 and 5)
+ * Worked by the rule: origin 0x11; the y line through it holds 0x12, the x
+ * line 0x13 and 0x15, so y is dimension 0; coordinate 0 at the end slice
+ * with the lower GUID (x: 0x13 < 0x15, y: 0x11 < 0x12). */
+static void test_mesh_by_hand(void **state)
+{
+	static const uint64_t guid[2][3] = { { 0x13, 0x11, 0x15 },
+					     { 0x14, 0x12, 0x16 } };
+	static const uint32_t want_pos[2][3] = { { 0, 2, 4 }, { 1, 3, 5 } };
+	struct kr_fabric_builder *b = kr_fb_new();
+	struct kr_fabric f;
+	struct kr_topo t;
+	int id[2][3];
+	uint32_t g1;
+
+	(void)state;
+	for (int y = 0; y < 2; y++)
+		for (int x = 0; x < 3; x++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "s%d%d", x, y);
+			id[y][x] = add_sw(b, name, guid[y][x], 6);
+			if (x)
+				add_link(b, id[y][x - 1], 1, id[y][x], 2);
+			if (y)
+				add_link(b, id[0][x], 3, id[1][x], 4);
+			if (x != 1 || y)
+				add_ca(b, id[y][x], 5, 0x100 * guid[y][x]);
+		}
+	add_ca(b, id[0][1], 6, 0x7700);
+	add_ca(b, id[0][1], 5, 0x7800);
+	assert_int_equal(kr_fb_finish(b, &f, NULL), KR_OK);
+	kr_fb_free(b);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+	tc_assert_valid(&f, &t);
+	assert_int_equal(t.family, KR_FAMILY_MESH);
+	assert_int_equal(t.ndim, 2);
+	assert_int_equal(t.k[0], 2);
+	assert_int_equal(t.k[1], 3);
+	for (int y = 0; y < 2; y++)
+		for (int x = 0; x < 3; x++)
+			assert_int_equal(t.sw_pos[kr_node_by_guid(&f, guid[y][x])],
+					 want_pos[y][x]);
+	g1 = kr_node_by_guid(&f, 0x11);
+	assert_int_equal(t.port_dir[kr_port(&f, g1, 1)], 2);	/* +x: dim 1 + */
+	assert_int_equal(t.port_dir[kr_port(&f, g1, 2)], 3);
+	assert_int_equal(t.port_dir[kr_port(&f, g1, 3)], 0);	/* +y: dim 0 + */
+	assert_int_equal(t.ca_slot[f.peer[kr_port(&f, g1, 5)]], 0);
+	assert_int_equal(t.ca_slot[f.peer[kr_port(&f, g1, 6)]], 1);
+	assert_int_equal(t.p, 2);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* A 2-ary 2-direct KNS by hand. Routers r(a,b) with GUIDs r00 0x24,
+ * r10 0x21, r01 0x23, r11 0x22; crossbar (dim a, line b) 0x31 + b,
+ * (dim b, line a) 0x33 + a. Worked by the rule: origin r10; in each
+ * dimension the origin's hyperplane is 0; the line in b (r11, 0x22) beats
+ * the line in a (r00, 0x24), so b is dimension 0 and a dimension 1. */
+static void test_kns_by_hand(void **state)
+{
+	static const uint64_t rg[2][2] = { { 0x24, 0x23 }, { 0x21, 0x22 } };
+	static const uint32_t want[2][2] = { { 2, 3 }, { 0, 1 } };	/* [a][b] */
+	struct kr_fabric_builder *b = kr_fb_new();
+	struct kr_fabric f;
+	struct kr_topo t;
+	int r[2][2], xa[2], xb[2];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		xa[i] = add_sw(b, i ? "xa1" : "xa0", 0x31 + (uint64_t)i, 2);
+		xb[i] = add_sw(b, i ? "xb1" : "xb0", 0x33 + (uint64_t)i, 2);
+	}
+	for (int a = 0; a < 2; a++)
+		for (int c = 0; c < 2; c++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "r%d%d", a, c);
+			r[a][c] = add_sw(b, name, rg[a][c], 3);
+			add_ca(b, r[a][c], 1, 0x100 * rg[a][c]);
+			add_link(b, r[a][c], 2, xa[c], 1 + (unsigned)a);
+			add_link(b, r[a][c], 3, xb[a], 1 + (unsigned)c);
+		}
+	assert_int_equal(kr_fb_finish(b, &f, NULL), KR_OK);
+	kr_fb_free(b);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+	tc_assert_valid(&f, &t);
+	assert_int_equal(t.family, KR_FAMILY_KNS);
+	for (int a = 0; a < 2; a++)
+		for (int c = 0; c < 2; c++)
+			assert_int_equal(t.sw_pos[kr_node_by_guid(&f, rg[a][c])],
+					 want[a][c]);
+	for (int i = 0; i < 2; i++) {
+		uint32_t x = kr_node_by_guid(&f, 0x31 + (uint64_t)i);
+		uint32_t y = kr_node_by_guid(&f, 0x33 + (uint64_t)i);
+
+		assert_int_equal(t.sw_xdim[x], 1);
+		assert_int_equal(t.sw_xline[x], (uint32_t)i);	/* b = i */
+		assert_int_equal(t.sw_xdim[y], 0);
+		assert_int_equal(t.sw_xline[y], i ? 0u : 2u);	/* a = i */
+	}
+	assert_int_equal(t.port_dir[kr_port(&f, kr_node_by_guid(&f, 0x21), 2)], 2);
+	assert_int_equal(t.port_dir[kr_port(&f, kr_node_by_guid(&f, 0x21), 3)], 0);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* A ring of three switches 0x1 - 0x2 - 0x3 - 0x1, one CA each. */
+static void ring3(struct kr_fabric *f)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int s[3];
+
+	for (int i = 0; i < 3; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "s%d", i + 1);
+		s[i] = add_sw(b, name, 1 + (uint64_t)i, 3);
+		add_ca(b, s[i], 3, 0x10 * (uint64_t)(i + 1));
+	}
+	for (int i = 0; i < 3; i++)
+		add_link(b, s[i], 1, s[(i + 1) % 3], 2);
+	assert_int_equal(kr_fb_finish(b, f, NULL), KR_OK);
+	kr_fb_free(b);
+}
+
+static char *written(int (*fn)(FILE *, const struct kr_fabric *,
+			       const struct kr_topo *),
+		     const struct kr_fabric *f, const struct kr_topo *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(fn(fp, f, t), KR_OK);
+	fclose(fp);
+	return buf;
+}
+
+static void test_json_and_cache_text(void **state)
+{
+	static const char want_json[] =
+		"{\n  \"family\": \"torus\",\n  \"dims\": [3],\n"
+		"  \"wrap\": [true],\n  \"p\": 1,\n  \"parallel\": 1,\n"
+		"  \"switches\": 3,\n  \"cas\": 3,\n  \"coords\": {\n"
+		"    \"0x0000000000000001\": [0],\n"
+		"    \"0x0000000000000002\": [1],\n"
+		"    \"0x0000000000000003\": [2]\n  },\n"
+		"  \"missing_links\": [],\n  \"missing_switches\": []\n}\n";
+	static const char want_cache_tail[] =
+		"family torus\ndims 3\nwrap yes\n0x0000000000000001 0\n"
+		"0x0000000000000002 1\n0x0000000000000003 2\n";
+	struct kr_fabric f;
+	struct kr_topo t;
+	char *text;
+
+	(void)state;
+	ring3(&f);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+	text = written(kr_topo_write_json, &f, &t);
+	assert_string_equal(text, want_json);
+	free(text);
+	text = written(kr_topo_cache_write, &f, &t);
+	assert_non_null(strstr(text, want_cache_tail));
+	assert_string_equal(strstr(text, want_cache_tail), want_cache_tail);
+	free(text);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* The generator's 4x4 torus (coordinates = its own, see above) without
+ * the link (0,0) - (1,0): reported from (0,0) in +x. */
+static void test_json_missing_link(void **state)
+{
+	struct kr_gen_opts o = grid_opts("4x4", "1", 0, 1);
+	struct kr_fabric f, g;
+	struct kr_topo t;
+	struct tc_truth tr, tr2;
+	char *text;
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	tc_without(&f, &tr, NULL, slot_to(&f, (uint32_t)tr.at[0],
+					  (uint32_t)tr.at[1]), &g, &tr2);
+	assert_int_equal(kr_topo_recognize(&g, NULL, &t, NULL), KR_OK);
+	text = written(kr_topo_write_json, &g, &t);
+	assert_non_null(strstr(text, "\"missing_links\": [\n    {\"from\": [0, 0], "
+			       "\"to\": [1, 0], \"dim\": 0}\n  ]"));
+	free(text);
+	kr_topo_free(&t);
+	tc_truth_free(&tr2);
+	tc_truth_free(&tr);
+	kr_fabric_free(&g);
+	kr_fabric_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grids_from_the_graph),
+		cmocka_unit_test(test_kns_from_the_graph),
+		cmocka_unit_test(test_rule_reproduces_generator),
+		cmocka_unit_test(test_preferred_readings),
+		cmocka_unit_test(test_any_one_link_missing),
+		cmocka_unit_test(test_any_one_switch_missing),
+		cmocka_unit_test(test_random_faults),
+		cmocka_unit_test(test_fat_tree_refused),
+		cmocka_unit_test(test_ibsim_examples_refused),
+		cmocka_unit_test(test_twisted_torus_refused),
+		cmocka_unit_test(test_random_graphs_refused),
+		cmocka_unit_test(test_mesh_by_hand),
+		cmocka_unit_test(test_kns_by_hand),
+		cmocka_unit_test(test_json_and_cache_text),
+		cmocka_unit_test(test_json_missing_link),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
