@@ -179,7 +179,40 @@ static int fits(const struct search *sr, unsigned i, const int32_t *c,
 	return 1;
 }
 
-static unsigned gaps(const struct search *sr)
+/* Paths that this arrangement closes into rings: a link of a cluster
+ * switch spans them from end to end. */
+static uint32_t closures(const struct search *sr, const int32_t *lo,
+			 const int32_t *hi)
+{
+	const struct tgraph *g = sr->p->g;
+	uint32_t mask = 0;
+
+	for (unsigned j = 0; j < sr->m; j++)
+		for (uint32_t n = g->off[sr->cl[j]]; n < g->off[sr->cl[j] + 1]; n++) {
+			const int32_t *at = where(sr, g->nbr[n], sr->m);
+
+			for (unsigned h = 0; h < sr->p->ng && at; h++)
+				if (!sr->p->ring[h] && hi[h] - lo[h] >= 2 &&
+				    (at[h] - sr->cur[j][h] == hi[h] - lo[h] ||
+				     sr->cur[j][h] - at[h] == hi[h] - lo[h]))
+					mask |= 1u << h;
+		}
+	return mask;
+}
+
+/* c one step along h, round the ends of a closed path. */
+static void step(const struct tplace *p, int32_t *c, unsigned h, int s,
+		 uint32_t closed, const int32_t *lo, const int32_t *hi)
+{
+	c[h] = wrap_c(p, h, c[h] + s);
+	if (closed >> h & 1)
+		c[h] = c[h] > hi[h] ? lo[h] : c[h] < lo[h] ? hi[h] : c[h];
+}
+
+/* Links missing or in excess next to the cluster, and between placed
+ * switches that a closed path makes neighbours. */
+static unsigned gaps(const struct search *sr, uint32_t closed,
+		     const int32_t *lo, const int32_t *hi)
 {
 	const struct tplace *p = sr->p;
 	int32_t c[TOPO_MAX_PRIME];
@@ -191,11 +224,23 @@ static unsigned gaps(const struct search *sr)
 				uint32_t o;
 
 				memcpy(c, sr->cur[j], p->ng * sizeof(*c));
-				c[h] = wrap_c(p, h, c[h] + s);
+				step(p, c, h, s, closed, lo, hi);
 				o = occupant(sr, c, sr->m);
-				if (o != KR_NONE)
+				if (o != KR_NONE && o != sr->cl[j])
 					miss += link_gap(p, sr->cl[j], o, h);
 			}
+	for (uint32_t v = 0; v < p->g->n && closed; v++)
+		for (unsigned h = 0; h < p->ng && p->seen[v]; h++) {
+			uint32_t o;
+
+			if (!(closed >> h & 1) || pot_of(p, v)[h] != lo[h])
+				continue;
+			memcpy(c, pot_of(p, v), p->ng * sizeof(*c));
+			c[h] = hi[h];
+			o = ptab_find(p, sr->t, c, NULL);
+			if (o != KR_NONE)
+				miss += link_gap(p, v, o, h);
+		}
 	return miss;
 }
 
@@ -234,19 +279,11 @@ static void judge(struct search *sr)
 			return;
 	for (unsigned h = 0; h < p->ng; h++)
 		npos *= p->ring[h] ? p->ring[h] : (uint64_t)(hi[h] - lo[h] + 1);
-	miss = gaps(sr);
+	miss = gaps(sr, closures(sr, lo, hi), lo, hi);
 	if (sr->nbest && (npos > sr->best_npos ||
 			  (npos == sr->best_npos && miss > sr->best_miss)))
 		return;
 	if (sr->nbest && npos == sr->best_npos && miss == sr->best_miss) {
-		if (getenv("KR_DEBUG") && !same_place(sr, lo, hi)) {
-			for (unsigned j = 0; j < sr->m; j++) {
-				fprintf(stderr, "  sw %u:", sr->cl[j]);
-				for (unsigned h = 0; h < p->ng; h++)
-					fprintf(stderr, " %d/%d", sr->cur[j][h], sr->best[j][h]);
-				fprintf(stderr, "\n");
-			}
-		}
 		sr->nbest += !same_place(sr, lo, hi);
 		return;
 	}
