@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kr_base.h"
+#include "kr_tables.h"
 
 #define DUMP_LINE_MAX 1024
 
@@ -18,6 +19,12 @@ struct dump_lines {
 };
 
 void dump_lines_init(struct dump_lines *r, const char *buf, size_t len);
+
+typedef int dump_parse_fn(const char *buf, size_t len, const struct kr_fabric *f,
+			  struct kr_tables *t, struct kr_diag *d);
+/* Slurps path and hands it to parse. */
+int dump_read(const char *path, dump_parse_fn *parse, const struct kr_fabric *f,
+	      struct kr_tables *t, struct kr_diag *d);
 /* 1: a line is in r->line; 0: end of input; KR_EPARSE: line too long or
  * holding a NUL byte (message in d). */
 int dump_next_line(struct dump_lines *r, struct kr_diag *d);

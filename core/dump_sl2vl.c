@@ -227,18 +227,7 @@ int kr_sl2vl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 		  struct kr_tables *t, struct kr_diag *d)
 {
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (d)
-		d->file = path;
-	rc = kr_slurp(path, &buf, &len, d);
-	if (rc)
-		return rc;
-	rc = kr_sl2vl_parse(buf, len, f, t, d);
-	free(buf);
-	return rc;
+	return dump_read(path, kr_sl2vl_parse, f, t, d);
 }
 
 static void write_map(FILE *out, unsigned in, unsigned outp, uint64_t map)

@@ -6,6 +6,20 @@
 #include <string.h>
 
 #include "kr_dump.h"
+#include "kr_io.h"
+
+int dump_read(const char *path, dump_parse_fn *parse, const struct kr_fabric *f,
+	      struct kr_tables *t, struct kr_diag *d)
+{
+	char *buf;
+	size_t len;
+	int rc = kr_slurp(path, &buf, &len, d);
+
+	if (!rc)
+		rc = parse(buf, len, f, t, d);
+	free(buf);
+	return rc;
+}
 
 void dump_lines_init(struct dump_lines *r, const char *buf, size_t len)
 {

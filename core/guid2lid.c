@@ -159,8 +159,6 @@ int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d)
 	size_t len;
 	int rc;
 
-	if (d)
-		d->file = path;
 	rc = kr_slurp(path, &buf, &len, d);
 	if (rc)
 		return rc;

@@ -15,6 +15,8 @@ int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d)
 
 	*buf = NULL;
 	*len = 0;
+	if (d)
+		d->file = path;
 	if (!fp)
 		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
 	for (;;) {

@@ -26,7 +26,8 @@ int kr_net_write(FILE *out, const struct kr_fabric *f);
  * LIDs of the ports it names and re-indexes them. */
 int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
 
-/* Reads a whole file into a NUL-terminated buffer. */
+/* Reads a whole file into a NUL-terminated buffer; d->file becomes path,
+ * so that the parser's messages name it. */
 int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d);
 
 #endif

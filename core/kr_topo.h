@@ -101,7 +101,7 @@ int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 /* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */
 void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
 		     char *buf, size_t len);
-/* The object `knsroute topo --json` prints (keys in knsroute(8)). */
+/* The object `knsroute topo --json` prints (keys: knsroute topo --help). */
 int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 		       const struct kr_topo *t);
 

@@ -605,12 +605,9 @@ int kr_net_read(const char *path, struct kr_fabric *f, struct kr_diag *d)
 	int rc;
 
 	*f = (struct kr_fabric){ 0 };
-	if (d)
-		d->file = path;
 	rc = kr_slurp(path, &buf, &len, d);
-	if (rc)
-		return rc;
-	rc = kr_net_parse(buf, len, path, f, d);
+	if (!rc)
+		rc = kr_net_parse(buf, len, path, f, d);
 	free(buf);
 	return rc;
 }

@@ -86,13 +86,12 @@ uint32_t lab_npos(const struct lab *l)
 	return l->ndim ? (uint32_t)n : 0;
 }
 
-uint32_t lowest_guid(const struct kr_fabric *f, const uint8_t *want)
+uint32_t lowest_guid(const struct kr_fabric *f)
 {
-	uint32_t best = KR_NONE;
+	uint32_t best = 0;
 
-	for (uint32_t s = 0; s < f->nsw; s++)
-		if ((!want || want[s]) &&
-		    (best == KR_NONE || f->guid[s] < f->guid[best]))
+	for (uint32_t s = 1; s < f->nsw; s++)
+		if (f->guid[s] < f->guid[best])
 			best = s;
 	return best;
 }
@@ -130,18 +129,44 @@ out:
 	return rc;
 }
 
-/* coords_file must be readable; a cache may be absent or broken (then it
- * is set aside with a note). */
+/* Which of family, dims and wrap a coordinates file says otherwise than
+ * the conf, or NULL. */
+static const char *pins_disagree(const struct kr_conf *c, const struct lab *l)
+{
+	if (c->family != KR_FAMILY_NONE && c->family != l->family)
+		return "family";
+	if (c->ndim && c->ndim != l->ndim)
+		return "dims";
+	for (unsigned j = 0; j < c->ndim; j++)
+		if (c->k[j] && c->k[j] != l->k[j])
+			return "dims";
+	for (unsigned j = 0; j < l->ndim && l->family != KR_FAMILY_KNS; j++)
+		if (c->wrap[j] >= 0 && c->wrap[j] != l->wrap[j])
+			return "wrap";
+	return NULL;
+}
+
+/* coords_file must be readable and agree with the conf; a cache may be
+ * absent, broken or disagree (then it is set aside with a note). */
 static int load_pins(struct rctx *x, struct pins *p)
 {
 	const struct kr_conf *c = x->c;
 	struct kr_diag cd = { 0 };
+	const char *what;
 	char msg[300];
 	int rc;
 
 	if (c->coords_file[0]) {
+		const char *file = x->d->file;	/* errors past here: the fabric's */
+
 		rc = pins_read(x->f, c->coords_file, p, x->d);
-		if (!rc && p->npinned)
+		if (!rc)
+			x->d->file = file;
+		if (!rc && (what = pins_disagree(c, &p->lab)))
+			notes_add(x->conflicts, "coords_file %s: its %s differ%s "
+				  "from knsroute.conf's", p->path, what,
+				  strcmp(what, "dims") ? "s" : "");
+		else if (!rc && p->npinned)
 			x->pins = p;
 		return rc;
 	}
@@ -157,7 +182,11 @@ static int load_pins(struct rctx *x, struct pins *p)
 		return KR_OK;
 	}
 	p->from_cache = 1;
-	if (p->npinned)
+	if ((what = pins_disagree(c, &p->lab)))
+		notes_add(x->notes, "coords_cache %s not used: its %s differ%s "
+			  "from knsroute.conf's", p->path, what,
+			  strcmp(what, "dims") ? "s" : "");
+	else if (p->npinned)
 		x->pins = p;
 	return KR_OK;
 }

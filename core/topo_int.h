@@ -1,10 +1,12 @@
 /* Between the parts of topology recognition; not for tools/.
  *
- * kr_topo_recognize (topo.c) builds the switch graph, reads pinned
- * coordinates, runs a family recogniser (topo_torus.c + topo_tlabel.c,
- * topo_kns.c) that produces a labelling (struct lab), and turns the
- * labelling into a struct kr_topo (topo_build.c), verifying it against
- * every link on the way. */
+ * kr_topo_recognize (topo.c) builds the switch graph (topo_util.c), reads
+ * pinned coordinates (topo_io.c), runs a family recogniser that produces a
+ * labelling (struct lab): torus and mesh in topo_torus.c (prime factors),
+ * topo_place.c (switches the factors leave open) and topo_tlabel.c (reading
+ * and labelling rule); KNS in topo_kns.c and topo_kplace.c. topo_build.c
+ * turns the labelling into a struct kr_topo, checking it against every
+ * link on the way. */
 #ifndef KR_TOPO_INT_H
 #define KR_TOPO_INT_H
 
@@ -95,6 +97,19 @@ struct rctx {
  * CAs, 0: no KNS reading. */
 int kns_candidate(const struct tgraph *g);
 
+/* topo_kplace.c: KNS router coordinates from the crossbars' dimensions. */
+struct khyper {
+	const struct kr_fabric *f;
+	const struct tgraph *g;
+	const uint8_t *router;	/* [nsw] 1 for a router */
+	const int *xdim;	/* [nsw] a crossbar's dimension */
+	unsigned n, k;
+	uint32_t *hp;		/* out [nsw * n]: hyperplane 0..k-1 */
+	struct kr_diag *d;
+};
+
+int kns_hyperplanes(struct khyper *h);
+
 /* Each returns KR_OK with *l filled, KR_ETOPO with the reason in d->msg
  * (and possibly conflicts noted), or KR_ENOMEM. */
 int topo_torus(struct rctx *x, struct lab *l);
@@ -182,7 +197,7 @@ int close_rings(struct tplace *p);
  * labelling rules, honouring conf and pins. */
 int torus_label(struct rctx *x, const struct prime *pr, struct lab *l);
 
-/* The lowest-GUID switch among those for which want(i) holds. */
-uint32_t lowest_guid(const struct kr_fabric *f, const uint8_t *want);
+/* The switch with the lowest GUID. */
+uint32_t lowest_guid(const struct kr_fabric *f);
 
 #endif

@@ -116,7 +116,7 @@ static int sides(struct kan *a, int no_ca_side)
 		a->o = v;
 	}
 	a->rside = ca >= 0 ? (uint8_t)ca :
-		   (uint8_t)(a->side[lowest_guid(a->x->f, NULL)] ^ no_ca_side);
+		   (uint8_t)(a->side[lowest_guid(a->x->f)] ^ no_ca_side);
 	for (uint32_t v = 0; v < g->n; v++) {
 		unsigned deg = tg_deg(g, v);
 
@@ -130,6 +130,11 @@ static int sides(struct kan *a, int no_ca_side)
 			       "crossbars and crossbars up to %u routers; a KNS "
 			       "has 1 to %d dimensions and k from 2 to 255",
 			       a->n, a->k, KR_MAX_DIM);
+	for (unsigned d = 0, npos = 1; d < a->n; d++)
+		if ((npos *= a->k) > TOPO_MAX_POS)
+			return kr_fail(a->x->d, KR_ETOPO, 0, "%u-ary %u-direct "
+				       "would have more than %u routers", a->k,
+				       a->n, TOPO_MAX_POS);
 	return KR_OK;
 }
 
@@ -315,108 +320,26 @@ static int dim_of(const struct kan *a, uint32_t x)
 	return a->cgroup[a->xcls[x]];
 }
 
-static int by_size_desc(const void *pa, const void *pb)
-{
-	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
-
-	return (x > y) - (x < y);
-}
-
-/* The k largest hyperplane components are the hyperplanes; a router cut
- * off from its own (a smaller component) goes to the one major component
- * that its dimension-d crossbars do not already hold. */
-static int eliminate(struct kan *a, struct uf *u, unsigned d)
-{
-	const struct tgraph *g = a->g;
-	uint64_t *key = malloc(((size_t)g->n + 1) * sizeof(*key));
-	struct pmap forbid = { 0 };
-	uint32_t nroot = 0;
-	int rc = key ? KR_OK : KR_ENOMEM;
-
-	for (uint32_t r = 0; r < g->n && !rc; r++)
-		if (is_router(a, r) && uf_find(u, r, NULL) == r)
-			key[nroot++] = (uint64_t)(UINT32_MAX - u->size[r]) << 32 | r;
-	if (rc || nroot <= a->k)
-		goto out;
-	qsort(key, nroot, sizeof(*key), by_size_desc);
-	memset(a->cnt, 0, g->n * sizeof(*a->cnt));
-	for (uint32_t i = 0; i < a->k; i++)
-		a->cnt[(uint32_t)key[i]] = 1;	/* major */
-	for (uint32_t w = 0; w < g->n && !rc; w++) {
-		uint32_t e = is_router(a, w) ? uf_find(u, w, NULL) : 0;
-
-		if (!is_router(a, w) || a->cnt[e])
-			continue;
-		for (uint32_t i = g->off[w]; i < g->off[w + 1] && !rc; i++) {
-			uint32_t x = g->nbr[i];
-
-			for (uint32_t j = g->off[x]; j < g->off[x + 1] && !rc &&
-			     dim_of(a, x) == (int)d; j++) {
-				uint32_t m = uf_find(u, g->nbr[j], NULL);
-
-				if (a->cnt[m])
-					rc = pmap_add(&forbid, e, m, 0);
-			}
-		}
-	}
-	for (uint32_t i = a->k; i < nroot && !rc; i++) {
-		uint32_t e = (uint32_t)key[i], pick = KR_NONE, nfree = 0;
-
-		for (uint32_t j = 0; j < a->k; j++)
-			if (!pmap_get(&forbid, e, (uint32_t)key[j])) {
-				pick = (uint32_t)key[j];
-				nfree++;
-			}
-		if (nfree != 1)
-			rc = kr_fail(a->x->d, KR_ETOPO, 0, "router \"%s\" cannot "
-				     "be placed in dimension %u: too many links "
-				     "around it are missing", nm(a, e), d);
-		else
-			uf_union(u, e, pick, 0);
-	}
-out:
-	pmap_free(&forbid);
-	free(key);
-	return rc;
-}
-
-/* Hyperplane of every router in every dimension, numbered 0.. in order of
- * the lowest router GUID in it. */
+/* Hyperplane of every router in every dimension (topo_kplace.c). */
 static int hyperplanes(struct kan *a)
 {
 	const struct tgraph *g = a->g;
-	struct uf u = { 0 };
-	int rc = KR_OK;
+	uint8_t *router = malloc((size_t)g->n + 1);
+	int *xdim = malloc(((size_t)g->n + 1) * sizeof(*xdim));
+	struct khyper h = { .f = a->x->f, .g = g, .router = router, .xdim = xdim,
+			    .n = a->n, .k = a->k, .d = a->x->d };
+	int rc = KR_ENOMEM;
 
-	a->hp = malloc(((size_t)g->n * a->n + 1) * sizeof(*a->hp));
-	if (!a->hp)
-		return KR_ENOMEM;
-	for (unsigned d = 0; d < a->n && !rc; d++) {
-		uint32_t nh = 0;
-
-		uf_free(&u);
-		if (uf_init(&u, g->n)) {
-			rc = KR_ENOMEM;
-			break;
+	a->hp = h.hp = malloc(((size_t)g->n * a->n + 1) * sizeof(*a->hp));
+	if (router && xdim && a->hp) {
+		for (uint32_t s = 0; s < g->n; s++) {
+			router[s] = (uint8_t)is_router(a, s);
+			xdim[s] = router[s] ? -1 : dim_of(a, s);
 		}
-		for (uint32_t x = 0; x < g->n; x++)
-			if (!is_router(a, x) && dim_of(a, x) != (int)d)
-				for (uint32_t i = g->off[x] + 1; i < g->off[x + 1]; i++)
-					uf_union(&u, g->nbr[g->off[x]], g->nbr[i], 0);
-		rc = eliminate(a, &u, d);
-		memset(a->cnt, 0, g->n * sizeof(*a->cnt));
-		for (uint32_t r = 0; r < g->n && !rc; r++) {
-			uint32_t root;
-
-			if (!is_router(a, r))
-				continue;
-			root = uf_find(&u, r, NULL);
-			if (!a->cnt[root])
-				a->cnt[root] = ++nh;
-			a->hp[(size_t)r * a->n + d] = a->cnt[root] - 1;
-		}
+		rc = kns_hyperplanes(&h);
 	}
-	uf_free(&u);
+	free(router);
+	free(xdim);
 	return rc;
 }
 

@@ -10,7 +10,6 @@
  * path from end to end closes it into a ring. */
 #include "topo_int.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,26 +321,30 @@ static void arrange(struct search *sr, unsigned i)
 		}
 }
 
-/* The unplaced switches connected to w, each listed after a neighbour
- * that is placed or listed. */
-static unsigned gather(const struct tplace *p, uint32_t w, uint32_t *cl,
-		       uint8_t *mark)
+/* Appends to sr->cl the unplaced switches connected to w, each after a
+ * neighbour that is placed or listed; 0 when that makes too many. */
+static int gather(struct search *sr, uint32_t w, uint8_t *mark)
 {
+	const struct tplace *p = sr->p;
 	const struct tgraph *g = p->g;
-	unsigned m = 0, head = 0;
+	unsigned head = sr->m;
 
-	cl[m++] = w;
+	if (sr->m == SEARCH_MAX)
+		return 0;
+	sr->cl[sr->m++] = w;
 	mark[w] = 1;
-	while (head < m && m <= SEARCH_MAX)
-		for (uint32_t v = cl[head++], n = g->off[v]; n < g->off[v + 1]; n++) {
+	while (head < sr->m)
+		for (uint32_t v = sr->cl[head++], n = g->off[v]; n < g->off[v + 1]; n++) {
 			uint32_t x = g->nbr[n];
 
-			if (p->seen[x] || mark[x] || m > SEARCH_MAX)
+			if (p->seen[x] || mark[x])
 				continue;
+			if (sr->m == SEARCH_MAX)
+				return 0;
 			mark[x] = 1;
-			cl[m++] = x;
+			sr->cl[sr->m++] = x;
 		}
-	return m;
+	return 1;
 }
 
 static void put(struct tplace *p, struct ptab *t, uint32_t sw)
@@ -351,38 +354,6 @@ static void put(struct tplace *p, struct ptab *t, uint32_t sw)
 	if (ptab_find(p, t, pot_of(p, sw), &at) == KR_NONE)
 		t->slot[at] = sw + 1;
 	extend(p, pot_of(p, sw));
-}
-
-static int place_cluster(struct tplace *p, struct ptab *t, struct search *sr,
-			 uint32_t w, uint8_t *mark)
-{
-	sr->m = gather(p, w, sr->cl, mark);
-	if (sr->m > SEARCH_MAX)
-		return KR_ETOPO;
-	sr->p = p;
-	sr->t = t;
-	sr->nbest = 0;
-	sr->budget = SEARCH_BUDGET;
-	arrange(sr, 0);
-	if (getenv("KR_DEBUG"))
-		fprintf(stderr, "cluster at %u: m=%u nbest=%u npos=%llu miss=%u budget=%lu\n", w, sr->m, sr->nbest, (unsigned long long)sr->best_npos, sr->best_miss, sr->budget);
-	if (sr->nbest != 1 || !sr->budget)
-		return KR_ETOPO;
-	for (unsigned j = 0; j < sr->m; j++) {
-		memcpy(p->pot + (size_t)sr->cl[j] * p->ng, sr->best[j],
-		       p->ng * sizeof(*p->pot));
-		p->seen[sr->cl[j]] = 1;
-		put(p, t, sr->cl[j]);
-	}
-	return KR_OK;
-}
-
-static int has_placed_neighbour(const struct tplace *p, uint32_t w)
-{
-	for (uint32_t n = p->g->off[w]; n < p->g->off[w + 1]; n++)
-		if (p->seen[p->g->nbr[n]])
-			return 1;
-	return 0;
 }
 
 /* Positions of the placed switches, rings modulo their size, and the
@@ -403,42 +374,102 @@ static void index_placed(struct tplace *p, struct ptab *t)
 	}
 }
 
+/* Places the switches listed in sr when one arrangement is best. */
+static int settle_list(struct search *sr, struct ptab *t)
+{
+	struct tplace *p = sr->p;
+
+	sr->nbest = 0;
+	sr->budget = SEARCH_BUDGET;
+	arrange(sr, 0);
+	if (sr->nbest != 1 || !sr->budget)
+		return 0;
+	for (unsigned j = 0; j < sr->m; j++) {
+		memcpy(p->pot + (size_t)sr->cl[j] * p->ng, sr->best[j],
+		       p->ng * sizeof(*p->pot));
+		p->seen[sr->cl[j]] = 1;
+		put(p, t, sr->cl[j]);
+	}
+	if (close_rings(p))
+		index_placed(p, t);
+	return 1;
+}
+
+static int has_placed_neighbour(const struct tplace *p, uint32_t w)
+{
+	for (uint32_t n = p->g->off[w]; n < p->g->off[w + 1]; n++)
+		if (p->seen[p->g->nbr[n]])
+			return 1;
+	return 0;
+}
+
+/* One pass over the clusters, each placed on its own when that has one
+ * best answer; how many were placed. The others are listed in joint (as
+ * far as they fit) for one search over all of them. */
+static unsigned one_pass(struct search *sr, struct ptab *t, uint8_t *mark,
+			 uint32_t *joint, unsigned *njoint)
+{
+	struct tplace *p = sr->p;
+	unsigned placed = 0;
+
+	memset(mark, 0, p->g->n);
+	*njoint = 0;
+	for (uint32_t w = 0; w < p->g->n; w++) {
+		if (p->seen[w] || mark[w] || !has_placed_neighbour(p, w))
+			continue;
+		sr->m = 0;
+		if (gather(sr, w, mark) && settle_list(sr, t)) {
+			placed++;
+			continue;
+		}
+		for (unsigned j = 0; j < sr->m; j++)
+			if (*njoint <= SEARCH_MAX)
+				joint[(*njoint)++] = sr->cl[j];
+	}
+	return placed;
+}
+
+/* Clusters that only fit together (each alone could grow the grid two
+ * ways, together only one way) get one search over all of them. */
+static int joint_try(struct search *sr, struct ptab *t, const uint32_t *joint,
+		     unsigned njoint)
+{
+	if (!njoint || njoint > SEARCH_MAX)
+		return 0;
+	memcpy(sr->cl, joint, njoint * sizeof(*joint));
+	sr->m = njoint;
+	return settle_list(sr, t);
+}
+
 int place_rest(struct tplace *p, uint32_t *stuck)
 {
 	const struct tgraph *g = p->g;
 	struct ptab t = { 0 };
 	struct search *sr = calloc(1, sizeof(*sr));
 	uint8_t *mark = calloc((size_t)g->n + 1, 1);
-	uint32_t size = 16;
+	uint32_t size = 16, joint[SEARCH_MAX + 2];
+	unsigned njoint = 0;
 	int rc = KR_OK;
 
 	while (size < 2 * g->n)
 		size *= 2;
 	t.mask = size - 1;
 	t.slot = calloc(size, sizeof(*t.slot));
-	if (sr)
+	if (sr) {
 		sr->cl = malloc((SEARCH_MAX + 2) * sizeof(*sr->cl));
+		sr->p = p;
+		sr->t = &t;
+	}
 	if (!t.slot || !sr || !mark || !sr->cl) {
 		rc = KR_ENOMEM;
 		goto out;
 	}
 	index_placed(p, &t);
-	for (int progress = 1; progress && !rc; ) {
-		progress = 0;
-		for (uint32_t w = 0; w < g->n && !rc; w++) {
-			if (p->seen[w] || !has_placed_neighbour(p, w))
-				continue;
-			if ((rc = place_cluster(p, &t, sr, w, mark)))
-				*stuck = w;
-			else if (close_rings(p))
-				index_placed(p, &t);	/* it closed a ring */
-			progress = 1;
-		}
-	}
+	while (one_pass(sr, &t, mark, joint, &njoint) ||
+	       joint_try(sr, &t, joint, njoint))
+		;
 	for (uint32_t w = 0; w < g->n && !rc; w++)
 		if (!p->seen[w]) {
-			if (getenv("KR_DEBUG"))
-				fprintf(stderr, "unseen %u deg %u\n", w, g->off[w+1]-g->off[w]);
 			*stuck = w;
 			rc = KR_ETOPO;
 		}

@@ -94,7 +94,10 @@ static void describe_shape(struct tl *l)
 		snprintf(l->shape, sizeof(l->shape), "a single switch");
 }
 
-/* Base link count: the most links on an edge of the non-K2 factors. */
+/* Which K2s are rings of 2: those with at least twice the base links per
+ * pair, the base being the least, over the non-K2 factors, of the most
+ * links on one of their edges (with K2s only: half their common even
+ * count, else their least). */
 static void classify_k2(struct tl *l)
 {
 	const struct prime *pr = l->pr;
@@ -253,6 +256,15 @@ static int conf_units(struct tl *l)
 	unsigned open = 0, pairs;
 	int rc = KR_OK;
 
+	if (!l->pr->ng) {	/* a single switch: dims 1 (or 1x1...) */
+		for (unsigned j = 0; j < c->ndim; j++)
+			if (c->k[j] > 1)
+				rc = KR_ETOPO;
+		if (rc)
+			notes_add(l->x->conflicts, "dims: a single switch is "
+				  "no grid of %u", c->k[0]);
+		return rc;
+	}
 	for (unsigned j = 0; j < c->ndim; j++) {
 		if (!c->k[j])
 			open++;
@@ -639,7 +651,7 @@ static void pick_origin(struct tl *l)
 	const struct kr_fabric *f = l->x->f;
 	uint64_t seed = l->x->c->seed_guid;
 
-	l->o = lowest_guid(f, NULL);
+	l->o = lowest_guid(f);
 	if (!seed)
 		return;
 	if (kr_node_by_guid(f, seed) < f->nsw)

@@ -11,21 +11,20 @@
  *    into classes: "cuts", the links between two neighbouring layers of one
  *    dimension (all links of a 3-ring, of a K2).
  * 2. Two links at a switch that span a square belong to different
- *    dimensions, so their classes exclude each other; two that span
- *    neither a square nor a triangle are consecutive in one dimension
- *    (evidence, not proof: a missing link or switch removes squares too).
- *    group_classes() sorts the classes into dimensions by the exclusions,
- *    using the evidence only where the exclusions leave a choice.
- * 3. Consecutive classes orient each other; integer potentials along a
- *    BFS tree then give coordinates, and the gcd of the mismatches around
- *    cycles is the ring size (none: a path).
+ *    dimensions, so their classes exclude each other; group_classes()
+ *    sorts the classes into dimensions by these exclusions alone. Two
+ *    links that span neither a square nor a triangle are consecutive in
+ *    one dimension and orient each other's classes.
+ * 3. Integer potentials along a BFS tree over the settled links give
+ *    coordinates, and the gcd of the mismatches around cycles is the ring
+ *    size (none: a path). Switches reached only over links whose
+ *    dimension the exclusions left open are placed by topo_place.c.
  *
  * Missing links and switches only remove squares and consecutive pairs;
  * they never add any, which is why the exclusions are trusted. Everything
  * is local (switch degree <= 16), so the cost is linear in links. */
 #include "topo_int.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,9 +249,6 @@ static int dimensions(struct tan *t)
 			"\"%s\" - \"%s\"%s", nm(t, t->g->eu[e]), nm(t, t->g->ev[e]),
 			t->ng >= TOPO_MAX_PRIME ? " (too many dimensions)" : "");
 	}
-	if (getenv("KR_DEBUG"))
-		for (uint32_t e = 0; e < t->g->nedge; e++)
-			fprintf(stderr, "%s - %s cls %u size %u group %d\n", nm(t, t->g->eu[e]), nm(t, t->g->ev[e]), t->ecls[e], t->csize[t->ecls[e]], t->cgroup[t->ecls[e]]);
 	free(xo), free(xa), free(xc);
 	return rc;
 }

@@ -45,7 +45,7 @@ static const char *dim_name(unsigned d, char *buf, size_t len)
 static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *t)
 {
 	uint32_t nxbar = 0, ngrid = 0;
-	char nm[8];
+	char nm[16];
 
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		nxbar += t->sw_xdim[s] != KR_NO_DIM;
@@ -76,7 +76,7 @@ static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *
 
 static void missing(FILE *out, const struct kr_topo *t)
 {
-	char a[96], z[96], nm[8];
+	char a[96], z[96], nm[16];
 
 	if (t->nmissing_link)
 		fprintf(out, "missing links: %u\n", t->nmissing_link);

@@ -38,6 +38,17 @@ static struct kr_gen_opts kns_opts(const char *dims, unsigned p)
 	return o;
 }
 
+/* K2s that all carry the same even number of links read as rings of 2
+ * (a 4x4 torus with two links per pair and a 2x2x2x2 torus of 2-rings are
+ * the same multigraph); then parallel counts one direction. */
+static int all_two_rings(const struct kr_topo *t)
+{
+	for (unsigned d = 0; d < t->ndim; d++)
+		if (t->k[d] != 2 || !t->wrap[d])
+			return 0;
+	return 1;
+}
+
 /* Recognises o's fabric (shuffled with seed, 0: not) and checks it against
  * the truth; returns the fabric and result for more checks. */
 static void recognise_ok(struct kr_gen_opts o, uint64_t seed,
@@ -59,8 +70,13 @@ static void recognise_ok(struct kr_gen_opts o, uint64_t seed,
 		fail_msg("seed %llu: %s", (unsigned long long)seed, why);
 	assert_int_equal(t->npos, tr.grid.npos);
 	assert_int_equal(t->p, o.p);
-	assert_int_equal(t->parallel, o.family == KR_FAMILY_KNS || !o.parallel ?
-			 1 : o.parallel);
+	if (o.family == KR_FAMILY_KNS)
+		assert_int_equal(t->parallel, 1);
+	else if (!all_two_rings(t))
+		assert_int_equal(t->parallel, o.parallel);
+	else	/* half the links on each pair of the generated fabric */
+		assert_int_equal(2 * t->parallel, o.parallel *
+				 (o.wrap[0] && o.k[0] == 2 ? 2 : 1));
 	assert_int_equal(t->nmissing_link, 0);
 	assert_int_equal(t->nmissing_sw, 0);
 	tc_truth_free(&tr);
@@ -157,6 +173,41 @@ static void test_rule_reproduces_generator(void **state)
 	assert_gen_coords(kns_opts("4x4", 2));
 	assert_gen_coords(kns_opts("3x3x3", 1));
 	assert_gen_coords(kns_opts("2x2x2", 3));
+}
+
+/* Routers without CAs: half of them (a 2-ary 2-direct KNS without CAs
+ * at all would read as an 8-ring; with some, the routers are known). */
+static void test_kns_some_routers_without_cas(void **state)
+{
+	static const char *shapes[] = { "2x2", "2x2x2", "3x3" };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct kr_gen_opts o = kns_opts(shapes[i], 1);
+		struct kr_fabric f, g;
+		struct kr_topo t;
+		struct tc_truth tr, tr2;
+		uint8_t *drop;
+
+		o.shuffle = 1;
+		o.shuffle_seed = 17 + (uint64_t)i;
+		tc_gen(&o, &f, &tr);
+		drop = calloc(f.nnode, 1);
+		assert_non_null(drop);
+		for (uint32_t n = f.nsw; n < f.nnode; n++)
+			drop[n] = tr.pos[f.owner[f.peer[f.port0[n] + 1]]] % 2;
+		tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
+		assert_int_equal(kr_topo_recognize(&g, NULL, &t, NULL), KR_OK);
+		assert_int_equal(t.family, KR_FAMILY_KNS);
+		tc_assert_valid(&g, &t);
+		assert_null(tc_iso(&g, &tr2, &t));
+		kr_topo_free(&t);
+		tc_truth_free(&tr2);
+		tc_truth_free(&tr);
+		kr_fabric_free(&g);
+		kr_fabric_free(&f);
+		free(drop);
+	}
 }
 
 /* Where the graph reads several ways the documented preference decides:
@@ -278,7 +329,7 @@ static void each_switch_out(struct kr_gen_opts o, uint64_t seed)
 	o.shuffle_seed = seed;
 	tc_gen(&o, &f, &tr);
 	for (uint32_t s = 0; s < f.nsw; s++) {
-		uint8_t *drop = calloc(f.nsw, 1);
+		uint8_t *drop = calloc(f.nnode, 1);
 		const char *why;
 
 		assert_non_null(drop);
@@ -322,10 +373,11 @@ static void test_any_one_switch_missing(void **state)
  * (up to isomorphism) or refused; never something else. Most must pass. */
 static void test_random_faults(void **state)
 {
-	static const struct { const char *dims, *wrap; int kns; } shapes[] = {
-		{ "6x6", "1", 0 }, { "8x4", "10", 0 }, { "5x5x4", "1", 0 },
-		{ "4x4x4", "0", 0 }, { "3x3x3x3", "1", 0 }, { "6x6", "", 1 },
-		{ "4x4x4", "", 1 }, { "8x8", "", 1 },
+	static const struct { const char *dims, *wrap; unsigned par; int kns; } shapes[] = {
+		{ "6x6", "1", 1, 0 }, { "8x4", "10", 2, 0 }, { "5x5x4", "1", 1, 0 },
+		{ "4x4x4", "0", 1, 0 }, { "3x3x3x3", "1", 2, 0 },
+		{ "3x2x2x3x2x2", "110010", 1, 0 }, { "4x4x2x2x2x2", "1", 1, 0 },
+		{ "6x6", "", 1, 1 }, { "4x4x4", "", 1, 1 }, { "8x8", "", 1, 1 },
 	};
 	unsigned runs = 0, passed = 0;
 
@@ -333,7 +385,8 @@ static void test_random_faults(void **state)
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		for (unsigned seed = 1; seed <= 12; seed++) {
 			struct kr_gen_opts o = shapes[i].kns ? kns_opts(shapes[i].dims, 1) :
-					       grid_opts(shapes[i].dims, shapes[i].wrap, 1, 1);
+					       grid_opts(shapes[i].dims, shapes[i].wrap, 1,
+							 shapes[i].par);
 			struct kr_fabric f, g;
 			struct kr_topo t;
 			struct tc_truth tr, tr2;
@@ -345,7 +398,7 @@ static void test_random_faults(void **state)
 			o.fail = 1 + seed % 4;
 			o.fail_seed = seed * 31 + i;
 			tc_gen(&o, &f, &tr);
-			drop = calloc(f.nsw, 1);
+			drop = calloc(f.nnode, 1);
 			assert_non_null(drop);
 			drop[seed * 7 % f.nsw] = seed % 3 == 0;
 			tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
@@ -366,6 +419,7 @@ static void test_random_faults(void **state)
 		}
 	if (passed * 10 < runs * 9)
 		fail_msg("only %u of %u faulty fabrics recognised", passed, runs);
+	print_message("%u of %u faulty fabrics recognised\n", passed, runs);
 }
 
 static int add_sw(struct kr_fabric_builder *b, const char *name, uint64_t guid,
@@ -736,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_grids_from_the_graph),
 		cmocka_unit_test(test_kns_from_the_graph),
 		cmocka_unit_test(test_rule_reproduces_generator),
+		cmocka_unit_test(test_kns_some_routers_without_cas),
 		cmocka_unit_test(test_preferred_readings),
 		cmocka_unit_test(test_any_one_link_missing),
 		cmocka_unit_test(test_any_one_switch_missing),

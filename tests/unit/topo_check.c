@@ -46,10 +46,10 @@ void tc_truth_free(struct tc_truth *tr)
 	*tr = (struct tc_truth){ 0 };
 }
 
-/* A CA goes with the last switch it hangs off. */
+/* A CA goes when marked, or with the last switch it hangs off. */
 static int dropped(const struct kr_fabric *f, const uint8_t *drop, uint32_t n)
 {
-	if (n < f->nsw)
+	if (n < f->nsw || (drop && drop[n]))
 		return drop && drop[n];
 	for (uint32_t s = f->port0[n] + 1; s < f->port0[n + 1]; s++)
 		if (f->peer[s] >= 0 && !dropped(f, drop, f->owner[f->peer[s]]))

@@ -19,8 +19,9 @@ struct tc_truth {
 /* kr_gen with the truth mapped onto the fabric's switch ids. */
 void tc_gen(const struct kr_gen_opts *o, struct kr_fabric *f,
 	    struct tc_truth *tr);
-/* A copy of f without the switches marked in drop (and their CAs) and
- * without the link at slot cut (KR_NONE: none); tr follows along. */
+/* A copy of f without the nodes marked in drop ([nnode] or NULL; a switch
+ * takes its CAs along) and without the link at slot cut (KR_NONE: none);
+ * tr follows along. */
 void tc_without(const struct kr_fabric *f, const struct tc_truth *tr,
 		const uint8_t *drop, uint32_t cut, struct kr_fabric *out,
 		struct tc_truth *out_tr);
