@@ -89,7 +89,8 @@ struct kr_conf;
  * defaults) and fills every field of t; see docs/knsroute.conf.5 for the
  * labelling rule and what c can pin. KR_ETOPO with a one-line reason when
  * the fabric is neither family or c contradicts it; t->report (free with
- * kr_topo_free either way) then lists every conflict. */
+ * kr_topo_free either way) then lists every conflict. KR_EPARSE or KR_EIO
+ * when c's coords_file cannot be read (d names that file and line). */
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d);
 /* The coordinates file (also the persisted cache), documented in

@@ -283,11 +283,14 @@ static unsigned links_in(const struct kr_fabric *f, const struct kr_topo *t,
 }
 
 /* Expected: parallel links from every switch to its + neighbour (KNS:
- * from every router to each crossbar of its lines) when both are there. */
+ * from every router to each crossbar of its lines) when both are there.
+ * A grid where most neighbours are not linked at all is not what the
+ * fabric is (a sparse random graph fits into many grids). */
 static int missing_links(struct bctx *b)
 {
 	const struct kr_fabric *f = b->x->f;
 	struct kr_topo *t = b->t;
+	uint32_t pairs = 0, bare = 0;
 	int rc = KR_OK;
 
 	for (uint32_t pos = 0; pos < t->npos && !rc; pos++) {
@@ -308,6 +311,8 @@ static int missing_links(struct bctx *b)
 					continue;
 			}
 			have = links_in(f, t, (uint32_t)sw, 2 * d);
+			pairs++;
+			bare += !have;
 			if (have < t->parallel)
 				rc = add_missing(b, pos, d, t->parallel - have);
 		}
@@ -315,6 +320,9 @@ static int missing_links(struct bctx *b)
 	t->missing_link = b->ml;
 	t->nmissing_link = b->nml;
 	b->ml = NULL;
+	if (!rc && 2 * bare > pairs)
+		rc = kr_fail(b->x->d, KR_ETOPO, 0, "%u of the %u neighbour pairs of "
+			     "the grid would have no link", bare, pairs);
 	return rc;
 }
 
