@@ -224,13 +224,14 @@ static void coord_name(char *buf, size_t len, const struct kr_gen_opts *o,
 
 static void node_name(char *buf, size_t len, const struct kr_gen_opts *o,
 		      const struct gfab *g, uint32_t id, const uint32_t *stride,
-		      const uint32_t *rnd)
+		      uint64_t guid)
 {
 	char c[96];
 	const char *what = o->family == KR_FAMILY_KNS ? "router" : "switch";
 
-	if (o->shuffle) {
-		snprintf(buf, len, "%s-%08x", id < g->nsw ? "sw" : "ca", rnd[id]);
+	if (o->shuffle) {	/* the disguised GUID: unique, says nothing */
+		snprintf(buf, len, "%s-%010llx", id < g->nsw ? "sw" : "ca",
+			 (unsigned long long)(guid & 0xffffffffffull));
 	} else if (id >= g->nsw) {
 		uint32_t ca = id - g->nsw;
 
@@ -262,7 +263,6 @@ struct disguise {
 	uint32_t *order;	/* record order */
 	uint8_t *perm;		/* per node, nports+1 entries: logical -> real */
 	uint32_t *perm0;
-	uint32_t *rnd;		/* random name tags */
 	uint64_t key;
 };
 
@@ -274,8 +274,7 @@ static int make_disguise(const struct kr_gen_opts *o, const struct gfab *g,
 
 	z->order = malloc(g->nnode * sizeof(*z->order));
 	z->perm0 = malloc((g->nnode + 1) * sizeof(*z->perm0));
-	z->rnd = malloc(g->nnode * sizeof(*z->rnd));
-	if (!z->order || !z->perm0 || !z->rnd)
+	if (!z->order || !z->perm0)
 		return KR_ENOMEM;
 	for (uint32_t i = 0; i < g->nnode; i++) {
 		z->order[i] = i;
@@ -290,7 +289,6 @@ static int make_disguise(const struct kr_gen_opts *o, const struct gfab *g,
 		uint8_t *pm = z->perm + z->perm0[i];
 		uint32_t tmp[256];
 
-		z->rnd[i] = (uint32_t)splitmix(&rng);
 		for (unsigned p = 0; p <= g->nports[i]; p++)
 			tmp[p] = p;
 		if (o->shuffle)
@@ -308,7 +306,6 @@ static void free_disguise(struct disguise *z)
 	free(z->order);
 	free(z->perm);
 	free(z->perm0);
-	free(z->rnd);
 }
 
 /* Moves the links to leave out to the end of the inter-switch range. */
@@ -342,11 +339,11 @@ static int emit(const struct kr_gen_opts *o, const struct gfab *g,
 
 	for (uint32_t i = 0; i < g->nnode && rc >= 0; i++) {
 		uint32_t id = z->order[i];
+		uint64_t guid = guid_of(g, id, o->shuffle, z->key);
 
-		node_name(name, sizeof(name), o, g, id, stride, z->rnd);
+		node_name(name, sizeof(name), o, g, id, stride, guid);
 		rc = kr_fb_add_node(b, id < g->nsw ? KR_SWITCH : KR_CA,
-				    g->nports[id], guid_of(g, id, o->shuffle, z->key),
-				    name, name, 0, d);
+				    g->nports[id], guid, name, name, 0, d);
 		bid[id] = rc;
 	}
 	for (uint32_t l = 0; l < g->nlink && rc >= 0; l++) {

@@ -45,9 +45,6 @@ int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 /* The coordinates cache (kr_topo_cache_write), written atomically. */
 int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 		       const struct kr_topo *t, struct kr_diag *d);
-/* "KNS 4-ary 2-direct 1-indirect, p=2: 16 routers, 8 crossbars, 32 CAs" */
-void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
-		      const struct kr_topo *t);
 /* One line for logs. */
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p);

@@ -81,6 +81,12 @@ static inline unsigned kr_topo_coord(const struct kr_topo *t, uint32_t pos,
 }
 
 const char *kr_family_name(enum kr_family fam);
+/* "x", "y", "z", then "d3", "d4", ... */
+const char *kr_dim_name(unsigned d, char *buf, size_t len);
+/* "KNS 4-ary 2-direct 1-indirect, p=2: 16 routers, 8 crossbars, 32 CAs" or
+ * "torus 4x4x4 (wrap x,y,z), p=2, parallel 1: 64 switches, 128 CAs" */
+void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
+		      const struct kr_topo *t);
 void kr_topo_free(struct kr_topo *t);
 
 struct kr_conf;

@@ -31,25 +31,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
-		      const struct kr_topo *t)
-{
-	size_t n = 0;
-
-	if (t->family == KR_FAMILY_KNS) {
-		snprintf(buf, len, "KNS %u-ary %u-direct 1-indirect, p=%u: %u "
-			 "routers, %u crossbars, %u CAs", t->k[0], t->ndim, t->p,
-			 t->npos, f->nsw - t->npos, f->nnode - f->nsw);
-		return;
-	}
-	n += (size_t)snprintf(buf, len, "%s ", kr_family_name(t->family));
-	for (unsigned d = 0; d < t->ndim && n < len; d++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%u", d ? "x" : "", t->k[d]);
-	if (n < len)
-		snprintf(buf + n, len - n, ", p=%u, parallel %u: %u switches, "
-			 "%u CAs", t->p, t->parallel, f->nsw, f->nnode - f->nsw);
-}
-
 static int write_vlarb(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;

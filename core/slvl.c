@@ -368,8 +368,8 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 
 static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 {
-	static const char *names = "xyzwvuts";
 	size_t n = 0, len = sizeof(p->text);
+	char nm[16];
 	unsigned bit = 0;
 
 	n += (size_t)snprintf(p->text, len, "SL bits:");
@@ -378,8 +378,9 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      0, p->nring - 1);
 		for (unsigned d = 0, first = 1; d < topo->ndim; d++)
 			if (p->ring_bit[d] != KR_NO_DIM) {
-				n += (size_t)snprintf(p->text + n, len - n, "%s%c",
-						      first ? " " : ",", names[d]);
+				n += (size_t)snprintf(p->text + n, len - n, "%s%s",
+						      first ? " " : ",",
+						      kr_dim_name(d, nm, sizeof(nm)));
 				first = 0;
 			}
 		n += (size_t)snprintf(p->text + n, len - n, ";");

@@ -98,8 +98,7 @@ int kns_candidate(const struct tgraph *g)
 static int sides(struct kan *a, int no_ca_side)
 {
 	const struct tgraph *g = a->g;
-	uint32_t bad = 0;
-	int ca = -1;
+	uint32_t bad = 0, with_ca = KR_NONE;
 
 	if (colour(g, a->side, a->stamp, &bad))
 		return kr_fail(a->x->d, KR_ETOPO, 0, "switch \"%s\" is on an odd "
@@ -108,14 +107,13 @@ static int sides(struct kan *a, int no_ca_side)
 	for (uint32_t v = 0; v < g->n; v++) {
 		if (!g->nca[v])
 			continue;
-		if (ca >= 0 && ca != a->side[v])
+		if (with_ca != KR_NONE && a->side[with_ca] != a->side[v])
 			return kr_fail(a->x->d, KR_ETOPO, 0, "switches \"%s\" and "
 				       "\"%s\" both have CAs but would be a router "
-				       "and a crossbar", nm(a, v), nm(a, a->o));
-		ca = a->side[v];
-		a->o = v;
+				       "and a crossbar", nm(a, v), nm(a, with_ca));
+		with_ca = v;
 	}
-	a->rside = ca >= 0 ? (uint8_t)ca :
+	a->rside = with_ca != KR_NONE ? a->side[with_ca] :
 		   (uint8_t)(a->side[lowest_guid(a->x->f)] ^ no_ca_side);
 	for (uint32_t v = 0; v < g->n; v++) {
 		unsigned deg = tg_deg(g, v);

@@ -2,12 +2,16 @@
  * could not place, because every link that would tell their dimension
  * lost its squares to missing links or switches.
  *
- * Coordinates here are potentials (paths unbounded, rings modulo k). A
- * switch goes to the only free place next to its first placed neighbour
- * that is next to all its placed neighbours, preferring places inside the
- * extent found so far (the smallest grid): if the placed switches are
- * right, that is where it must be. Afterwards, a link that spans a whole
- * path from end to end closes it into a ring. */
+ * Coordinates here are potentials (paths unbounded, rings modulo k). The
+ * unplaced switches connected to each other form a cluster hanging off
+ * placed ones; every arrangement of a cluster next to its placed
+ * neighbours is tried (each switch one step from a neighbour already
+ * placed, on a free place, next to all its placed neighbours). The
+ * arrangement on the smallest grid wins, then the one with the fewest
+ * missing (or surplus) links; a tie means the graph cannot tell, and
+ * recognition fails rather than guess. Clusters that are ambiguous alone
+ * are tried once more together. A link that spans a path from end to end
+ * closes it into a ring of that length. */
 #include "topo_int.h"
 
 #include <stdlib.h>

@@ -77,20 +77,24 @@ static void find_conf_path(struct kr_plugin *pl)
 }
 
 /* Re-read each sweep so that an admin's edit takes effect on the next one.
- * A broken file keeps knsroute out of the way rather than guessing. */
+ * A broken file keeps knsroute out of the way rather than guessing. The
+ * coordinates cache defaults to a file next to OpenSM's guid2lid cache, so
+ * that a later sweep (with more faults, perhaps) keeps this labelling. */
 static int load_conf(struct kr_plugin *pl)
 {
 	struct kr_diag d = { .file = pl->conf_path };
+	const char *dir = getenv("OSM_CACHE_DIR");
 	char msg[512];
 
 	kr_conf_init(&pl->conf);
-	if (!pl->conf_path[0])
-		return 0;
-	if (kr_conf_load(&pl->conf, pl->conf_path, &d)) {
+	if (pl->conf_path[0] && kr_conf_load(&pl->conf, pl->conf_path, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR01: knsroute: %s\n", msg);
 		return -1;
 	}
+	if (!pl->conf.coords_cache[0])
+		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
+			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
 	return 0;
 }
 
@@ -327,20 +331,14 @@ static void kr_update_vlarb(void *ctx, osm_physp_t *port, uint8_t port_num,
 		}
 }
 
-/* The labelling of this sweep, so that the next sweep (with more faults,
- * perhaps) keeps it. Goes next to OpenSM's own guid2lid cache. */
+/* The labelling of this sweep, for the next one (see load_conf). */
 static void save_coords(struct kr_plugin *pl)
 {
-	const char *dir = getenv("OSM_CACHE_DIR");
 	struct kr_diag d = { 0 };
-	char path[600], msg[512];
+	char msg[512];
 
-	if (pl->conf.coords_cache[0])
-		snprintf(path, sizeof(path), "%s", pl->conf.coords_cache);
-	else
-		snprintf(path, sizeof(path), "%s/knsroute-coords",
-			 dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
-	if (kr_topo_cache_save(path, &pl->fabric, &pl->plan.topo, &d)) {
+	if (kr_topo_cache_save(pl->conf.coords_cache, &pl->fabric,
+			       &pl->plan.topo, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
 			"save coordinates: %s\n", msg);

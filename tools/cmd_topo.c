@@ -33,45 +33,12 @@ static void topo_usage(FILE *out)
 "Exit status: 0 recognised, 1 not recognised, 2 usage or input error.\n");
 }
 
-static const char *dim_name(unsigned d, char *buf, size_t len)
-{
-	if (d < 3)
-		snprintf(buf, len, "%c", "xyz"[d]);
-	else
-		snprintf(buf, len, "d%u", d);
-	return buf;
-}
-
 static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *t)
 {
-	uint32_t nxbar = 0, ngrid = 0;
-	char nm[16];
+	char line[512];
 
-	for (uint32_t s = 0; s < f->nsw; s++) {
-		nxbar += t->sw_xdim[s] != KR_NO_DIM;
-		ngrid += t->sw_pos[s] != KR_NONE;
-	}
-	if (t->family == KR_FAMILY_KNS) {
-		fprintf(out, "KNS %u-ary %u-direct 1-indirect, p=%u: %u routers, "
-			"%u crossbars, %u CAs\n", t->k[0], t->ndim, t->p, ngrid,
-			nxbar, f->nnode - f->nsw);
-		return;
-	}
-	fprintf(out, "%s ", kr_family_name(t->family));
-	for (unsigned d = 0; d < t->ndim; d++)
-		fprintf(out, "%s%u", d ? "x" : "", t->k[d]);
-	if (t->family == KR_FAMILY_TORUS) {
-		fputs(" (wrap ", out);
-		for (unsigned d = 0, first = 1; d < t->ndim; d++)
-			if (t->wrap[d]) {
-				fprintf(out, "%s%s", first ? "" : ",",
-					dim_name(d, nm, sizeof(nm)));
-				first = 0;
-			}
-		fputc(')', out);
-	}
-	fprintf(out, ", p=%u, parallel %u: %u switches, %u CAs\n", t->p,
-		t->parallel, ngrid, f->nnode - f->nsw);
+	kr_topo_describe(line, sizeof(line), f, t);
+	fprintf(out, "%s\n", line);
 }
 
 static void missing(FILE *out, const struct kr_topo *t)
@@ -94,7 +61,7 @@ static void missing(FILE *out, const struct kr_topo *t)
 		kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim] +
 				(c + 1) % t->k[m->dim] * t->stride[m->dim],
 				KR_NO_DIM, z, sizeof(z));
-		fprintf(out, "  %s +%s %s\n", a, dim_name(m->dim, nm, sizeof(nm)), z);
+		fprintf(out, "  %s +%s %s\n", a, kr_dim_name(m->dim, nm, sizeof(nm)), z);
 	}
 	if (t->nmissing_sw)
 		fprintf(out, "missing switches: %u\n", t->nmissing_sw);

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 SWEEPS=4
-kr_plan 4
+kr_plan 5
 kr_tmpdir
 if ! kr_have_sim || ! command -v valgrind >/dev/null ||
    [ ! -e "$KR_PLUGINDIR/libknsroute.so" ]; then
@@ -51,6 +51,13 @@ sums+=("$(md5sum <"$lfts")")
 kr_ok $? "$SWEEPS heavy sweeps routed by knsroute"
 [ -s "$lfts" ] && [ "$(printf '%s\n' "${sums[@]}" | sort -u | wc -l)" -eq 1 ]
 kr_ok $? "the same LFTs after every sweep"
+
+# The labelling is kept for later sweeps next to OpenSM's guid2lid cache,
+# and it describes this fabric.
+"$KR_CLI" topo "$KR_TMP/fabric.net" --conf <(echo "coords_cache $KR_OSM_DIR/knsroute-coords") \
+	>"$KR_TMP/topo.out" 2>&1 && [ -s "$KR_OSM_DIR/knsroute-coords" ] &&
+	grep -q "KNS 3-ary 2-direct" "$KR_TMP/topo.out"
+kr_ok $? "the coordinates cache is written where the next sweep reads it"
 
 kill "$KR_OSM_PID"
 wait "$KR_OSM_PID"

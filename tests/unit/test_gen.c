@@ -210,6 +210,22 @@ static void test_embedded_lids(void **state)
 	kr_fabric_free(&f);
 }
 
+/* 131072 shuffled nodes: names derive from the disguised GUIDs, so they
+ * cannot collide the way random 32-bit tags would at this size. */
+static void test_big_shuffle_unique_names(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 3,
+				 .k = { 64, 64, 16 }, .wrap = { 1, 1, 1 },
+				 .p = 1, .shuffle = 1, .shuffle_seed = 77 };
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+
+	(void)state;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+	assert_int_equal(f.nnode, 131072);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_faults_listed_and_absent),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_embedded_lids),
+		cmocka_unit_test(test_big_shuffle_unique_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
