@@ -91,6 +91,42 @@ static int write_fabric(const struct kr_gen_opts *o, const char *path)
 	return rc;
 }
 
+/* Family and sizes from the command line into o. */
+static int set_shape(const char *family, unsigned k, unsigned n, const char *dims,
+		     const char *mesh, struct kr_gen_opts *o)
+{
+	struct kr_diag d = { 0 };
+	int torus = !strcmp(family, "torus");
+
+	if (!strcmp(family, "kns")) {
+		if (!k || !n || dims)
+			return cli_usage_error("gen", "kns takes --k and --n");
+		o->family = KR_FAMILY_KNS;
+		o->ndim = n;
+		for (unsigned i = 0; i < n; i++)
+			o->k[i] = k;
+		return 0;
+	}
+	if (!torus && strcmp(family, "mesh"))
+		return cli_usage_error("gen", "unknown family \"%s\" (kns, torus, "
+				       "mesh)", family);
+	if (!dims || k || n)
+		return cli_usage_error("gen", "%s takes --dims", family);
+	if (kr_parse_dims(dims, o->k, &o->ndim, &d))
+		return cli_error(&d);
+	for (unsigned i = 0; i < o->ndim; i++)
+		o->wrap[i] = (uint8_t)torus;
+	if (mesh && !torus)
+		return cli_usage_error("gen", "--mesh-dims is for tori");
+	if (mesh && parse_mesh_dims(mesh, o))
+		return EXIT_USAGE;
+	o->family = KR_FAMILY_MESH;
+	for (unsigned i = 0; i < o->ndim; i++)
+		if (o->wrap[i])
+			o->family = KR_FAMILY_TORUS;
+	return 0;
+}
+
 enum { OPT_K = 256, OPT_N, OPT_DIMS, OPT_P, OPT_MESH, OPT_PAR, OPT_SHUF,
        OPT_FAIL, OPT_SEED, OPT_LIDS, OPT_LMC };
 
@@ -115,7 +151,6 @@ int cmd_gen(int argc, char **argv)
 	struct kr_gen_opts o = { .p = 1, .parallel = 1, .fail_seed = 1 };
 	const char *family, *out = NULL, *dims = NULL, *mesh = NULL;
 	unsigned k = 0, n = 0;
-	struct kr_diag d = { 0 };
 	int c;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -152,33 +187,7 @@ int cmd_gen(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("gen", "unexpected argument \"%s\"", argv[optind]);
-	if (!strcmp(family, "kns")) {
-		if (!k || !n || dims)
-			return cli_usage_error("gen", "kns takes --k and --n");
-		o.family = KR_FAMILY_KNS;
-		o.ndim = n;
-		for (unsigned i = 0; i < n; i++)
-			o.k[i] = k;
-	} else if (!strcmp(family, "torus") || !strcmp(family, "mesh")) {
-		int torus = !strcmp(family, "torus");
-
-		if (!dims || k || n)
-			return cli_usage_error("gen", "%s takes --dims", family);
-		if (kr_parse_dims(dims, o.k, &o.ndim, &d))
-			return cli_error(&d);
-		for (unsigned i = 0; i < o.ndim; i++)
-			o.wrap[i] = (uint8_t)torus;
-		if (mesh && !torus)
-			return cli_usage_error("gen", "--mesh-dims is for tori");
-		if (mesh && parse_mesh_dims(mesh, &o))
-			return EXIT_USAGE;
-		o.family = KR_FAMILY_MESH;
-		for (unsigned i = 0; i < o.ndim; i++)
-			if (o.wrap[i])
-				o.family = KR_FAMILY_TORUS;
-	} else {
-		return cli_usage_error("gen", "unknown family \"%s\" (kns, torus, mesh)",
-				       family);
-	}
+	if (set_shape(family, k, n, dims, mesh, &o))
+		return EXIT_USAGE;
 	return write_fabric(&o, out);
 }

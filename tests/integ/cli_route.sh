@@ -4,7 +4,7 @@
 # table 11.3 through `knsroute stats`.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 12
+kr_plan 14
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -72,5 +72,16 @@ kr_ok $? "stats: a missing dump file is an input error"
 "$K" route "$T/kns.net" --out /proc/knsroute-cannot-write >/dev/null 2>&1
 [ $? -eq 2 ]
 kr_ok $? "route: an unwritable output directory is an error"
+
+"$K" gen bogus --k 2 >/dev/null 2>&1
+rc1=$?
+"$K" gen mesh --dims 4x4 --mesh-dims 0 >/dev/null 2>&1
+rc2=$?
+[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ]
+kr_ok $? "gen: an unknown family and --mesh-dims on a mesh are usage errors"
+
+"$K" gen torus --dims 4x5 --mesh-dims 1 --shuffle 2 -o "$T/mixed.net" &&
+	"$K" topo "$T/mixed.net" | grep -q "^torus 4x5 (wrap x), p=1"
+kr_ok $? "gen: --mesh-dims makes a dimension a line"
 
 kr_done
