@@ -27,13 +27,9 @@ say "1. generate: knsroute gen ${gen[*]}"
 "$KR_CLI" info "$work/fabric.net"
 
 say "2. simulate it (ibsim) and start opensm with the knsroute plugin"
-cat >"$work/opensm.conf" <<EOF
-event_plugin_name knsroute
-routing_engine knsroute,minhop
-qos TRUE
-EOF
+kr_plugin_ready || die "ibsim, opensm or the plugin is missing"
+kr_plugin_conf "$work/opensm.conf"
 sed 's/^/   /' "$work/opensm.conf"
-export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 kr_start_ibsim "$work/fabric.net" || die "ibsim did not start"
 kr_start_opensm -F "$work/opensm.conf" -D 0x43
 kr_wait_sm 90 || die "opensm did not bring the subnet up"

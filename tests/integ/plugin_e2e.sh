@@ -18,23 +18,17 @@ CASES_PER_FABRIC=7
 
 kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 2 ))
 kr_tmpdir
-if ! kr_have_sim || [ ! -x "$KR_CLI" ] || [ ! -e "$KR_PLUGINDIR/libknsroute.so" ]; then
+if ! kr_plugin_ready || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
 	kr_done
 fi
-export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # opensm.conf as an admin writes it; $2 lines go into knsroute.conf.
 write_conf() {
 	local dir=$1 knsconf=$2 lmc=$3
 	printf '%s\n' "$knsconf" >"$dir/knsroute.conf"
-	cat >"$dir/opensm.conf" <<EOF
-event_plugin_name knsroute
-event_plugin_options knsroute=$dir/knsroute.conf
-routing_engine knsroute,minhop
-qos TRUE
-lmc $lmc
-EOF
+	kr_plugin_conf "$dir/opensm.conf" \
+		"event_plugin_options knsroute=$dir/knsroute.conf" "lmc $lmc"
 }
 
 run_fabric() {

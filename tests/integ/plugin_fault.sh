@@ -9,20 +9,14 @@
 
 kr_plan 5
 kr_tmpdir
-if ! kr_have_sim || ! command -v jq >/dev/null ||
-   [ ! -e "$KR_PLUGINDIR/libknsroute.so" ]; then
+if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, jq and a built plugin"
 	kr_done
 fi
-export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen torus --dims 4x4 --p 1 -o "$net"
-cat >"$KR_TMP/opensm.conf" <<EOF
-event_plugin_name knsroute
-routing_engine knsroute,minhop
-qos TRUE
-EOF
+kr_plugin_conf "$KR_TMP/opensm.conf"
 kr_start_ibsim "$net"
 kr_start_opensm -F "$KR_TMP/opensm.conf"
 kr_wait_sm 60

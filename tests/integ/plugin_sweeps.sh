@@ -4,23 +4,18 @@
 # routing with identical tables, and nothing the plugin allocated may leak
 # or be misused.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/readback.sh"
 
 SWEEPS=4
 kr_plan 5
 kr_tmpdir
-if ! kr_have_sim || ! command -v valgrind >/dev/null ||
-   [ ! -e "$KR_PLUGINDIR/libknsroute.so" ]; then
+if ! kr_plugin_ready || ! command -v valgrind >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, valgrind and a built plugin"
 	kr_done
 fi
-export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 "$KR_CLI" gen kns --k 3 --n 2 --p 1 -o "$KR_TMP/fabric.net"
-cat >"$KR_TMP/opensm.conf" <<EOF
-event_plugin_name knsroute
-routing_engine knsroute,minhop
-qos TRUE
-EOF
+kr_plugin_conf "$KR_TMP/opensm.conf"
 kr_start_ibsim "$KR_TMP/fabric.net"
 kr_osm_dirs
 mapfile -t base < <(kr_osm_args)

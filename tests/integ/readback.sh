@@ -1,5 +1,11 @@
-# Sourced after lib.sh: read what a running opensm programmed into the
-# simulated fabric, and compare it with a knsroute dry run.
+# Sourced after lib.sh: run opensm with the knsroute plugin, read what it
+# programmed into the simulated fabric, and compare it with a dry run.
+#
+#   kr_plugin_ready      status 0 when ibsim, opensm and the built plugin are
+#                        there; exports LD_LIBRARY_PATH so opensm finds it
+#   kr_plugin_conf FILE [LINE...]
+#                        an opensm.conf as an admin writes it (load the
+#                        plugin, knsroute then minhop, QoS on) plus LINEs
 #
 #   kr_readback DIR      ibnetdiscover -> DIR/capture.net, ibroute of every
 #                        switch -> DIR/lfts, smpquery sl2vl of every switch
@@ -17,6 +23,18 @@
 #                        DLID (path-sl "dlid sl" lines only)
 # The normalisers fail on input they find nothing in, so that two empty
 # results never compare equal. gawk: mawk lacks strtonum.
+
+kr_plugin_ready() {
+	kr_have_sim && [ -e "$KR_PLUGINDIR/libknsroute.so" ] || return 1
+	export LD_LIBRARY_PATH="$KR_PLUGINDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+kr_plugin_conf() {
+	local file=$1
+	shift
+	printf '%s\n' "event_plugin_name knsroute" "routing_engine knsroute,minhop" \
+		"qos TRUE" "$@" >"$file"
+}
 
 # "LID PORT" for every linked switch port, "LID 0" for switch management
 # ports, "LID CA LMC" for CA ports, from an ibnetdiscover capture.
