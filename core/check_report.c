@@ -15,11 +15,6 @@ static const char *const fail_text[KR_CHECK_NFAIL] = {
 	"SL2VL maps it to VL 15", "VL at or above the port's OperVLs",
 };
 
-const char *kr_check_fail_name(enum kr_check_fail why)
-{
-	return (unsigned)why < KR_CHECK_NFAIL ? fail_names[why] : "unknown";
-}
-
 static unsigned port_of(const struct kr_fabric *f, uint32_t slot)
 {
 	return kr_port_num(f, slot);

@@ -143,11 +143,6 @@ int kr_fb_find(const struct kr_fabric_builder *b, const char *name)
 	}
 }
 
-unsigned kr_fb_nports(const struct kr_fabric_builder *b, int node)
-{
-	return b->node[node].nports;
-}
-
 int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 		   unsigned nports, uint64_t guid, const char *name,
 		   const char *desc, unsigned line, struct kr_diag *d)

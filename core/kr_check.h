@@ -103,6 +103,4 @@ void kr_check_report_free(struct kr_check_report *r);
 int kr_check_report_write(FILE *out, const struct kr_fabric *f,
 			  const struct kr_check_report *r, int json);
 
-const char *kr_check_fail_name(enum kr_check_fail why);
-
 #endif

@@ -120,7 +120,6 @@ int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 		   const char *desc, unsigned line, struct kr_diag *d);
 /* Builder node id of a name, or -1. */
 int kr_fb_find(const struct kr_fabric_builder *b, const char *name);
-unsigned kr_fb_nports(const struct kr_fabric_builder *b, int node);
 void kr_fb_set_ids(struct kr_fabric_builder *b, int node, uint64_t sysimg_guid,
 		   uint32_t vendid, uint32_t devid);
 int kr_fb_set_port(struct kr_fabric_builder *b, int node, unsigned port,

@@ -33,10 +33,6 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 void kr_plan_free(struct kr_plan *p);
 const char *kr_phase_name(enum kr_phase ph);
 
-/* Human summary: family and sizes, LIDs, SL/VL plan, hop histogram, link
- * load, check verdict, time per phase. */
-int kr_plan_summary(FILE *out, const struct kr_fabric *f,
-		    const struct kr_plan *p);
 /* The dry run's files in dir (created if needed): opensm-lfts.dump,
  * opensm-sl2vl.dump, path-sl, vlarb, topology.net (the fabric with the
  * LIDs the tables use), summary. All or nothing. */

@@ -98,15 +98,8 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	fprintf(out, "compute ms: recognition %.1f, routing %.1f, SL/VL %.1f, "
 		"check %.1f\n", p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
 		p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_CHECK]);
-	if (write_ms >= 0)
-		fprintf(out, "write ms: %.1f\n", write_ms);
+	fprintf(out, "write ms: %.1f\n", write_ms);
 	return ferror(out) ? KR_EIO : KR_OK;
-}
-
-int kr_plan_summary(FILE *out, const struct kr_fabric *f,
-		    const struct kr_plan *p)
-{
-	return summary(out, f, p, -1);
 }
 
 static int write_topology(FILE *out, const void *ctx)
