@@ -128,6 +128,14 @@ uint32_t kr_port_by_guid(const struct kr_fabric *f, uint64_t port_guid)
 
 int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d)
 {
+	uint32_t bad;
+
+	return fabric_index_lids(f, d, &bad);
+}
+
+/* *bad: the node whose LID is wrong, for callers that know its line. */
+int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad)
+{
 	uint32_t max = 0;
 
 	for (uint32_t s = 0; s < f->nport; s++) {
@@ -135,6 +143,7 @@ int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d)
 
 		if (!f->lid[s] || !lid_slot(f, s))
 			continue;
+		*bad = f->owner[s];
 		if (top > KR_LID_UCAST_END)
 			return kr_fail(d, KR_EPARSE, 0,
 				       "LID %u (LMC %u) of \"%s\" port %u beyond "
@@ -160,6 +169,7 @@ int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d)
 		for (uint32_t l = f->lid[s]; l < f->lid[s] + (1u << f->lmc[s]); l++) {
 			uint32_t prev = f->lid_port[l];
 
+			*bad = f->owner[s];
 			if (prev != KR_NONE)
 				return kr_fail(d, KR_EPARSE, 0,
 					       "LID %u used by \"%s\" port %u and "

@@ -388,7 +388,7 @@ static void copy_slots(const struct kr_fabric_builder *b, struct kr_fabric *f,
 int kr_fb_finish(struct kr_fabric_builder *b, struct kr_fabric *f,
 		 struct kr_diag *d)
 {
-	uint32_t *slot_map;
+	uint32_t *slot_map, bad = 0;
 	int rc;
 
 	*f = (struct kr_fabric){ 0 };
@@ -413,8 +413,8 @@ int kr_fb_finish(struct kr_fabric_builder *b, struct kr_fabric *f,
 	copy_slots(b, f, slot_map);
 	free(slot_map);
 	rc = kr_fabric_index_guids(f, d, b);
-	if (!rc)
-		rc = kr_fabric_index_lids(f, d);
+	if (!rc && (rc = fabric_index_lids(f, d, &bad)) == KR_EPARSE && d)
+		d->line = fb_node_line(b, bad);
 	if (rc)
 		kr_fabric_free(f);
 	return rc;

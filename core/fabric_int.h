@@ -11,4 +11,7 @@ unsigned fb_node_line(const struct kr_fabric_builder *b, uint32_t final_id);
 int kr_fabric_index_guids(struct kr_fabric *f, struct kr_diag *d,
 			  const struct kr_fabric_builder *b);
 
+/* kr_fabric_index_lids that also names the node at fault. */
+int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad);
+
 #endif

@@ -143,6 +143,23 @@ static void test_lids_assign_and_conflict(void **state)
 	kr_fb_free(fb);
 }
 
+/* A LID clash found while indexing names the record that repeats it. */
+static void test_lid_clash_names_line(void **state)
+{
+	int a, b, h1, h2;
+	struct kr_fabric_builder *fb = two_switches(&a, &b, &h1, &h2);
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+
+	(void)state;
+	assert_int_equal(kr_fb_set_port(fb, h1, 1, 0, 7, 0, 1, &d), KR_OK);
+	assert_int_equal(kr_fb_set_port(fb, h2, 1, 0, 7, 0, 4, &d), KR_OK);
+	assert_int_equal(kr_fb_finish(fb, &f, &d), KR_EPARSE);
+	assert_int_equal(d.line, 4);	/* h2's record */
+	assert_non_null(strstr(d.msg, "LID 7 used by"));
+	kr_fb_free(fb);
+}
+
 static void test_tables_sl2vl_and_pairs(void **state)
 {
 	int a, b, h1, h2;
@@ -191,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_builder_duplicates),
 		cmocka_unit_test(test_builder_many_names),
 		cmocka_unit_test(test_lids_assign_and_conflict),
+		cmocka_unit_test(test_lid_clash_names_line),
 		cmocka_unit_test(test_tables_sl2vl_and_pairs),
 	};
 
