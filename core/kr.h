@@ -16,5 +16,6 @@
 #include "kr_dump.h"
 #include "kr_plan.h"
 #include "kr_stats.h"
+#include "kr_atomic.h"
 
 #endif

@@ -143,23 +143,30 @@ static int read_inputs(const struct check_args *a, struct kr_fabric *f,
 	return 0;
 }
 
-static int write_one(const char *path, const struct kr_fabric *f,
-		     const struct kr_tables *t,
-		     int (*wr)(FILE *, const struct kr_fabric *,
-			       const struct kr_tables *))
+typedef int table_writer(FILE *, const struct kr_fabric *, const struct kr_tables *);
+
+struct table_out {
+	const struct kr_fabric *f;
+	const struct kr_tables *t;
+	table_writer *wr;
+};
+
+static int write_table(FILE *out, const void *ctx)
 {
-	struct cli_out out;
+	const struct table_out *c = ctx;
+
+	return c->wr(out, c->f, c->t);
+}
+
+static int write_one(const char *path, const struct kr_fabric *f,
+		     const struct kr_tables *t, table_writer *wr)
+{
+	struct table_out c = { f, t, wr };
+	struct kr_diag d = { 0 };
 
 	if (!path)
 		return 0;
-	if (!cli_out_open(&out, path))
-		return EXIT_USAGE;
-	if (wr(out.fp, f, t)) {
-		cli_out_abort(&out);
-		fprintf(stderr, "knsroute: cannot write %s\n", path);
-		return EXIT_USAGE;
-	}
-	return cli_out_commit(&out) ? EXIT_USAGE : 0;
+	return kr_write_atomic(path, write_table, &c, &d) ? cli_error(&d) : 0;
 }
 
 static int write_tables(const struct check_args *a, const struct kr_fabric *f,

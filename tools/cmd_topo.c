@@ -169,16 +169,9 @@ static int failed(const struct topo_opts *o, const struct kr_topo *t,
 static int write_cache(const char *path, const struct kr_fabric *f,
 		       const struct kr_topo *t)
 {
-	struct cli_out out;
+	struct kr_diag d = { 0 };
 
-	if (!cli_out_open(&out, path))
-		return EXIT_USAGE;
-	if (kr_topo_cache_write(out.fp, f, t)) {
-		cli_out_abort(&out);
-		fprintf(stderr, "knsroute: cannot write %s\n", path);
-		return EXIT_USAGE;
-	}
-	return cli_out_commit(&out) ? EXIT_USAGE : 0;
+	return kr_topo_cache_save(path, f, t, &d) ? cli_error(&d) : 0;
 }
 
 static int run(const struct topo_opts *o)
