@@ -405,3 +405,38 @@ int kr_cdg_insert(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag)
 		return KR_ENOMEM;
 	return 1;
 }
+
+/* Linear probing deletion: later entries of the run shift back into the
+ * hole unless their home slot lies cyclically after it. */
+static void hash_del(struct kr_cdg *g, uint64_t key)
+{
+	uint32_t mask = g->hmask, i = hash_of(key, mask), j;
+
+	while (g->hash[i].key != key)
+		i = (i + 1) & mask;
+	for (j = i;;) {
+		uint32_t h;
+
+		j = (j + 1) & mask;
+		if (g->hash[j].key == EMPTY)
+			break;
+		h = hash_of(g->hash[j].key, mask);
+		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+			continue;
+		g->hash[i] = g->hash[j];
+		i = j;
+	}
+	g->hash[i].key = EMPTY;
+}
+
+void kr_cdg_truncate(struct kr_cdg *g, uint32_t n)
+{
+	while (g->nedge > n) {
+		uint32_t e = --g->nedge;
+
+		/* newest first: e heads both of its lists */
+		g->head_out[g->from[e]] = g->next_out[e];
+		g->head_in[g->to[e]] = g->next_in[e];
+		hash_del(g, edge_key(g->from[e], g->to[e]));
+	}
+}

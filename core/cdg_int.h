@@ -66,6 +66,9 @@ int kr_cdg_order(struct kr_cdg *g);
  * it would close a cycle: g->cycle is then to ... from (the new edge
  * closes it). KR_EINVAL without an order, KR_ENOMEM. */
 int kr_cdg_insert(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag);
+/* Removes the edges added after the first n (newest first), so that a
+ * batch of insertions can be undone; the order stays valid. */
+void kr_cdg_truncate(struct kr_cdg *g, uint32_t n);
 /* Whether from -> to would close a cycle (needs an order; fills g->cycle
  * like kr_cdg_insert). */
 bool kr_cdg_closes_cycle(struct kr_cdg *g, uint32_t from, uint32_t to);

@@ -39,7 +39,8 @@ int kr_classify_parse(const char *s, enum kr_classify *cl)
 void kr_conf_init(struct kr_conf *c)
 {
 	*c = (struct kr_conf){ .family = KR_FAMILY_NONE,
-			       .classify = KR_CLASSIFY_XORDET, .check = 1 };
+			       .classify = KR_CLASSIFY_XORDET, .check = 1,
+			       .detour_vls = 1, .max_intermediates = 2 };
 	for (unsigned d = 0; d < KR_MAX_DIM; d++)
 		c->wrap[d] = -1;
 }
@@ -314,6 +315,10 @@ static int do_key(struct cline *l, struct kr_conf *c)
 		return one_number(l, 0, 7, &c->lmc);
 	if (!strcmp(k, "check"))
 		return key_check(l, c);
+	if (!strcmp(k, "detour_vls"))
+		return one_number(l, 0, 1, &c->detour_vls);
+	if (!strcmp(k, "max_intermediates"))
+		return one_number(l, 0, 2, &c->max_intermediates);
 	return bad(l, "unknown key \"%s\" (see knsroute.conf(5))", k);
 }
 

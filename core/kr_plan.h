@@ -1,6 +1,9 @@
 /* The whole pipeline in one call, as the plugin and `knsroute route` run it:
- * recognise -> route -> SL/VL plan -> full check. Each step fills one part
- * of the plan; kr_plan_free copes with any failure point. */
+ * recognise -> route -> SL/VL plan -> repair -> full check. Each step fills
+ * one part of the plan; kr_plan_free copes with any failure point. The
+ * SL/VL plan comes before repair because it depends on the recognised
+ * structure alone (so faults never change it) and repair needs its maps to
+ * prove each detour. */
 #ifndef KR_PLAN_H
 #define KR_PLAN_H
 
@@ -9,17 +12,19 @@
 #include "kr_check.h"
 #include "kr_conf.h"
 #include "kr_fabric.h"
+#include "kr_repair.h"
 #include "kr_slvl.h"
 #include "kr_tables.h"
 #include "kr_topo.h"
 
-enum kr_phase { KR_PHASE_TOPO, KR_PHASE_ROUTE, KR_PHASE_SLVL, KR_PHASE_CHECK,
-		KR_NPHASE };
+enum kr_phase { KR_PHASE_TOPO, KR_PHASE_ROUTE, KR_PHASE_SLVL,
+		KR_PHASE_REPAIR, KR_PHASE_CHECK, KR_NPHASE };
 
 struct kr_plan {
 	struct kr_topo topo;
 	struct kr_tables tables;
 	struct kr_slvl slvl;
+	struct kr_repair_stats repair;
 	struct kr_check_report check;
 	int checked;			/* the check ran (conf check != 0) */
 	enum kr_phase failed;		/* phase that failed, when one did */
@@ -30,6 +35,13 @@ struct kr_plan {
  * off in c); the plan's parts stay valid for inspection either way. */
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d);
+/* The same, for a fabric whose previous plan prev (same LIDs) had its
+ * destinations on the SLs prev_sl ([max_lid + 1], NULL: the plan's own):
+ * repair then also proves that packets still sent on an old SL close no
+ * credit loop. */
+int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
+		    const uint8_t *prev_sl, struct kr_plan *p,
+		    struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
 const char *kr_phase_name(enum kr_phase ph);
 

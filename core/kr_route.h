@@ -13,9 +13,9 @@
 #include "kr_topo.h"
 
 /* Fills t (allocated here: LFT, zeroed SL2VL maps and dlid_sl) for LIDs
- * 0 .. f->max_lid. Fails with KR_EROUTE when a DOR path is broken by a
- * missing link or switch (d->msg says where), with KR_ETOPO when a LID's
- * port hangs off no recognised switch. */
+ * 0 .. f->max_lid. Where a missing link or switch cuts the dimension-order
+ * way, the entry is KR_NO_PORT: kr_repair's to fill. Fails with KR_ETOPO
+ * when a LID's port hangs off no recognised switch. */
 int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d);
 

@@ -19,7 +19,7 @@ static double now_ms(void)
 const char *kr_phase_name(enum kr_phase ph)
 {
 	static const char *names[KR_NPHASE] = { "recognition", "routing",
-						"SL/VL plan", "check" };
+						"SL/VL plan", "repair", "check" };
 
 	return ph < KR_NPHASE ? names[ph] : "?";
 }
@@ -44,6 +44,13 @@ static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d)
 {
+	return kr_plan_rebuild(f, c, NULL, p, d);
+}
+
+int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
+		    const uint8_t *prev_sl, struct kr_plan *p,
+		    struct kr_diag *d)
+{
 	double t0 = now_ms();
 	int rc;
 
@@ -61,6 +68,13 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		t0 = now_ms();
 		rc = kr_slvl_plan(f, &p->topo, c, &p->tables, &p->slvl, d);
 		p->ms[KR_PHASE_SLVL] = now_ms() - t0;
+	}
+	if (!rc) {
+		p->failed = KR_PHASE_REPAIR;
+		t0 = now_ms();
+		rc = kr_repair(f, &p->topo, c, &p->slvl, prev_sl, &p->tables,
+			       &p->repair, d);
+		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
 	if (!rc) {
 		p->failed = KR_PHASE_CHECK;

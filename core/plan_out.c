@@ -78,7 +78,7 @@ static int write_path_sl(FILE *out, const void *ctx)
 static int summary(FILE *out, const struct kr_fabric *f,
 		   const struct kr_plan *p, double write_ms)
 {
-	char topo[256];
+	char topo[256], repair[512];
 	unsigned lids = 0, cas = 0;
 
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
@@ -91,13 +91,16 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	fprintf(out, "LIDs: %u routed (%u of CA ports, %u of switches), "
 		"%u dimension order(s)\n", lids, cas, lids - cas, p->slvl.nvn);
 	fprintf(out, "plan: %s\n", p->slvl.text);
+	kr_repair_describe(repair, sizeof(repair), &p->repair);
+	fprintf(out, "repair: %s\n", repair);
 	if (p->checked && kr_check_report_write(out, f, &p->check, 0))
 		return KR_EIO;
 	if (!p->checked)
 		fprintf(out, "check: skipped (check no)\n");
 	fprintf(out, "compute ms: recognition %.1f, routing %.1f, SL/VL %.1f, "
-		"check %.1f\n", p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
-		p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_CHECK]);
+		"repair %.1f, check %.1f\n", p->ms[KR_PHASE_TOPO],
+		p->ms[KR_PHASE_ROUTE], p->ms[KR_PHASE_SLVL],
+		p->ms[KR_PHASE_REPAIR], p->ms[KR_PHASE_CHECK]);
 	fprintf(out, "write ms: %.1f\n", write_ms);
 	return ferror(out) ? KR_EIO : KR_OK;
 }
@@ -196,8 +199,9 @@ void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		lids += f->lid_port[lid] != KR_NONE;
 	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
 	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s; ms: topo %.1f "
-		 "route %.1f slvl %.1f check %.1f", topo, lids, p->slvl.text,
-		 p->checked ? "passed" : "skipped", p->ms[KR_PHASE_TOPO],
-		 p->ms[KR_PHASE_ROUTE], p->ms[KR_PHASE_SLVL],
+		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,
+		 p->slvl.text, p->checked ? "passed" : "skipped",
+		 p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
+		 p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_REPAIR],
 		 p->ms[KR_PHASE_CHECK]);
 }

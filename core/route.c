@@ -36,7 +36,6 @@ struct router {
 	struct dest *cls;		/* [ncls] */
 	uint32_t ncls;
 	uint32_t *dcl;			/* [stride] class of each LID, KR_NONE */
-	uint32_t *cfirst, *ccount;	/* [ncls] lowest LID, LIDs per class */
 	uint32_t *lstart;		/* [nsw + 1] LIDs delivered at each switch */
 	uint32_t *llid;
 	uint8_t *lport;			/* [stride] port delivering llid[i] */
@@ -49,8 +48,6 @@ struct router {
 	unsigned ngroup;		/* groups per switch */
 	uint32_t *gstart;		/* [nsw * ngroup + 1] into gport */
 	uint8_t *gport;
-	uint32_t broken;		/* entries without a port */
-	uint32_t broken_sw, broken_lid;
 };
 
 static unsigned factorial(unsigned n)
@@ -140,8 +137,6 @@ static void router_free(struct router *r)
 {
 	free(r->cls);
 	free(r->dcl);
-	free(r->cfirst);
-	free(r->ccount);
 	free(r->lstart);
 	free(r->llid);
 	free(r->lport);
@@ -308,11 +303,9 @@ static int classify_lids(struct router *r, uint32_t stride, uint32_t *key_of,
 		key = (x.target * r->norder + x.order) * 2 + x.parity;
 		if (key_of[key] == KR_NONE) {
 			key_of[key] = r->ncls;
-			r->cfirst[r->ncls] = lid;
 			r->cls[r->ncls++] = x;
 		}
 		r->dcl[lid] = key_of[key];
-		r->ccount[r->dcl[lid]]++;
 		r->lstart[x.target + 1]++;
 	}
 	return KR_OK;
@@ -350,14 +343,12 @@ static int build_classes(struct router *r, uint32_t stride, struct kr_diag *d)
 
 	r->cls = malloc((size_t)stride * sizeof(*r->cls));
 	r->dcl = malloc((size_t)stride * sizeof(*r->dcl));
-	r->cfirst = malloc((size_t)stride * sizeof(*r->cfirst));
-	r->ccount = calloc(stride, sizeof(*r->ccount));
 	r->lstart = calloc(2 * (size_t)f->nsw + 2, sizeof(*r->lstart));
 	r->llid = malloc((size_t)stride * sizeof(*r->llid));
 	r->lport = malloc(stride);
 	r->portof = malloc(stride);
 	r->multi = malloc(stride);
-	if (key_of && r->cls && r->dcl && r->cfirst && r->ccount && r->lstart &&
+	if (key_of && r->cls && r->dcl && r->lstart &&
 	    r->llid && r->lport && r->portof && r->multi) {
 		memset(key_of, 0xff, nkey * sizeof(*key_of));
 		rc = classify_lids(r, stride, key_of, d);
@@ -458,12 +449,7 @@ static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
 		} else if (n > 1) {
 			r->multi[u] = 1;
 			any_multi = 1;
-		} else if (!r->broken || (sw == r->broken_sw && r->cfirst[u] < r->broken_lid)) {
-			r->broken_sw = sw;
-			r->broken_lid = r->cfirst[u];
 		}
-		if (!n)
-			r->broken += r->ccount[u];
 	}
 	return any_multi;
 }
@@ -548,12 +534,6 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = KR_ENOMEM;
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)
 		route_row(&r, sw, t->lft + (size_t)sw * stride, stride, rr);
-	if (!rc && r.broken)
-		rc = kr_fail(d, KR_EROUTE, 0, "%u LFT entries have no "
-			     "dimension-order path (first: switch \"%s\" to "
-			     "LID %u); a link or switch on the way is missing",
-			     r.broken, kr_node_name(f, r.broken_sw),
-			     r.broken_lid);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	if (rc)

@@ -213,12 +213,15 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 		map = kr_map_set(map, sl, (vn % p->nvn) * p->block +
 				 half * q + cls % q);
 	}
-	if (p->xbar_vl == KR_NONE)
-		return map;
-	for (unsigned sl = 0; xbar_port && p->fold != KR_NONE && sl < KR_NSL; sl++)
-		if (kr_map_vl(map, sl) == p->fold)
-			map = kr_map_set(map, sl, p->fold - 1);
-	return kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+	if (p->xbar_vl != KR_NONE) {
+		for (unsigned sl = 0; xbar_port && p->fold != KR_NONE &&
+				      sl < KR_NSL; sl++)
+			if (kr_map_vl(map, sl) == p->fold)
+				map = kr_map_set(map, sl, p->fold - 1);
+		map = kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+	}
+	if (p->detour_vl != KR_NONE)
+		map = kr_map_set(map, p->detour_sl, p->detour_vl);
 	return map;
 }
 
@@ -309,21 +312,25 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	       const struct kr_topo *topo, const struct kr_conf *c,
 	       struct kr_diag *d)
 {
-	unsigned r = p->nring ? 2 : 1, bits, qbits, qvl;
+	unsigned r = p->nring ? 2 : 1, bits, qbits, qvl, vls;
 	unsigned xbar = p->xbar_vl != KR_NONE;
+	/* SLs from here up are reserved: crossbar traffic, then detours */
+	unsigned top_sl = KR_NSL - xbar - p->ndetour;
 
 	p->vls = vl_budget(f, c);
+	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	p->vn_bits = ceil_log2(p->nvn);
-	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > p->vls)
+	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||
+	    (p->ndetour && (1u << (p->nring + p->vn_bits)) > top_sl))
 		return kr_fail(d, KR_ENOVL, 0, "deadlock freedom needs %u SL bits "
 			       "(%u ring halves, %u virtual networks) and %u VLs; "
 			       "there are %d SL bits and %u VLs", p->nring +
 			       p->vn_bits, p->nring, p->nvn, p->nvn * r, SL_BITS,
-			       p->vls);
+			       vls);
 	p->vn_shift = p->nring;
 	p->class_shift = p->nring + p->vn_bits;
 	bits = SL_BITS - p->class_shift;
-	qvl = p->vls / (p->nvn * r);
+	qvl = vls / (p->nvn * r);
 	if (p->classify == KR_CLASSIFY_DBBQ && p->nvn < 2)
 		return kr_fail(d, KR_EINVAL, 0, "dbbq needs two virtual networks: "
 			       "give the CAs LMC >= 1");
@@ -343,7 +350,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	if (p->classify == KR_CLASSIFY_XORDET || p->classify == KR_CLASSIFY_IODET)
 		p->nclass = floor_pow2(p->nclass);
 	p->class_bits = ceil_log2(p->nclass);
-	while (xbar && p->nclass > 1 && max_sl(p, topo->ndim) >= XBAR_SL) {
+	while (p->nclass > 1 && max_sl(p, topo->ndim) >= top_sl) {
 		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
 			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2
 							     : p->nclass - 1;
@@ -352,16 +359,18 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	p->block = r * p->nclass;
 	p->vls_used = p->nvn * p->block;
 	p->fold = KR_NONE;
-	if (!xbar)
-		return KR_OK;
-	if (p->vls_used < p->vls) {
+	if (xbar && p->vls_used < vls) {
 		p->xbar_vl = p->vls_used++;
-	} else if (p->block >= 2) {
-		p->xbar_vl = p->fold = p->vls - 1;
-	} else {
+	} else if (xbar && p->block >= 2) {
+		p->xbar_vl = p->fold = vls - 1;
+	} else if (xbar) {
 		return kr_fail(d, KR_ENOVL, 0, "no VL left for traffic to KNS "
 			       "crossbars (%u virtual networks on %u VLs)",
-			       p->nvn, p->vls);
+			       p->nvn, vls);
+	}
+	if (p->ndetour) {
+		p->detour_sl = top_sl;
+		p->detour_vl = p->vls_used++;
 	}
 	return KR_OK;
 }
@@ -412,6 +421,13 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      "(VL %u on turns into them%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?
 				      ", shared with the VL below elsewhere" : "");
+	if (p->detour_vl != KR_NONE)
+		n += (size_t)snprintf(p->text + n, len - n, " SL %u: detour "
+				      "layer for faults (VL %u);", p->detour_sl,
+				      p->detour_vl);
+	else if (p->detour_dropped)
+		n += (size_t)snprintf(p->text + n, len - n, " no detour layer "
+				      "(no SL or VL left);");
 	snprintf(p->text + n, len - n, " VLs used per port: %u of %u",
 		 p->vls_used, p->vls);
 }
@@ -435,7 +451,16 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	}
 	p->nvn = kr_route_norders(f, topo);
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
+	p->detour_vl = KR_NONE;
+	p->ndetour = c ? c->detour_vls : 1;
 	rc = fit(p, f, topo, c, d);
+	if (rc == KR_ENOVL && p->ndetour) {
+		/* deadlock freedom comes first: plan without the detour layer */
+		p->ndetour = 0;
+		p->detour_dropped = 1;
+		p->xbar_vl = p->xbar_vl == KR_NONE ? KR_NONE : 0;
+		rc = fit(p, f, topo, c, d);
+	}
 	if (rc)
 		return rc;
 	p->vl_mask = calloc(f->nport + 1, sizeof(*p->vl_mask));
@@ -450,6 +475,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 						  (lid - f->lid[port]) % p->nvn);
 		used_sl |= (uint16_t)(1u << t->dlid_sl[lid]);
 	}
+	if (p->detour_vl != KR_NONE)
+		used_sl |= (uint16_t)(1u << p->detour_sl);
 	fill_maps(p, f, topo, c, t, used_sl);
 	describe(p, topo);
 	return KR_OK;

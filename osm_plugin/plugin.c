@@ -209,11 +209,11 @@ static void install_lfts(struct kr_plugin *pl)
 	}
 }
 
-/* Torus plans and multipath orders are only deadlock-free with their SL2VL
- * maps, which OpenSM programs only with QoS on. */
+/* Torus plans, multipath orders and the detour layer are only deadlock-free
+ * with their SL2VL maps, which OpenSM programs only with QoS on. */
 static int needs_qos(const struct kr_plan *p)
 {
-	return p->slvl.nring || p->slvl.nvn > 1;
+	return p->slvl.nring || p->slvl.nvn > 1 || p->repair.dests_detour;
 }
 
 static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
@@ -230,31 +230,72 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 static void save_coords(struct kr_plugin *pl);
 static void dump_tables(void *ctx);
 
+/* What this sweep changed against the tables installed before: LFT entries
+ * (switches matched by GUID) and destination LIDs whose SL moved. */
+static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
+			const struct kr_plan *pp)
+{
+	const struct kr_fabric *f = &pl->fabric;
+	const struct kr_tables *t = &pl->plan.tables, *pt = &pp->tables;
+	unsigned long long entries = 0;
+	unsigned sls = 0, top = t->stride < pt->stride ? t->stride : pt->stride;
+	char line[768];
+
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		uint32_t o = kr_node_by_guid(pf, f->guid[sw]);
+
+		for (unsigned lid = 1; lid < t->stride; lid++)
+			entries += o == KR_NONE || !kr_is_switch(pf, o) ||
+				   kr_lft_port(t, sw, lid) != kr_lft_port(pt, o, lid);
+	}
+	for (unsigned lid = 1; lid < top; lid++)
+		sls += t->dlid_sl[lid] != pt->dlid_sl[lid];
+	kr_repair_describe(line, sizeof(line), &pl->plan.repair);
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: repair: %s; since "
+		"the last sweep %llu LFT entries and the SLs of %u destination "
+		"LIDs changed\n", pl->sweeps, line, entries, sls);
+	if (pl->plan.repair.pairs_stale_unsafe)
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: %llu CA "
+			"pairs whose SL changed would close a credit loop if "
+			"packets were still sent on their old SL; applications "
+			"must refresh their PathRecords\n", (unsigned long long)
+			pl->plan.repair.pairs_stale_unsafe);
+}
+
 static int kr_build_fwd_tables(void *ctx)
 {
 	struct kr_plugin *pl = ctx;
 	struct kr_diag d = { 0 };
+	/* the tables in force until this sweep installs new ones */
+	struct kr_fabric prev_f = pl->fabric;
+	struct kr_plan prev_p = pl->plan;
+	int prev_valid = pl->valid;
 	char line[1024];
 	int rc;
 
-	drop_plan(pl);
+	pl->fabric = (struct kr_fabric){ 0 };
+	pl->plan = (struct kr_plan){ 0 };
+	pl->valid = 0;
 	pl->sweeps++;
-	if (load_conf(pl))
-		return -1;
-	rc = build_fabric(pl, &pl->fabric, &d);
-	if (rc) {
+	if (load_conf(pl)) {
+		rc = -1;	/* load_conf said why */
+	} else if ((rc = build_fabric(pl, &pl->fabric, &d))) {
 		log_failure(pl, &d, "reading the subnet");
-		drop_plan(pl);
-		return -1;
+	} else {
+		rc = kr_plan_rebuild(&pl->fabric, &pl->conf, prev_valid &&
+				     prev_p.tables.stride == pl->fabric.max_lid + 1 ?
+				     prev_p.tables.dlid_sl : NULL, &pl->plan, &d);
+		if (!rc && !pl->osm->subn.opt.qos && needs_qos(&pl->plan))
+			rc = kr_fail(&d, KR_ENOVL, 0, "the plan needs SL2VL "
+				     "maps (%s) but qos is FALSE in opensm.conf",
+				     pl->plan.slvl.text);
+		if (rc)
+			log_failure(pl, &d, kr_phase_name(pl->plan.failed));
 	}
-	rc = kr_plan_build(&pl->fabric, &pl->conf, &pl->plan, &d);
-	if (!rc && !pl->osm->subn.opt.qos && needs_qos(&pl->plan))
-		rc = kr_fail(&d, KR_ENOVL, 0, "the plan needs SL2VL maps (%s) "
-			     "but qos is FALSE in opensm.conf",
-			     pl->plan.slvl.text);
 	if (rc) {
-		log_failure(pl, &d, kr_phase_name(pl->plan.failed));
 		drop_plan(pl);
+		kr_plan_free(&prev_p);
+		kr_fabric_free(&prev_f);
 		return -1;
 	}
 	if (!pl->osm->subn.opt.qos)
@@ -266,6 +307,10 @@ static int kr_build_fwd_tables(void *ctx)
 	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s\n", pl->sweeps,
 		line);
+	if (prev_valid)
+		log_changes(pl, &prev_f, &prev_p);
+	kr_plan_free(&prev_p);
+	kr_fabric_free(&prev_f);
 	save_coords(pl);
 	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
 		dump_tables(pl);

@@ -4,7 +4,7 @@
 # build checks the same things its own way and does not mix with valgrind).
 : "${KR_BUILDDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 PROGS=(test_fabric test_gen test_parse_net test_route test_slvl test_dump
-       test_cdg test_check)
+       test_cdg test_check test_repair)
 
 echo "1..${#PROGS[@]}"
 n=0
@@ -16,7 +16,7 @@ for p in "${PROGS[@]}"; do
 		continue
 	fi
 	log=$(mktemp)
-	if CMOCKA_MESSAGE_OUTPUT=TAP valgrind -q --error-exitcode=99 \
+	if KR_TEST_STRIDE=9 CMOCKA_MESSAGE_OUTPUT=TAP valgrind -q --error-exitcode=99 \
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--track-origins=yes "$bin" >"$log" 2>&1; then
 		echo "ok $n - $p is valgrind clean"

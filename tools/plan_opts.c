@@ -4,7 +4,8 @@
 
 void plan_opts_init(struct plan_opts *o)
 {
-	*o = (struct plan_opts){ .lmc = -1, .classes = -1, .vls = -1 };
+	*o = (struct plan_opts){ .lmc = -1, .classes = -1, .vls = -1,
+				    .detour_vls = -1 };
 }
 
 int plan_opts_take(struct plan_opts *o, const char *cmd, int c, const char *arg)
@@ -16,6 +17,7 @@ int plan_opts_take(struct plan_opts *o, const char *cmd, int c, const char *arg)
 	case PLAN_OPT_CL: o->classify = arg; break;
 	case PLAN_OPT_CLS: o->classes = (int)cli_number(cmd, "--classes", arg, 1, 16); break;
 	case PLAN_OPT_VLS: o->vls = (int)cli_number(cmd, "--vls", arg, 1, 15); break;
+	case PLAN_OPT_DETOUR: o->detour_vls = (int)cli_number(cmd, "--detour-vls", arg, 0, 1); break;
 	case PLAN_OPT_NOCHK: o->no_check = 1; break;
 	default: return 0;
 	}
@@ -35,6 +37,8 @@ int plan_opts_conf(const struct plan_opts *o, const char *cmd, struct kr_conf *c
 		c->classes = (unsigned)o->classes;
 	if (o->vls >= 0)
 		c->vls = (unsigned)o->vls;
+	if (o->detour_vls >= 0)
+		c->detour_vls = (unsigned)o->detour_vls;
 	if (o->lmc >= 0)
 		c->lmc = (unsigned)o->lmc;
 	if (o->no_check)

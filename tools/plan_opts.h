@@ -9,11 +9,11 @@
 
 struct plan_opts {
 	const char *conf, *guid2lid, *classify;
-	int lmc, classes, vls, no_check;	/* -1: not given */
+	int lmc, classes, vls, detour_vls, no_check;	/* -1: not given */
 };
 
 enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
-       PLAN_OPT_VLS, PLAN_OPT_NOCHK };
+       PLAN_OPT_VLS, PLAN_OPT_DETOUR, PLAN_OPT_NOCHK };
 
 #define PLAN_OPTIONS \
 	{ "conf", required_argument, NULL, 'c' }, \
@@ -22,6 +22,7 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 	{ "classify", required_argument, NULL, PLAN_OPT_CL }, \
 	{ "classes", required_argument, NULL, PLAN_OPT_CLS }, \
 	{ "vls", required_argument, NULL, PLAN_OPT_VLS }, \
+	{ "detour-vls", required_argument, NULL, PLAN_OPT_DETOUR }, \
 	{ "no-check", no_argument, NULL, PLAN_OPT_NOCHK }
 
 #define PLAN_OPTIONS_HELP \
@@ -32,6 +33,8 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 "  --classify NAME      xordet (default), dbbm, bbq, dbbq, iodet, none\n" \
 "  --classes Q          destination classes (default: as many as fit)\n" \
 "  --vls N              data VLs where ports do not say (default 8)\n" \
+"  --detour-vls N       VLs kept for the fault-repair detour layer (0 or 1,\n" \
+"                       default 1; 0 leaves more for classes)\n" \
 "  --no-check           skip the credit-loop check (experiments only)\n"
 
 void plan_opts_init(struct plan_opts *o);

@@ -1,13 +1,13 @@
 #!/bin/bash
-# A link fails under a running opensm. knsroute recognises the torus with
-# the link missing but has no dimension-order route around it (fault repair
-# is not part of this engine yet), so the next sweep must fall back to
-# minhop with the reason logged, never install tables it cannot check, and
-# leave the fabric delivering every pair with knsroute's SLs out of play.
+# Links and a switch fail under a running opensm and come back. knsroute
+# must keep routing the fabric itself (no fallback), repair only what the
+# fault broke, keep every other destination's LFT entries and SLs, pass the
+# check on what was read back, and return to the pristine tables once the
+# fabric is whole again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 5
+kr_plan 12
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, jq and a built plugin"
@@ -23,30 +23,100 @@ kr_wait_sm 60
 grep -q "knsroute: sweep 1:" "$KR_OSM_LOG"
 kr_ok $? "the intact torus is routed by knsroute"
 
-# The first switch-switch link of the file, as ibsim's console names it.
-isl=$(awk '$1 == "Switch" { split($0, q, "\""); cur = q[2]; next }
-	   /^\[/ && cur != "" && $2 ~ /^"switch/ { print "\"" cur "\"" substr($1, 1, index($1, "]")); exit }' "$net")
-kr_ibsim_cmd "Unlink $isl"
-kill -HUP "$KR_OSM_PID"
-for _ in $(seq 300); do
-	grep -q "ERR KR02" "$KR_OSM_LOG" && grep -q "minhop tables configured" "$KR_OSM_LOG" && break
-	sleep 0.1
-done
-grep -q "ERR KR02: knsroute: routing: .*no dimension-order path" "$KR_OSM_LOG"
-kr_ok $? "after the fault knsroute steps back and says why ($isl down)"
-grep -q "minhop tables configured on all switches" "$KR_OSM_LOG"
-kr_ok $? "minhop takes over"
+# Forces a heavy sweep and waits for knsroute's line about it.
+resweep() {
+	local n=$1
+	kill -HUP "$KR_OSM_PID"
+	for _ in $(seq 300); do
+		grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG" && break
+		grep -q "ERR KR02" "$KR_OSM_LOG" && break
+		sleep 0.1
+	done
+	sleep 1	# let OpenSM send the changed blocks
+	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
+}
 
-sleep 1
-kr_readback "$KR_TMP/rb" &&
-	"$KR_CLI" check "$KR_TMP/rb/capture.net" --lfts "$KR_TMP/rb/lfts" --json \
-		>"$KR_TMP/check.json" 2>/dev/null
-jq -e '.undelivered == 0 and .delivered > 0' "$KR_TMP/check.json" >/dev/null
-kr_ok $? "every pair is still delivered (minhop's tables, read back)"
+# The check on a read-back, with the SA's path SLs and every SL2VL map.
+check_rb() {
+	local dir=$1
+	kr_readback "$dir" &&
+		"$KR_CLI" check "$dir/capture.net" --lfts "$dir/lfts" \
+			--sl2vl "$dir/sl2vl" --path-sl "$dir/paths" --json \
+			>"$dir/check.json" 2>"$dir/check.err" &&
+		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
+}
 
-# With another engine in charge knsroute's path_sl no longer applies: the
-# SA answers OpenSM's default SL 0 for every pair.
-! grep -q "sl\.\.\.*0x[1-9a-f]" "$KR_TMP/rb/paths" && grep -q "PathRecord" "$KR_TMP/rb/paths"
-kr_ok $? "knsroute's path SLs are out of play after the fallback"
+# "LID PORT" of switch GUID $2 in normalised LFTs $1.
+lids_of_link() {
+	awk -v g="$2" -v p="$3" '$1 == g && $3 == p { print $2 }' "$1"
+}
+
+# DLIDs whose entries differ anywhere between two normalised LFT files.
+changed_lids() {
+	diff <(sort "$1") <(sort "$2") | awk '/^[<>]/ { print $3 }' | sort -un
+}
+
+# "DLID SL" from saquery -p output.
+path_sls() {
+	gawk '/dlid\.\./ { split($0, a, "."); d = strtonum(a[length(a)]) }
+	      /\tsl\.\./ { split($0, a, "."); print d, strtonum(a[length(a)]) }' "$1" | sort -u
+}
+
+check_rb "$KR_TMP/rb0"
+kr_ok $? "pristine: every pair delivered, no credit loop (read back)"
+kr_norm_lfts "$KR_TMP/rb0/lfts" >"$KR_TMP/lft0"
+
+# The first switch-switch link of the file, as ibsim's console names it,
+# and both of its ends as GUID and port.
+read -r sw1 p1 sw2 p2 < <(awk '
+	$1 == "Switch" { split($0, q, "\""); cur = q[2]; next }
+	/^\[/ && cur != "" && $2 ~ /^"switch/ {
+		split($2, r, "\""); port = substr($1, 2, index($1, "]") - 2)
+		rp = substr($2, index($2, "[") + 1); rp = substr(rp, 1, index(rp, "]") - 1)
+		print cur, port, r[2], rp; exit }' "$net")
+guid_of() {
+	awk -v n="$1" '$1 == "Switch" && index($0, "\"" n "\"") {
+		split($0, q, "\""); print "0x" tolower(substr(q[2], 3)); exit }' \
+		"$KR_TMP/rb0/capture.net"
+}
+g1=$(guid_of "$sw1")
+g2=$(guid_of "$sw2")
+{ lids_of_link "$KR_TMP/lft0" "$g1" "$p1"; lids_of_link "$KR_TMP/lft0" "$g2" "$p2"; } |
+	sort -un >"$KR_TMP/used"
+
+kr_ibsim_cmd "Unlink \"$sw1\"[$p1]"
+resweep 2
+kr_ok $? "after a link fault knsroute still routes the torus ($sw1[$p1] down)"
+! grep -q "ERR KR02" "$KR_OSM_LOG" && grep -q "knsroute: sweep 2: repair: 1 faults" "$KR_OSM_LOG"
+kr_ok $? "no fallback, and the repair line counts the fault"
+
+check_rb "$KR_TMP/rb1"
+kr_ok $? "link down: every pair delivered, no credit loop with the SA's SLs"
+kr_norm_lfts "$KR_TMP/rb1/lfts" >"$KR_TMP/lft1"
+changed_lids "$KR_TMP/lft0" "$KR_TMP/lft1" >"$KR_TMP/changed"
+[ -s "$KR_TMP/used" ] && [ -s "$KR_TMP/changed" ] &&
+	[ -z "$(comm -23 "$KR_TMP/changed" "$KR_TMP/used")" ]
+kr_ok $? "only destinations that used the failed link have new entries"
+comm -23 <(path_sls "$KR_TMP/rb0/paths" | sort) <(path_sls "$KR_TMP/rb1/paths" | sort) |
+	awk '{ print $1 }' | sort -un >"$KR_TMP/sl_changed"
+[ -z "$(comm -23 "$KR_TMP/sl_changed" "$KR_TMP/used")" ]
+kr_ok $? "destinations the fault did not touch keep their SLs"
+
+kr_ibsim_cmd "Link \"$sw1\"[$p1] \"$sw2\"[$p2]"
+resweep 3
+check_rb "$KR_TMP/rb2"
+kr_ok $? "link back: every pair delivered, no credit loop"
+kr_norm_lfts "$KR_TMP/rb2/lfts" | cmp -s - "$KR_TMP/lft0"
+kr_ok $? "link back: the pristine LFTs return"
+
+# A whole switch away from the SM's port: its CA leaves the subnet with it.
+last=$(awk '$1 == "Switch" { split($0, q, "\""); s = q[2] } END { print s }' "$net")
+kr_ibsim_cmd "Unlink \"$last\""
+resweep 4
+kr_ok $? "after a switch fault knsroute still routes ($last down)"
+check_rb "$KR_TMP/rb3"
+kr_ok $? "switch down: every pair delivered, no credit loop"
+! grep -q "ERR KR02" "$KR_OSM_LOG"
+kr_ok $? "knsroute never stepped aside"
 
 kr_done

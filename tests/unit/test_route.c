@@ -356,7 +356,8 @@ static void test_orders_sequence(void **state)
 	assert_int_equal(order[1], 1);
 }
 
-static void test_missing_link_reported(void **state)
+/* A cut dimension-order path is left to repair: KR_NO_PORT, not a failure. */
+static void test_missing_link_left_open(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
 				 .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 1,
@@ -365,12 +366,16 @@ static void test_missing_link_reported(void **state)
 	struct kr_topo t;
 	struct kr_tables r;
 	struct kr_diag d = { 0 };
+	uint32_t open = 0;
 
 	(void)state;
 	truth_gen(&o, &f, &t);
-	assert_int_equal(kr_route(&f, &t, NULL, &r, &d), KR_EROUTE);
-	assert_non_null(strstr(d.msg, "no dimension-order path"));
-	assert_null(r.lft);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, &d), KR_OK);
+	for (uint32_t sw = 0; sw < f.nsw; sw++)
+		for (unsigned lid = 1; lid <= f.max_lid; lid++)
+			open += kr_lft_port(&r, sw, lid) == KR_NO_PORT;
+	assert_true(open > 0);
+	kr_tables_free(&r);
 	kr_topo_free(&t);
 	kr_fabric_free(&f);
 }
@@ -386,7 +391,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_links_even),
 		cmocka_unit_test(test_lmc_orders),
 		cmocka_unit_test(test_orders_sequence),
-		cmocka_unit_test(test_missing_link_reported),
+		cmocka_unit_test(test_missing_link_left_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,74 @@
+/* Fault repair: the dimension-order tables of a fabric with missing links or
+ * switches, made complete and credit-loop-free again.
+ *
+ * kr_route leaves KR_NO_PORT where a dimension-order path is cut. Per
+ * destination LID, every switch whose path survives keeps its entry; a
+ * switch whose path is cut is pointed along a fault-free dimension-order
+ * path to an intermediate router whose own path to the destination
+ * survives (thesis ch. 6, rules R1/R2), then with two intermediates (R3),
+ * then by a shortest path in the live graph to a switch that already has a
+ * route. Each destination's entries stay a loop-free in-tree.
+ *
+ * The new channel dependencies of a repaired destination are admitted one
+ * destination at a time into the channel dependency graph of everything
+ * else, on the destination's own SL. A destination whose detour would close
+ * a credit loop moves to the detour layer the SL/VL plan reserved: its own
+ * SL and VL, routed up*-down* over a spanning tree, which cannot close a
+ * loop. So SLs change only for destinations that need it, never the plan. */
+#ifndef KR_REPAIR_H
+#define KR_REPAIR_H
+
+#include <stdint.h>
+
+#include "kr_conf.h"
+#include "kr_fabric.h"
+#include "kr_slvl.h"
+#include "kr_tables.h"
+#include "kr_topo.h"
+
+enum kr_repair_kind {		/* how a path was repaired, by its source */
+	KR_REPAIR_NONE,		/* the dimension-order path survives */
+	KR_REPAIR_ONE,		/* through one intermediate router */
+	KR_REPAIR_TWO,		/* through two */
+	KR_REPAIR_GENERAL,	/* shortest path to a routed switch */
+	KR_REPAIR_DETOUR,	/* up*-down* on the detour layer */
+	KR_REPAIR_NKIND
+};
+
+struct kr_repair_stats {
+	uint32_t faults;		/* missing links + missing switches */
+	uint32_t dests;			/* LIDs routed */
+	uint32_t dests_repaired;	/* LIDs whose tree had a cut path */
+	uint32_t dests_detour;		/* of those, moved to the detour layer */
+	uint64_t entries_changed;	/* LFT entries off dimension order */
+	uint64_t pairs;			/* CA-to-CA pairs (source port, DLID) */
+	uint64_t paths[KR_REPAIR_NKIND];	/* pairs by how they are routed */
+	uint64_t pairs_disconnected;	/* no physical path at all */
+	uint64_t pairs_sl_changed;	/* SL differs from the plan's */
+	uint64_t pairs_stale_unsafe;	/* would close a loop on the old SL */
+	/* repaired pairs, against the shortest path in the live graph
+	 * (switch hops): extra hops and the ratio of hops */
+	uint64_t pairs_repaired;
+	uint64_t extra_hops_sum;
+	uint32_t extra_hops_max;
+	double stretch_sum, stretch_max;
+	uint32_t first_disconnected_src, first_disconnected_dlid;
+	double ms;
+};
+
+/* Repairs t (from kr_route and kr_slvl_plan, which reserved the detour
+ * layer) in place on the live fabric f. prev_sl (NULL: the plan's SLs) is
+ * the SL each destination had before, for the stale-SL proof. Fails with
+ * KR_ECYCLE when a destination cannot be admitted and no detour layer is
+ * left (d names it); pairs that no physical path joins are counted, not
+ * failed on. */
+int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
+	      const struct kr_conf *c, const struct kr_slvl *plan,
+	      const uint8_t *prev_sl, struct kr_tables *t,
+	      struct kr_repair_stats *st, struct kr_diag *d);
+
+/* One line: "2 faults: 40 of 96 destinations repaired (...)". */
+void kr_repair_describe(char *buf, size_t len,
+			const struct kr_repair_stats *st);
+
+#endif

@@ -1,0 +1,493 @@
+/* Fault repair, destination by destination (kr_repair.h has the idea).
+ *
+ * The intermediates are found without enumerating paths: hops[S][I] holds
+ * the length of the dimension-order path from S to router I (the LFT
+ * column of I's own LID) or HOPS_CUT, computed once per repair. A cut
+ * switch S then takes, among the routers I already routed with fewer
+ * intermediates, the one with the fewest hops(S, I) + hops of I's route,
+ * and its entry is S's entry towards I. Every switch on that path towards
+ * I has the same I to offer with fewer hops, so the planned cost falls
+ * along each repaired route until it meets a surviving one: no loops. */
+#include "kr_repair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "repair_int.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int dest_of(const struct repair *r, unsigned lid, struct rdest *x)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t port = kr_port_by_lid(f, lid), node;
+
+	if (port == KR_NONE)
+		return 0;
+	node = f->owner[port];
+	x->lid = lid;
+	x->ca_port = KR_NONE;
+	if (kr_is_switch(f, node)) {
+		x->target = node;
+		x->local = 0;
+		return 1;
+	}
+	if (f->peer[port] < 0 || !kr_is_switch(f, f->owner[f->peer[port]]))
+		return 0;
+	x->target = f->owner[f->peer[port]];
+	x->local = kr_port_num(f, (uint32_t)f->peer[port]);
+	x->ca_port = port;
+	return 1;
+}
+
+static void get_column(const struct repair *r, unsigned lid, uint8_t *col)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		col[s] = r->t->lft[(size_t)s * r->stride + lid];
+}
+
+/* Writes col back; returns how many entries changed. */
+static uint32_t put_column(struct repair *r, unsigned lid, const uint8_t *col)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint8_t *e = &r->t->lft[(size_t)s * r->stride + lid];
+
+		n += *e != col[s];
+		*e = col[s];
+	}
+	return n;
+}
+
+/* CA ports with a LID, listed by the switch they hang off: the sources. */
+static int list_sources(struct repair *r)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t *fill;
+
+	r->src_start = calloc(r->nsw + 2, sizeof(uint32_t));
+	r->src_port = malloc((f->nport + 1) * sizeof(uint32_t));
+	if (!r->src_start || !r->src_port)
+		return KR_ENOMEM;
+	for (int pass = 0; pass < 2; pass++) {
+		fill = r->src_start + 1;
+		for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++) {
+			uint32_t sw;
+
+			if (!f->lid[s] || f->peer[s] < 0)
+				continue;
+			sw = f->owner[f->peer[s]];
+			if (!kr_is_switch(f, sw))
+				continue;
+			if (pass == 0)
+				fill[sw]++;
+			else
+				r->src_port[r->src_start[sw]++] = s;
+		}
+		if (pass == 0) {
+			for (uint32_t sw = 0; sw < r->nsw; sw++)
+				fill[sw + 1] += fill[sw];
+		} else {	/* the fill pass moved every start one list on */
+			memmove(r->src_start + 1, r->src_start,
+				r->nsw * sizeof(uint32_t));
+			r->src_start[0] = 0;
+		}
+	}
+	return KR_OK;
+}
+
+static int setup(struct repair *r)
+{
+	uint32_t nsw = r->nsw;
+
+	r->col = malloc(nsw + 1);
+	r->lvl = malloc(nsw + 1);
+	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
+	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
+	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
+			     &r->order, &r->cnt, &r->rank, &r->comp };
+
+	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
+		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
+			return KR_ENOMEM;
+	if (!r->col || !r->lvl || !r->outvl || !r->isw)
+		return KR_ENOMEM;
+	for (uint32_t s = 0; s < nsw; s++)
+		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]])
+			r->isw[r->ni++] = s;
+	return list_sources(r);
+}
+
+static void teardown(struct repair *r)
+{
+	free(r->src_start);
+	free(r->src_port);
+	free(r->isw);
+	free(r->hops);
+	free(r->first);
+	free(r->col);
+	free(r->lvl);
+	free(r->dist);
+	free(r->cost);
+	free(r->live);
+	free(r->queue);
+	free(r->order);
+	free(r->cnt);
+	free(r->outvl);
+	free(r->rank);
+	free(r->comp);
+	kr_cdg_free(&r->g);
+}
+
+/* hops[S][I] for every switch S and intermediate I. */
+static int build_hops(struct repair *r)
+{
+	uint32_t ni = r->ni;
+
+	r->hops = malloc((size_t)r->nsw * ni + 1);
+	r->first = malloc((size_t)r->nsw * ni + 1);
+	if (!r->hops || !r->first)
+		return KR_ENOMEM;
+	for (uint32_t i = 0; i < ni; i++) {
+		struct rdest x = { .target = r->isw[i], .local = 0 };
+
+		get_column(r, r->f->lid[r->f->port0[x.target]], r->col);
+		repair_walk(r, r->col, &x, r->dist);
+		for (uint32_t s = 0; s < r->nsw; s++) {
+			r->hops[(size_t)s * ni + i] = r->dist[s] < HOPS_CUT ?
+				(uint8_t)r->dist[s] : HOPS_CUT;
+			r->first[(size_t)s * ni + i] = r->col[s];
+		}
+	}
+	return KR_OK;
+}
+
+/* Shortest hops from every switch to the target over live links. */
+static void live_distances(struct repair *r, uint32_t target)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		r->live[s] = UNREACHED;
+	r->live[target] = 0;
+	r->queue[tail++] = target;
+	while (head < tail) {
+		uint32_t u = r->queue[head++];
+
+		for (unsigned p = 1; p <= r->f->nports[u]; p++) {
+			uint32_t v = repair_next(r, u, p);
+
+			if (v != KR_NONE && r->live[v] == UNREACHED) {
+				r->live[v] = r->live[u] + 1;
+				r->queue[tail++] = v;
+			}
+		}
+	}
+}
+
+/* Level lvl: every unrouted switch with a fault-free dimension-order path
+ * to an intermediate routed at a lower level (R1, R2; R3 at level 2). */
+static void route_via_intermediates(struct repair *r, unsigned lvl)
+{
+	uint32_t ni = r->ni;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		const uint8_t *h = r->hops + (size_t)s * ni;
+		uint32_t best = UNREACHED, via = KR_NONE, vi = 0;
+
+		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
+			continue;
+		for (uint32_t j = 0; j < ni && best > r->live[s]; j++) {
+			uint32_t i = r->variant ? ni - 1 - j : j;
+			uint32_t in = r->isw[i], c;
+
+			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
+				continue;
+			c = h[i] + r->cost[in];
+			if (c < best) {
+				best = c;
+				via = in;
+				vi = i;
+			}
+		}
+		if (via == KR_NONE)
+			continue;
+		r->lvl[s] = (uint8_t)lvl;
+		r->cost[s] = best;
+		r->col[s] = r->first[(size_t)s * ni + vi];
+	}
+}
+
+/* Last resort: shortest live paths to any routed switch, layer by layer,
+ * so each new entry points at a switch routed before it. */
+static void route_general(struct repair *r)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->lvl[s] != LVL_NONE)
+			r->queue[tail++] = s;
+	while (head < tail) {
+		uint32_t u = r->queue[head++];
+
+		for (unsigned p = 1; p <= f->nports[u]; p++) {
+			uint32_t v = repair_next(r, u, p);
+
+			if (v == KR_NONE || r->lvl[v] != LVL_NONE)
+				continue;
+			r->lvl[v] = LVL_GENERAL;
+			r->cost[v] = r->cost[u] + 1;
+			r->col[v] = (uint8_t)kr_port_num(f,
+				(uint32_t)f->peer[f->port0[u] + p]);
+			r->queue[tail++] = v;
+		}
+	}
+}
+
+/* Repairs r->col for x in place; r->lvl says how each switch is routed. */
+static void repair_column(struct repair *r, const struct rdest *x)
+{
+	repair_walk(r, r->col, x, r->dist);
+	live_distances(r, x->target);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
+		r->cost[s] = r->dist[s];
+	}
+	for (unsigned lvl = 1; lvl <= r->max_int && r->variant < 2; lvl++)
+		route_via_intermediates(r, lvl);
+	route_general(r);
+	repair_walk(r, r->col, x, r->dist);
+}
+
+/* Pair statistics of a CA destination, from r->dist and r->lvl. */
+static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
+			int detour, int sl_changed, struct kr_repair_stats *st)
+{
+	if (x->ca_port == KR_NONE)
+		return;		/* management traffic: not a CA-to-CA pair */
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint64_t k = r->src_start[s + 1] - r->src_start[s];
+		unsigned kind;
+
+		if (s == x->target)
+			k--;	/* the destination's own port */
+		if (!k)
+			continue;
+		st->pairs += k;
+		if (sl_changed)
+			st->pairs_sl_changed += k;
+		if (r->dist[s] == UNREACHED) {
+			if (!st->pairs_disconnected) {
+				st->first_disconnected_src = s;
+				st->first_disconnected_dlid = x->lid;
+			}
+			st->pairs_disconnected += k;
+			continue;
+		}
+		kind = detour ? KR_REPAIR_DETOUR : repaired ? r->lvl[s] :
+		       KR_REPAIR_NONE;
+		st->paths[kind] += k;
+		if (kind != KR_REPAIR_NONE && r->live[s] && r->live[s] != UNREACHED) {
+			uint32_t extra = r->dist[s] - r->live[s];
+			double ratio = (double)r->dist[s] / r->live[s];
+
+			st->extra_hops_sum += extra * k;
+			st->extra_hops_max = extra > st->extra_hops_max ?
+					     extra : st->extra_hops_max;
+			st->stretch_sum += ratio * (double)k;
+			st->stretch_max = ratio > st->stretch_max ?
+					  ratio : st->stretch_max;
+			st->pairs_repaired += k;
+		}
+	}
+}
+
+/* Moves x to the detour layer: up*-down* column on the detour SL. */
+static int to_detour(struct repair *r, const struct rdest *x,
+		     struct kr_diag *d)
+{
+	int rc;
+
+	if (r->plan->detour_vl == KR_NONE)
+		return kr_fail(d, KR_ECYCLE, 0, "the repaired routes to LID %u "
+			       "would close a credit loop and the plan has no "
+			       "detour layer (detour_vls 0, or no SL or VL left)",
+			       x->lid);
+	repair_updn_column(r, x, r->col);
+	rc = repair_deps(r, x, r->col, r->dist, r->plan->detour_sl);
+	if (rc == KR_ECYCLE)	/* up*-down* on a VL of its own cannot */
+		return kr_fail(d, KR_ECYCLE, 0, "detour layer closes a credit "
+			       "loop for LID %u", x->lid);
+	if (!rc)
+		r->t->dlid_sl[x->lid] = (uint8_t)r->plan->detour_sl;
+	return rc;
+}
+
+/* Unaffected destinations go into the graph in bulk; the rest are marked. */
+static int first_pass(struct repair *r, uint8_t *cut, uint32_t *ncut,
+		      struct kr_repair_stats *st)
+{
+	struct rdest x;
+	int rc = KR_OK;
+
+	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
+		if (!dest_of(r, lid, &x))
+			continue;
+		st->dests++;
+		get_column(r, lid, r->col);
+		repair_walk(r, r->col, &x, r->dist);
+		/* switches cut off from the target are not the repair's */
+		for (uint32_t s = 0; s < r->nsw && !cut[lid]; s++)
+			cut[lid] = r->dist[s] == UNREACHED &&
+				   r->comp[s] == r->comp[x.target];
+		if (cut[lid]) {
+			(*ncut)++;
+			continue;
+		}
+		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
+		count_pairs(r, &x, 0, 0, 0, st);
+	}
+	return rc;
+}
+
+static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
+		       struct kr_repair_stats *st, struct kr_diag *d)
+{
+	struct rdest x;
+	int rc, detour = 0;
+
+	dest_of(r, lid, &x);
+	/* Among equally short intermediates the first in switch order is
+	 * taken; if those detours close a loop the last ones may not, and
+	 * the general repair's shortest paths turn elsewhere again. */
+	for (r->variant = 0, rc = KR_ECYCLE; r->variant < 3 && rc == KR_ECYCLE;
+	     r->variant++) {
+		get_column(r, lid, r->col);
+		repair_column(r, &x);
+		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
+	}
+	if (rc == KR_ECYCLE) {
+		detour = 1;
+		rc = to_detour(r, &x, d);
+		st->dests_detour++;
+	}
+	if (rc)
+		return rc;
+	st->dests_repaired++;
+	st->entries_changed += put_column(r, lid, r->col);
+	count_pairs(r, &x, 1, detour, r->t->dlid_sl[lid] != plan_sl[lid], st);
+	return KR_OK;
+}
+
+/* Packets sent on a destination's old SL still follow its new entries: those
+ * dependencies must close no loop either. */
+static int stale_pass(struct repair *r, const uint8_t *old_sl,
+		      struct kr_repair_stats *st)
+{
+	struct rdest x;
+	int rc = KR_OK;
+
+	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
+		if (old_sl[lid] == r->t->dlid_sl[lid] || !dest_of(r, lid, &x))
+			continue;
+		get_column(r, lid, r->col);
+		repair_walk(r, r->col, &x, r->dist);
+		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid]);
+		if (rc == KR_ECYCLE) {
+			rc = KR_OK;
+			for (uint32_t s = 0; s < r->nsw; s++)
+				if (r->dist[s] != UNREACHED)
+					st->pairs_stale_unsafe +=
+						r->src_start[s + 1] - r->src_start[s];
+		}
+	}
+	return rc;
+}
+
+static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
+	       uint8_t *cut, struct kr_repair_stats *st, struct kr_diag *d)
+{
+	uint32_t ncut = 0;
+	int rc = setup(r);
+
+	if (!rc)
+		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
+	if (!rc)
+		rc = repair_updn_ranks(r);
+	if (!rc)
+		rc = first_pass(r, cut, &ncut, st);
+	if (rc)
+		return rc;
+	if (!ncut && (!prev_sl || !memcmp(prev_sl, plan_sl, r->stride)))
+		return KR_OK;
+	if (kr_cdg_order(&r->g) == KR_ECYCLE)
+		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
+			       "faults already close a credit loop");
+	rc = ncut ? build_hops(r) : KR_OK;
+	r->admitting = 1;
+	for (unsigned lid = 1; lid < r->stride && !rc; lid++)
+		if (cut[lid])
+			rc = repair_dest(r, lid, plan_sl, st, d);
+	if (!rc)
+		rc = stale_pass(r, prev_sl ? prev_sl : plan_sl, st);
+	return rc;
+}
+
+int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
+	      const struct kr_conf *c, const struct kr_slvl *plan,
+	      const uint8_t *prev_sl, struct kr_tables *t,
+	      struct kr_repair_stats *st, struct kr_diag *d)
+{
+	struct repair r = { .f = f, .topo = topo, .plan = plan, .t = t,
+			    .nsw = f->nsw, .stride = t->stride,
+			    .max_int = c ? c->max_intermediates : 2 };
+	uint8_t *plan_sl = malloc(t->stride + 1), *cut = calloc(t->stride + 1, 1);
+	double t0 = now_ms();
+	int rc = plan_sl && cut ? KR_OK : KR_ENOMEM;
+
+	*st = (struct kr_repair_stats){ .faults = topo->nmissing_link +
+						  topo->nmissing_sw };
+	if (!rc && (!t->dlid_sl || t->npair_sl))
+		rc = kr_fail(d, KR_EINVAL, 0, "repair needs one SL per "
+			     "destination LID");
+	if (!rc) {
+		memcpy(plan_sl, t->dlid_sl, t->stride);
+		rc = run(&r, prev_sl, plan_sl, cut, st, d);
+	}
+	if (rc == KR_ENOMEM)
+		kr_fail(d, rc, 0, "out of memory");
+	teardown(&r);
+	free(plan_sl);
+	free(cut);
+	st->ms = now_ms() - t0;
+	return rc;
+}
+
+void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st)
+{
+	snprintf(buf, len, "%u faults: %u of %u destinations repaired (%u on "
+		 "the detour layer), %llu LFT entries changed; CA pairs: %llu "
+		 "direct, %llu via 1 intermediate, %llu via 2, %llu general, "
+		 "%llu detour layer, %llu disconnected; %llu changed SL, %llu "
+		 "unsafe on their old SL; %.1f ms",
+		 st->faults, st->dests_repaired, st->dests, st->dests_detour,
+		 (unsigned long long)st->entries_changed,
+		 (unsigned long long)st->paths[KR_REPAIR_NONE],
+		 (unsigned long long)st->paths[KR_REPAIR_ONE],
+		 (unsigned long long)st->paths[KR_REPAIR_TWO],
+		 (unsigned long long)st->paths[KR_REPAIR_GENERAL],
+		 (unsigned long long)st->paths[KR_REPAIR_DETOUR],
+		 (unsigned long long)st->pairs_disconnected,
+		 (unsigned long long)st->pairs_sl_changed,
+		 (unsigned long long)st->pairs_stale_unsafe, st->ms);
+}

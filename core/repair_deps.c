@@ -1,0 +1,118 @@
+/* What one destination's tree asks of the channel dependency graph.
+ *
+ * Only channels between switches can lie on a credit loop: a CA's sending
+ * channel waits for nothing before it, a channel into a CA always drains.
+ * So a destination contributes, at every switch X its traffic crosses, one
+ * dependency from each VL it arrives on over each in-link to the VL the
+ * SL2VL map of (in port, out port) gives it on the out-link. Switches are
+ * visited farthest first, so a switch knows the VLs its traffic leaves by
+ * before its parent needs them. */
+#include "repair_int.h"
+
+#include <string.h>
+
+void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
+		 uint32_t *dist)
+{
+	uint32_t nsw = r->nsw, *stack = r->queue;
+	const uint32_t busy = UNREACHED - 1, unknown = UNREACHED - 2;
+
+	for (uint32_t s = 0; s < nsw; s++)
+		dist[s] = unknown;
+	dist[x->target] = col[x->target] == x->local ? 0 : UNREACHED;
+	for (uint32_t s0 = 0; s0 < nsw; s0++) {
+		uint32_t n = 0, s = s0, res;
+
+		while (dist[s] == unknown) {
+			dist[s] = busy;
+			stack[n++] = s;
+			s = repair_next(r, s, col[s]);
+			if (s == KR_NONE)
+				break;
+		}
+		/* s: where the chain ended (KR_NONE: cut; busy: a loop) */
+		res = s == KR_NONE || dist[s] == busy ? UNREACHED : dist[s];
+		while (n--) {
+			res = res == UNREACHED ? UNREACHED : res + 1;
+			dist[stack[n]] = res;
+		}
+	}
+}
+
+static int emit(struct repair *r, uint32_t from, uint32_t to)
+{
+	int rc = r->admitting ? kr_cdg_insert(&r->g, from, to, 0)
+			      : kr_cdg_add(&r->g, from, to, 0);
+
+	return rc < 0 ? rc : KR_OK;
+}
+
+/* Switches with a route, farthest from the target first (counting sort). */
+static uint32_t by_distance(struct repair *r, const uint32_t *dist)
+{
+	uint32_t nsw = r->nsw, *cnt = r->cnt, n = 0, maxd = 0;
+
+	memset(cnt, 0, nsw * sizeof(*cnt));	/* a route has < nsw hops */
+	for (uint32_t s = 0; s < nsw; s++)
+		if (dist[s] != UNREACHED) {
+			cnt[dist[s]]++;
+			maxd = dist[s] > maxd ? dist[s] : maxd;
+			n++;
+		}
+	for (uint32_t d = maxd, pos = 0; d != UINT32_MAX; d--) {
+		uint32_t c = cnt[d];
+
+		cnt[d] = pos;
+		pos += c;
+	}
+	for (uint32_t s = 0; s < nsw; s++)
+		if (dist[s] != UNREACHED)
+			r->order[cnt[dist[s]]++] = s;
+	return n;
+}
+
+int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
+		const uint32_t *dist, unsigned sl)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t n = by_distance(r, dist), mark = r->g.nedge;
+	uint16_t *outvl = r->outvl;
+	int rc = KR_OK;
+
+	for (uint32_t i = 0; i < n; i++)
+		outvl[r->order[i]] = 0;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		uint32_t y = r->order[i], xs, in, from;
+		unsigned out = col[y], vl;
+		int32_t peer;
+
+		if (y == x->target)
+			continue;	/* delivered: nothing waits beyond */
+		for (uint32_t j = r->src_start[y]; j < r->src_start[y + 1]; j++) {
+			uint32_t ca = r->src_port[j];
+
+			if (ca == x->ca_port)
+				continue;	/* a port does not send to itself */
+			in = kr_port_num(f, (uint32_t)f->peer[ca]);
+			vl = kr_map_vl(kr_tables_sl2vl(f, r->t, y, in, out), sl);
+			outvl[y] |= (uint16_t)(1u << vl);
+		}
+		if (!outvl[y])
+			continue;	/* no traffic to this destination here */
+		peer = f->peer[f->port0[y] + out];
+		xs = f->owner[peer];
+		in = kr_port_num(f, (uint32_t)peer);
+		vl = kr_map_vl(kr_tables_sl2vl(f, r->t, xs, in, col[xs]), sl);
+		outvl[xs] |= (uint16_t)(1u << vl);
+		if (xs == x->target)
+			continue;
+		from = (f->port0[y] + out) * 16;
+		for (unsigned v = 0; v < 16 && !rc; v++)
+			if (outvl[y] >> v & 1)
+				rc = emit(r, from + v,
+					  (f->port0[xs] + col[xs]) * 16 + vl);
+	}
+	if (rc && r->admitting)
+		kr_cdg_truncate(&r->g, mark);
+	return rc;
+}

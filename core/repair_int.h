@@ -1,0 +1,96 @@
+/* Between the tree repair (repair.c), its dependency bookkeeping
+ * (repair_deps.c) and the detour layer (repair_updn.c). Not for tools/. */
+#ifndef KR_REPAIR_INT_H
+#define KR_REPAIR_INT_H
+
+#include <stdint.h>
+
+#include "cdg_int.h"
+#include "kr_repair.h"
+
+#define UNREACHED UINT32_MAX
+#define LVL_GOOD 0
+#define LVL_GENERAL 3
+#define LVL_NONE 0xff		/* no live path to the target */
+#define HOPS_CUT 0xff		/* H: the dimension-order path is cut */
+
+/* The destination being worked on: the LID, the switch delivering it, the
+ * port it leaves by there (0: the switch itself) and the CA port it
+ * belongs to (KR_NONE: a switch LID). */
+struct rdest {
+	unsigned lid;
+	uint32_t target;
+	unsigned local;
+	uint32_t ca_port;
+};
+
+struct repair {
+	const struct kr_fabric *f;
+	const struct kr_topo *topo;
+	const struct kr_slvl *plan;
+	struct kr_tables *t;
+	uint32_t nsw, stride;
+	unsigned max_int;
+	unsigned variant;	/* 0: first best intermediate, 1: last best,
+				 * 2: general repair only */
+
+	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
+	uint32_t *src_port;	/* the CA port slots */
+
+	uint32_t ni;		/* intermediates: grid switches with a LID */
+	uint32_t *isw;		/* [ni] their switch ids */
+	uint8_t *hops;		/* [nsw * ni] dimension-order hops S -> I,
+				 * HOPS_CUT when cut; NULL until needed */
+	uint8_t *first;		/* [nsw * ni] S's port on that path (the
+				 * LFT column of I may be repaired later) */
+
+	/* per destination scratch, [nsw] each */
+	uint8_t *col;		/* the LFT column */
+	uint8_t *lvl;		/* LVL_* or the number of intermediates */
+	uint32_t *dist;		/* hops along the column, UNREACHED */
+	uint32_t *cost;		/* planned hops of a repaired switch */
+	uint32_t *live;		/* shortest live-graph hops to the target */
+	uint32_t *queue, *order, *cnt;
+	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
+
+	/* the detour layer: up*-down* ranks over a spanning forest */
+	uint32_t *rank;		/* [nsw] BFS level * nsw + id, UNREACHED */
+	uint32_t *comp;		/* [nsw] connected component: its root */
+
+	struct kr_cdg g;	/* channels: switch port slot * 16 + VL */
+	int admitting;		/* insert (checked) instead of add */
+};
+
+/* The switch a port slot leads to, or KR_NONE (no link, a CA). */
+static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
+				   unsigned port)
+{
+	const struct kr_fabric *f = r->f;
+	int32_t peer;
+
+	if (port == 0 || port > f->nports[sw])
+		return KR_NONE;
+	peer = f->peer[f->port0[sw] + port];
+	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
+		return KR_NONE;
+	return f->owner[peer];
+}
+
+/* Hops from every switch to x->target along col, UNREACHED where the
+ * entries are cut or loop. */
+void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
+		 uint32_t *dist);
+
+/* Channel dependencies of destination x's traffic on SL sl along col
+ * (dist from repair_walk), into r->g: added in bulk, or inserted with the
+ * cycle test when r->admitting (then KR_ECYCLE leaves the graph as it was
+ * before the call). */
+int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
+		const uint32_t *dist, unsigned sl);
+
+/* Ranks for up*-down* and components (once per repair), and the detour
+ * layer's column for x into col. */
+int repair_updn_ranks(struct repair *r);
+void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col);
+
+#endif

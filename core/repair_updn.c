@@ -1,0 +1,123 @@
+/* The detour layer's routes: up*-down* over a BFS spanning forest, one
+ * destination at a time.
+ *
+ * Ranks order the switches (BFS level from a root, then id); a hop towards
+ * a lower rank is "up". Every route is some up hops, then only down hops,
+ * so on a VL that carries nothing else no dependency leads from a down
+ * channel back to an up one and the channels of each kind are ordered by
+ * rank: no cycle is possible, whatever the faults. The root of each
+ * component is its best-connected switch (a KNS crossbar, a torus switch
+ * with all its links), which keeps the forest shallow. */
+#include "repair_int.h"
+
+static unsigned switch_degree(const struct repair *r, uint32_t s)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 1; p <= r->f->nports[s]; p++)
+		n += repair_next(r, s, p) != KR_NONE;
+	return n;
+}
+
+/* BFS from root over live switch links; levels into lvl, visit order into
+ * r->queue[from ..]; returns the new end of the queue. */
+static uint32_t bfs(struct repair *r, uint32_t root, uint32_t *lvl,
+		    uint32_t from)
+{
+	uint32_t head = from, tail = from;
+
+	lvl[root] = 0;
+	r->queue[tail++] = root;
+	while (head < tail) {
+		uint32_t u = r->queue[head++];
+
+		for (unsigned p = 1; p <= r->f->nports[u]; p++) {
+			uint32_t v = repair_next(r, u, p);
+
+			if (v != KR_NONE && lvl[v] == UNREACHED) {
+				lvl[v] = lvl[u] + 1;
+				r->queue[tail++] = v;
+			}
+		}
+	}
+	return tail;
+}
+
+int repair_updn_ranks(struct repair *r)
+{
+	uint32_t nsw = r->nsw, *lvl = r->cnt, done = 0;
+
+	for (uint32_t s = 0; s < nsw; s++)
+		lvl[s] = r->rank[s] = UNREACHED;
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t end, root = s;
+		unsigned best = 0;
+
+		if (r->rank[s] != UNREACHED)
+			continue;
+		/* find the component, pick its root, then level it from there */
+		end = bfs(r, s, lvl, done);
+		for (uint32_t i = done; i < end; i++) {
+			unsigned deg = switch_degree(r, r->queue[i]);
+
+			if (deg > best) {
+				best = deg;
+				root = r->queue[i];
+			}
+		}
+		for (uint32_t i = done; i < end; i++)
+			lvl[r->queue[i]] = UNREACHED;
+		end = bfs(r, root, lvl, done);
+		for (uint32_t i = done; i < end; i++) {
+			uint32_t u = r->queue[i];
+
+			r->rank[u] = lvl[u] * nsw + u;
+			r->comp[u] = root;
+		}
+		done = end;
+	}
+	return KR_OK;
+}
+
+/* Points every unrouted neighbour v of u that satisfies the rank test at
+ * u, and queues it. */
+static uint32_t reach(struct repair *r, uint8_t *col, uint32_t u, int down,
+		      uint32_t tail)
+{
+	const struct kr_fabric *f = r->f;
+
+	for (unsigned p = 1; p <= f->nports[u]; p++) {
+		uint32_t v = repair_next(r, u, p), vs;
+
+		if (v == KR_NONE || r->dist[v] != UNREACHED)
+			continue;
+		/* v -> u is a down hop when v is nearer the root */
+		if ((r->rank[v] < r->rank[u]) != down)
+			continue;
+		vs = (uint32_t)f->peer[f->port0[u] + p];
+		col[v] = (uint8_t)kr_port_num(f, vs);
+		r->dist[v] = r->dist[u] + 1;
+		r->queue[tail++] = v;
+	}
+	return tail;
+}
+
+/* First the switches that reach the target by down hops alone (a reverse
+ * BFS over down hops), then the rest climb to the nearest of those: each
+ * route is up*, then down*, and follows routes already set. */
+void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		r->dist[s] = UNREACHED;
+		if (s != x->target)
+			col[s] = KR_NO_PORT;
+	}
+	r->dist[x->target] = 0;
+	r->queue[tail++] = x->target;
+	while (head < tail)
+		tail = reach(r, col, r->queue[head++], 1, tail);
+	for (head = 0; head < tail;)
+		tail = reach(r, col, r->queue[head++], 0, tail);
+}

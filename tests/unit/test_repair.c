@@ -1,0 +1,339 @@
+/* Fault repair: hand-worked detours, and every single link and switch fault
+ * of small KNS and tori routed completely and without credit loops, as the
+ * checker and an independent path walker see it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kr.h"
+#include "truth.h"
+
+/* Under valgrind every case costs 30x: take every Nth fault then. */
+static unsigned stride(void)
+{
+	const char *s = getenv("KR_TEST_STRIDE");
+
+	return s && atoi(s) > 0 ? (unsigned)atoi(s) : 1;
+}
+
+static void cut_port(struct kr_fabric *f, uint32_t slot)
+{
+	int32_t peer = f->peer[slot];
+
+	if (peer >= 0)
+		f->peer[peer] = -1;
+	f->peer[slot] = -1;
+}
+
+/* A dead switch: no links, and its CAs leave the subnet with it. */
+static void kill_switch(struct kr_fabric *f, uint32_t sw)
+{
+	for (uint32_t s = f->port0[sw]; s < f->port0[sw + 1]; s++) {
+		int32_t peer = f->peer[s];
+
+		if (peer >= 0 && !kr_is_switch(f, f->owner[peer]))
+			f->lid[peer] = 0;
+		cut_port(f, s);
+	}
+	f->lid[f->port0[sw]] = 0;
+	assert_int_equal(kr_fabric_index_lids(f, NULL), KR_OK);
+}
+
+/* Routes f with its faults on the pristine labels t: repair must succeed,
+ * the checker must find every pair delivered and no credit loop, and the
+ * walker must deliver every CA pair without a loop. */
+static void route_and_prove(const struct kr_fabric *f, const struct kr_topo *t,
+			    struct kr_repair_stats *st)
+{
+	struct kr_conf c;
+	struct kr_tables r;
+	struct kr_slvl p;
+	struct kr_check_report rep;
+	struct kr_check_opts o = { .max_examples = 3 };
+	struct kr_diag d = { 0 };
+
+	kr_conf_init(&c);
+	assert_int_equal(kr_route(f, t, &c, &r, &d), KR_OK);
+	assert_int_equal(kr_slvl_plan(f, t, &c, &r, &p, &d), KR_OK);
+	if (kr_repair(f, t, &c, &p, NULL, &r, st, &d))
+		fail_msg("repair: %s", d.msg);
+	if (kr_check_run(f, &r, &o, &rep, &d))
+		fail_msg("check: %s", d.msg);
+	assert_int_equal(rep.delivered, rep.pairs);
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++) {
+		if (!f->lid[s] || f->peer[s] < 0)
+			continue;
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			uint32_t dst = kr_port_by_lid(f, lid);
+
+			if (dst == KR_NONE || dst == s)
+				continue;
+			if (truth_walk(f, &r, s, lid, NULL) < 0)
+				fail_msg("slot %u to LID %u lost", s, lid);
+		}
+	}
+	kr_check_report_free(&rep);
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+}
+
+/* Every inter-switch link of o's fabric, one at a time. */
+static void every_link(const struct kr_gen_opts *o)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_repair_stats st;
+	unsigned n = 0, repaired = 0;
+
+	truth_gen(o, &f, &t);
+	for (uint32_t s = 0; s < f.port0[f.nsw]; s++) {
+		int32_t peer = f.peer[s];
+
+		if (peer < (int32_t)s || !kr_is_switch(&f, f.owner[peer]))
+			continue;	/* each link once, switch to switch */
+		if (n++ % stride())
+			continue;
+		cut_port(&f, s);
+		route_and_prove(&f, &t, &st);
+		repaired += st.dests_repaired > 0;
+		f.peer[s] = peer;
+		f.peer[peer] = (int32_t)s;
+	}
+	assert_true(repaired > 0);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void every_switch(const struct kr_gen_opts *o)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_repair_stats st;
+	uint32_t nsw;
+
+	truth_gen(o, &f, &t);
+	nsw = f.nsw;
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	for (uint32_t sw = 0; sw < nsw; sw += stride()) {
+		truth_gen(o, &f, &t);
+		kill_switch(&f, sw);
+		route_and_prove(&f, &t, &st);
+		assert_int_equal(st.pairs_disconnected, 0);
+		kr_topo_free(&t);
+		kr_fabric_free(&f);
+	}
+}
+
+static const struct kr_gen_opts kns43 = { .family = KR_FAMILY_KNS, .ndim = 3,
+					  .k = { 4, 4, 4 }, .p = 1 };
+static const struct kr_gen_opts torus444 = { .family = KR_FAMILY_TORUS,
+					     .ndim = 3, .k = { 4, 4, 4 },
+					     .wrap = { 1, 1, 1 }, .p = 1 };
+
+static void test_kns43_every_link(void **state)
+{
+	(void)state;
+	every_link(&kns43);
+}
+
+static void test_torus444_every_link(void **state)
+{
+	(void)state;
+	every_link(&torus444);
+}
+
+static void test_kns43_every_switch(void **state)
+{
+	(void)state;
+	every_switch(&kns43);
+}
+
+static void test_torus444_every_switch(void **state)
+{
+	(void)state;
+	every_switch(&torus444);
+}
+
+/* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
+static unsigned port_dir(const struct kr_fabric *f, const struct kr_topo *t,
+			 uint32_t sw, unsigned dir)
+{
+	for (unsigned p = 1; p <= f->nports[sw]; p++)
+		if (t->port_dir[kr_port(f, sw, p)] == dir)
+			return p;
+	fail_msg("switch %u has no port in direction %u", sw, dir);
+	return 0;
+}
+
+/* A ring of 6 cut twice: (0,0)-(1,0) and (3,0)-(4,0) leave two segments. */
+static void test_torus_ring_split(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 6, 4 }, .wrap = { 1, 1 }, .p = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_repair_stats st;
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	cut_port(&f, kr_port(&f, (uint32_t)t.pos_sw[0], port_dir(&f, &t, (uint32_t)t.pos_sw[0], 0)));
+	cut_port(&f, kr_port(&f, (uint32_t)t.pos_sw[3], port_dir(&f, &t, (uint32_t)t.pos_sw[3], 0)));
+	route_and_prove(&f, &t, &st);
+	assert_true(st.dests_repaired > 0);
+	assert_int_equal(st.pairs_disconnected, 0);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* A dead crossbar cuts a whole dimension line of a KNS. */
+static void test_kns_dead_crossbar(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 2 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_repair_stats st;
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	for (uint32_t pos = 0; pos < t.npos; pos++)
+		if (kr_topo_coord(&t, pos, 0) == 0 && kr_topo_coord(&t, pos, 1) == 1) {
+			kill_switch(&f, (uint32_t)t.xbar[pos * t.ndim + 0]);
+			break;
+		}
+	route_and_prove(&f, &t, &st);
+	assert_true(st.paths[KR_REPAIR_ONE] + st.paths[KR_REPAIR_TWO] +
+		    st.paths[KR_REPAIR_GENERAL] + st.paths[KR_REPAIR_DETOUR] > 0);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Whether the path from sw to lid along t leaves a by port pa or z by pz. */
+static int crosses(const struct kr_fabric *f, const struct kr_tables *t,
+		   uint32_t sw, unsigned lid, uint32_t a, unsigned pa,
+		   uint32_t z, unsigned pz)
+{
+	for (unsigned hops = 0; hops < f->nsw; hops++) {
+		unsigned port = kr_lft_port(t, sw, lid);
+		int32_t peer;
+
+		if ((sw == a && port == pa) || (sw == z && port == pz))
+			return 1;
+		if (port == 0 || port == KR_NO_PORT)
+			return 0;
+		peer = f->peer[kr_port(f, sw, port)];
+		if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
+			return 0;
+		sw = f->owner[peer];
+	}
+	return 0;
+}
+
+/* 5x5 torus, the x link (0,0)-(1,0) cut. Worked by hand:
+ * - (0,0) to (2,0): +x is cut; through I = (4,0) (one hop -x, whose DOR
+ *   path (4,0)->(3,0)->(2,0) survives) it is 3 hops, as short as the live
+ *   graph allows: -x.
+ * - (0,0) to (1,0): the other way round is 4 hops; I = (0,1) (+y, then
+ *   (0,1)->(1,1)->(1,0)) makes 3, tied with (0,4) and taken as the first
+ *   in switch order: +y.
+ * - (1,0) to (0,0): I = (1,1) makes 3 (I = (0,1) is not usable: the DOR
+ *   path to it starts with the cut link): +y.
+ * Outside the destinations moved to the detour layer, every entry that
+ * moved had a dimension-order path over the cut link. */
+static void test_torus5x5_hand_worked(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 5, 5 }, .wrap = { 1, 1 }, .p = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables pristine, r;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	uint32_t s00, s10, s20;
+	unsigned l00, l10, l20, a, z;
+
+	(void)state;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	s00 = (uint32_t)t.pos_sw[0];
+	s10 = (uint32_t)t.pos_sw[1];
+	s20 = (uint32_t)t.pos_sw[2];
+	l00 = f.lid[f.port0[s00]];
+	l10 = f.lid[f.port0[s10]];
+	l20 = f.lid[f.port0[s20]];
+	assert_int_equal(kr_route(&f, &t, &c, &pristine, NULL), KR_OK);
+	a = port_dir(&f, &t, s00, 0);
+	z = port_dir(&f, &t, s10, 1);
+	cut_port(&f, kr_port(&f, s00, a));
+	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
+	assert_int_equal(kr_lft_port(&r, s00, l20), port_dir(&f, &t, s00, 1));
+	assert_int_equal(kr_lft_port(&r, s00, l10), port_dir(&f, &t, s00, 2));
+	assert_int_equal(kr_lft_port(&r, s10, l00), port_dir(&f, &t, s10, 2));
+	for (uint32_t sw = 0; sw < f.nsw; sw++)
+		for (unsigned lid = 1; lid <= f.max_lid; lid++)
+			if (r.dlid_sl[lid] != p.detour_sl &&
+			    kr_lft_port(&pristine, sw, lid) != kr_lft_port(&r, sw, lid))
+				assert_true(crosses(&f, &pristine, sw, lid, s00, a, s10, z));
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+	kr_tables_free(&pristine);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Without faults the repair changes nothing, and the plan keeps a detour
+ * layer: its own SL and a VL that no class uses. */
+static void test_pristine_untouched(void **state)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables r;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	uint8_t *before;
+
+	(void)state;
+	kr_conf_init(&c);
+	truth_gen(&kns43, &f, &t);
+	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
+	assert_int_not_equal(p.detour_vl, KR_NONE);
+	assert_true(p.detour_vl >= p.nclass);
+	before = malloc((size_t)f.nsw * r.stride);
+	memcpy(before, r.lft, (size_t)f.nsw * r.stride);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
+	assert_memory_equal(before, r.lft, (size_t)f.nsw * r.stride);
+	assert_int_equal(st.dests_repaired, 0);
+	assert_int_equal(st.paths[KR_REPAIR_NONE], st.pairs);
+	free(before);
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pristine_untouched),
+		cmocka_unit_test(test_torus5x5_hand_worked),
+		cmocka_unit_test(test_torus_ring_split),
+		cmocka_unit_test(test_kns_dead_crossbar),
+		cmocka_unit_test(test_kns43_every_link),
+		cmocka_unit_test(test_torus444_every_link),
+		cmocka_unit_test(test_kns43_every_switch),
+		cmocka_unit_test(test_torus444_every_switch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
