@@ -255,7 +255,7 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 		"the last sweep %llu LFT entries and the SLs of %u destination "
 		"LIDs changed\n", pl->sweeps, line, entries, sls);
 	if (pl->plan.repair.pairs_stale_unsafe)
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: %llu CA "
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR07: knsroute: %llu CA "
 			"pairs whose SL changed would close a credit loop if "
 			"packets were still sent on their old SL; applications "
 			"must refresh their PathRecords\n", (unsigned long long)
