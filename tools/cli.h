@@ -17,6 +17,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_faults(int argc, char **argv);
 
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);

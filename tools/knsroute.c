@@ -18,6 +18,7 @@ static const struct {
 	{ "route", cmd_route, "dry run: route, plan SLs/VLs, check, write dumps" },
 	{ "check", cmd_check, "check tables: delivery, link load, credit loops" },
 	{ "stats", cmd_stats, "destinations per output port and VL" },
+	{ "faults", cmd_faults, "random link or switch faults: how repair copes" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,1004 @@
+/* knsroute faults: how well the repair copes with random faults, measured.
+ *
+ * The fabric is recognised and planned once, intact. Each trial then cuts
+ * F random inter-switch links (or takes F random switches out: every link
+ * they have, CA links included, and their LID), runs route -> SL/VL plan ->
+ * repair -> check on what is left with the intact fabric's labels (faults
+ * never change them), sums up how the pairs were routed and puts the links
+ * back. A trial's fault set depends on the seed and its number alone, so
+ * the same seed gives the same figures and -v names each trial's faults. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "kr_plan.h"
+#include "plan_opts.h"
+
+static void faults_usage(FILE *out)
+{
+	fprintf(out,
+"Usage: knsroute faults TOPOLOGY (--random F | --switches F) [--trials T]\n"
+"                       [--seed S] [--max-intermediates N] [--json] [-q]\n"
+"                       [-v] [plan options]\n"
+"\n"
+"Fault experiments: recognises and plans TOPOLOGY once, intact, then in\n"
+"each of T trials removes F random inter-switch links (--random; every\n"
+"link between two switches equally likely, parallel links counted one by\n"
+"one) or F random switches (--switches: all their links, CA links\n"
+"included, and their LID), runs routing, the SL/VL plan, fault repair and\n"
+"the full check on what is left, and restores the fabric. Trial i's faults\n"
+"depend only on S and i: the same seed gives the same figures.\n"
+"\n"
+"A trial is disconnected when some two LIDs (CA ports, switches still in\n"
+"the fabric) have no path between them any more; a CA whose switch was\n"
+"removed is disconnected. Connected trials count as handled when repair\n"
+"and check succeed: with at most one intermediate router per repaired\n"
+"path (le1), at most two (le2), or at all (total: general repair and the\n"
+"detour layer allowed).\n"
+"\n"
+"Options:\n"
+"  --random F           remove F random inter-switch links per trial\n"
+"  --switches F         remove F random switches per trial instead\n"
+"  --trials T           trials (default 100)\n"
+"  --seed S             seed of the fault sets (default 1)\n"
+"  --max-intermediates N  intermediate routers per path before the general\n"
+"                       repair (0-2; default: knsroute.conf's, else 2)\n"
+"  --json               one JSON object instead of the text lines\n"
+"  -q, --quiet          no progress lines on stderr (else one every ~2 s)\n"
+"  -v, --verbose        one line per trial on stderr: faults and outcome\n"
+"  -h, --help           this text\n"
+"Plan options, as for knsroute route (--no-check is refused: the check is\n"
+"each trial's verdict):\n"
+PLAN_OPTIONS_HELP
+"\n");
+	fprintf(out,
+"Figures (text: one \"key value\" line each; JSON: the same keys):\n"
+"  fabric, faults, fault_kind (links, switches), trials, seed,\n"
+"  max_intermediates\n"
+"  connected_trials, disconnected   trials, and share of trials, with\n"
+"                                   some LIDs physically cut apart\n"
+"  handled_le1_intermediate, handled_le2_intermediates, handled_total\n"
+"                                   shares of the connected trials (null\n"
+"                                   when there are none)\n"
+"  routable_le1_intermediate, routable_le2_intermediates\n"
+"                                   the thesis' measure, independent of the\n"
+"                                   repair: connected trials in which every\n"
+"                                   cut CA pair has a dimension-order route\n"
+"                                   through at most 1 (2) intermediate grid\n"
+"                                   switches; credit loops not considered\n"
+"  failures                         connected trials whose repair or check\n"
+"                                   failed; first_failure: the first one's\n"
+"                                   trial, faults and reason (or null)\n"
+"  failures_disconnected            disconnected trials whose repair failed\n"
+"  disconnected_handled             disconnected trials that still passed\n"
+"                                   (only removed switches' CAs were lost)\n"
+"  pairs                            CA-to-CA pairs, summed over the trials\n"
+"                                   whose repair completed\n"
+"  paths_1_intermediate, paths_2_intermediates, paths_general_repair,\n"
+"  paths_detour_layer, pairs_disconnected, pairs_sl_changed,\n"
+"  pairs_stale_unsafe               shares of those pairs\n"
+"  dests_detour_layer               share of destination LIDs (switches\n"
+"                                   included) moved to the detour layer\n"
+"  vls_used_max                     highest VL any checked trial used + 1\n"
+"  stretch_mean, stretch_max        repaired paths' hops over the shortest\n"
+"                                   live path (1 when nothing was repaired)\n"
+"  extra_hops_mean, extra_hops_max  the same as a difference of hops\n"
+"  link_load_max_ratio              busiest link of any trial over the\n"
+"                                   intact plan's (link_load_max_intact)\n"
+"  repair_ms_mean, repair_ms_max, trial_ms_mean   wall times\n"
+"\n"
+"Exit status: 0 every connected trial was handled, 1 some were not (or\n"
+"the intact fabric fails the check), 2 usage or input error, or a fabric\n"
+"that is not KNS, torus or mesh.\n");
+}
+
+enum { OPT_RANDOM = 400, OPT_SWITCHES, OPT_TRIALS, OPT_SEED, OPT_MAXINT,
+       OPT_JSON };
+
+struct faults_args {
+	struct plan_opts po;
+	const char *topo;
+	uint32_t nfault, trials;
+	uint64_t seed;
+	int given;		/* --random or --switches seen */
+	int switches;		/* remove switches, not links */
+	int max_int;		/* -1: knsroute.conf's */
+	int json, quiet, verbose;
+};
+
+static int parse_args(int argc, char **argv, struct faults_args *a)
+{
+	static const struct option opts[] = {
+		{ "random", required_argument, NULL, OPT_RANDOM },
+		{ "switches", required_argument, NULL, OPT_SWITCHES },
+		{ "trials", required_argument, NULL, OPT_TRIALS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "max-intermediates", required_argument, NULL, OPT_MAXINT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		PLAN_OPTIONS,
+		{ 0 }
+	};
+	int c;
+
+	*a = (struct faults_args){ .trials = 100, .seed = 1, .max_int = -1 };
+	plan_opts_init(&a->po);
+	while ((c = getopt_long(argc, argv, "c:qvh", opts, NULL)) != -1) {
+		if (plan_opts_take(&a->po, "faults", c, optarg))
+			continue;
+		switch (c) {
+		case OPT_RANDOM:
+		case OPT_SWITCHES:
+			if (a->given++)
+				return cli_usage_error("faults", "give one of "
+						       "--random and --switches, once");
+			a->switches = c == OPT_SWITCHES;
+			a->nfault = (uint32_t)cli_number("faults", a->switches ?
+				"--switches" : "--random", optarg, 0, UINT32_MAX);
+			break;
+		case OPT_TRIALS:
+			a->trials = (uint32_t)cli_number("faults", "--trials",
+							 optarg, 1, 10000000);
+			break;
+		case OPT_SEED:
+			a->seed = cli_number("faults", "--seed", optarg, 0, ULONG_MAX);
+			break;
+		case OPT_MAXINT:
+			a->max_int = (int)cli_number("faults", "--max-intermediates",
+						     optarg, 0, 2);
+			break;
+		case OPT_JSON: a->json = 1; break;
+		case 'q': a->quiet = 1; break;
+		case 'v': a->verbose = 1; break;
+		case 'h': faults_usage(stdout); exit(0);
+		default: return cli_usage_error("faults", "bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("faults", "expected one TOPOLOGY file");
+	a->topo = argv[optind];
+	if (!a->given)
+		return cli_usage_error("faults", "--random F or --switches F "
+				       "is required");
+	if (a->po.no_check)
+		return cli_usage_error("faults", "--no-check: the check is what "
+				       "tells whether a trial was handled");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fault sets                                                         */
+
+/* The fabric under test and the scratch every trial reuses. */
+struct bench {
+	struct kr_fabric *f;		/* links cut and restored in place */
+	const struct kr_topo *topo;	/* the intact fabric's recognition */
+	const struct kr_conf *c;
+	uint32_t nfault;
+	int switches;
+	uint64_t seed;
+	int32_t *peer0;		/* [nport] the intact links */
+	uint16_t *swlid;	/* [nsw] the intact switch LIDs */
+	uint32_t *cand;		/* [ncand] links (lower slot) or switches */
+	uint32_t ncand;
+	uint32_t *pick;		/* [ncand] a shuffle; the first nfault are cut */
+	uint32_t *comp, *queue;	/* [nsw] connected components, walks */
+	uint64_t load0;		/* busiest link of the intact plan */
+
+	/* the thesis' measure, on kr_route's tables */
+	uint32_t *isw;		/* [ni] intermediates: grid switches with a LID */
+	uint32_t ni, words;	/* words: 64-bit words of an [ni] bit set */
+	uint64_t *okrow;	/* [nsw][words] bit i: S reaches isw[i] in DOR */
+	uint64_t *bd, *xd;	/* [words] intermediates with a way to one
+				 * destination: directly, via one more */
+	uint8_t *reach;		/* [nsw] one LFT column's verdicts */
+	uint32_t *nsrc;		/* [nsw] CA ports behind each switch */
+};
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	return mix64(*s += 0x9e3779b97f4a7c15ull);
+}
+
+/* Uniform in [0, n), n > 0, without modulo bias. */
+static uint32_t below(uint64_t *s, uint32_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
+
+	do
+		x = splitmix64(s);
+	while (x >= lim);
+	return (uint32_t)(x % n);
+}
+
+static int has_place(const struct kr_topo *t, uint32_t sw)
+{
+	return t->sw_pos[sw] != KR_NONE ||
+	       (t->sw_xdim && t->sw_xdim[sw] != KR_NO_DIM);
+}
+
+/* What a trial may remove: each switch-to-switch link once (by its lower
+ * slot), or each switch with a place in the recognised fabric. */
+static void list_candidates(struct bench *b)
+{
+	const struct kr_fabric *f = b->f;
+
+	b->ncand = 0;
+	if (b->switches) {
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			if (has_place(b->topo, sw))
+				b->cand[b->ncand++] = sw;
+		return;
+	}
+	for (uint32_t s = f->port0[0]; s < f->port0[f->nsw]; s++) {
+		int32_t p = f->peer[s];
+
+		if (p > (int32_t)s && s != f->port0[f->owner[s]] &&
+		    kr_is_switch(f, f->owner[p]))
+			b->cand[b->ncand++] = s;
+	}
+}
+
+static void unlink_slot(struct kr_fabric *f, uint32_t s)
+{
+	if (f->peer[s] >= 0)
+		f->peer[f->peer[s]] = -1;
+	f->peer[s] = -1;
+}
+
+/* The switch leaves the fabric: no links, no LID (the SM would not see it,
+ * so nothing routes to it). */
+static void remove_switch(struct kr_fabric *f, uint32_t sw)
+{
+	uint32_t s0 = f->port0[sw];
+	unsigned lid = f->lid[s0];
+
+	for (unsigned p = 1; p <= f->nports[sw]; p++)
+		unlink_slot(f, s0 + p);
+	for (unsigned l = lid; lid && l < lid + (1u << f->lmc[s0]); l++)
+		f->lid_port[l] = KR_NONE;
+	f->lid[s0] = 0;
+}
+
+/* Trial i's fault set: a partial Fisher-Yates shuffle of the candidates,
+ * drawn from splitmix64 started at a mix of the seed and i alone. */
+static void inject(struct bench *b, uint32_t trial)
+{
+	uint64_t s = mix64(mix64(b->seed) + trial);
+
+	memcpy(b->pick, b->cand, b->ncand * sizeof(*b->pick));
+	for (uint32_t i = 0; i < b->nfault; i++) {
+		uint32_t j = i + below(&s, b->ncand - i), x = b->pick[i];
+
+		b->pick[i] = b->pick[j];
+		b->pick[j] = x;
+		if (b->switches)
+			remove_switch(b->f, b->pick[i]);
+		else
+			unlink_slot(b->f, b->pick[i]);
+	}
+}
+
+static void restore(struct bench *b)
+{
+	struct kr_fabric *f = b->f;
+
+	memcpy(f->peer, b->peer0, f->nport * sizeof(*f->peer));
+	for (uint32_t i = 0; b->switches && i < b->nfault; i++) {
+		uint32_t s0 = f->port0[b->pick[i]];
+		unsigned lid = b->swlid[b->pick[i]];
+
+		f->lid[s0] = (uint16_t)lid;
+		for (unsigned l = lid; lid && l < lid + (1u << f->lmc[s0]); l++)
+			f->lid_port[l] = s0;
+	}
+}
+
+/* "NAME"[P]-"NAME"[P], ... or "NAME", ... of the trial's faults. */
+static void fmt_faults(const struct bench *b, char *buf, size_t len)
+{
+	const struct kr_fabric *f = b->f;
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < b->nfault && at < len; i++) {
+		uint32_t s = b->pick[i], t = (uint32_t)b->peer0[s];
+		const char *sep = i ? ", " : "";
+		int n;
+
+		if (b->switches)
+			n = snprintf(buf + at, len - at, "%s\"%s\"", sep,
+				     kr_node_desc(f, s));
+		else
+			n = snprintf(buf + at, len - at, "%s\"%s\"[%u]-\"%s\"[%u]",
+				     sep, kr_node_desc(f, f->owner[s]),
+				     kr_port_num(f, s), kr_node_desc(f, f->owner[t]),
+				     kr_port_num(f, t));
+		at += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* One trial                                                          */
+
+/* Components of the live switch graph, by their first switch. */
+static void components(struct bench *b)
+{
+	const struct kr_fabric *f = b->f;
+
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		b->comp[sw] = KR_NONE;
+	for (uint32_t root = 0; root < f->nsw; root++) {
+		uint32_t head = 0, tail = 0;
+
+		if (b->comp[root] != KR_NONE)
+			continue;
+		b->comp[root] = root;
+		b->queue[tail++] = root;
+		while (head < tail) {
+			uint32_t u = b->queue[head++];
+
+			for (unsigned p = 1; p <= f->nports[u]; p++) {
+				int32_t q = f->peer[f->port0[u] + p];
+				uint32_t v = q < 0 ? KR_NONE : f->owner[q];
+
+				if (v == KR_NONE || !kr_is_switch(f, v) ||
+				    b->comp[v] != KR_NONE)
+					continue;
+				b->comp[v] = root;
+				b->queue[tail++] = v;
+			}
+		}
+	}
+}
+
+/* 1 when every LID owner still in the fabric (switch port 0, CA port that
+ * was linked to a switch) sits in one component of the live graph. */
+static int connected(struct bench *b)
+{
+	const struct kr_fabric *f = b->f;
+	uint32_t want = KR_NONE;
+
+	components(b);
+	for (uint32_t s = 0; s < f->nport; s++) {
+		uint32_t n = f->owner[s], sw;
+
+		if (!f->lid[s])
+			continue;
+		if (kr_is_switch(f, n)) {
+			if (s != f->port0[n])
+				continue;
+			sw = n;
+		} else {
+			if (b->peer0[s] < 0 ||
+			    !kr_is_switch(f, f->owner[b->peer0[s]]))
+				continue;
+			if (f->peer[s] < 0)
+				return 0;	/* its switch was removed */
+			sw = f->owner[f->peer[s]];
+		}
+		if (want == KR_NONE)
+			want = b->comp[sw];
+		else if (b->comp[sw] != want)
+			return 0;
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The thesis' measure                                                */
+
+/* Does the fault set leave every cut CA pair a dimension-order route
+ * through at most one (two) intermediate routers, as the thesis counts
+ * them? Decided on kr_route's tables, before repair and without regard to
+ * credit loops: a yardstick independent of what the repair then keeps. */
+
+enum { R_UNKNOWN, R_BUSY, R_YES, R_NO };
+
+/* The switch delivering a LID: its owner, or the switch its CA port hangs
+ * off; KR_NONE if neither. */
+static uint32_t lid_switch(const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t s = kr_port_by_lid(f, lid);
+
+	if (s == KR_NONE || kr_is_switch(f, f->owner[s]))
+		return s == KR_NONE ? KR_NONE : f->owner[s];
+	if (f->peer[s] < 0 || !kr_is_switch(f, f->owner[f->peer[s]]))
+		return KR_NONE;
+	return f->owner[f->peer[s]];
+}
+
+static uint32_t lft_next(const struct kr_fabric *f, const struct kr_tables *t,
+			 uint32_t sw, unsigned lid)
+{
+	unsigned p = kr_lft_port(t, sw, lid);
+	int32_t q = p && p <= f->nports[sw] ? f->peer[f->port0[sw] + p] : -1;
+
+	return q < 0 || !kr_is_switch(f, f->owner[q]) ? KR_NONE : f->owner[q];
+}
+
+/* b->reach[S] = R_YES where S's entries for lid lead to its switch. Each
+ * switch is followed once; a loop or a cut entry is R_NO. */
+static void walk_column(struct bench *b, const struct kr_tables *t,
+			unsigned lid)
+{
+	const struct kr_fabric *f = b->f;
+	uint32_t target = lid_switch(f, lid);
+
+	memset(b->reach, R_UNKNOWN, f->nsw);
+	for (uint32_t s0 = 0; s0 < f->nsw; s0++) {
+		uint32_t n = 0, s = s0;
+		uint8_t v;
+
+		for (;;) {
+			if (b->reach[s] != R_UNKNOWN) {
+				v = b->reach[s] == R_YES ? R_YES : R_NO;
+				break;
+			}
+			b->reach[s] = R_BUSY;
+			b->queue[n++] = s;
+			if (s == target) {
+				v = R_YES;
+				break;
+			}
+			if ((s = lft_next(f, t, s, lid)) == KR_NONE) {
+				v = R_NO;
+				break;
+			}
+		}
+		while (n)
+			b->reach[b->queue[--n]] = v;
+	}
+}
+
+static int meets(const uint64_t *x, const uint64_t *y, uint32_t words)
+{
+	for (uint32_t w = 0; w < words; w++)
+		if (x[w] & y[w])
+			return 1;
+	return 0;
+}
+
+/* okrow, and the CA sources behind each switch in the faulty fabric. */
+static void prepare_measure(struct bench *b, const struct kr_tables *t)
+{
+	const struct kr_fabric *f = b->f;
+
+	memset(b->nsrc, 0, f->nsw * sizeof(*b->nsrc));
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		if (f->lid[s] && f->peer[s] >= 0 &&
+		    kr_is_switch(f, f->owner[f->peer[s]]))
+			b->nsrc[f->owner[f->peer[s]]]++;
+	b->ni = 0;
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if (b->topo->sw_pos[s] != KR_NONE && f->lid[f->port0[s]])
+			b->isw[b->ni++] = s;
+	b->words = b->ni / 64 + 1;
+	memset(b->okrow, 0, (size_t)f->nsw * b->words * sizeof(*b->okrow));
+	for (uint32_t i = 0; i < b->ni; i++) {
+		walk_column(b, t, f->lid[f->port0[b->isw[i]]]);
+		for (uint32_t s = 0; s < f->nsw; s++)
+			if (b->reach[s] == R_YES)
+				b->okrow[(size_t)s * b->words + i / 64] |=
+					1ull << (i % 64);
+	}
+}
+
+/* Clears *le1 (*le2) when a source switch cut from lid has no way there
+ * through one (two) intermediates. */
+static void judge_dest(struct bench *b, const struct kr_tables *t,
+		       unsigned lid, int *le1, int *le2)
+{
+	uint32_t words = b->words;
+	int have_xd = 0;
+
+	walk_column(b, t, lid);
+	memset(b->bd, 0, words * sizeof(*b->bd));
+	for (uint32_t i = 0; i < b->ni; i++)
+		if (b->reach[b->isw[i]] == R_YES)
+			b->bd[i / 64] |= 1ull << (i % 64);
+	for (uint32_t s = 0; s < b->f->nsw && *le2; s++) {
+		const uint64_t *row = b->okrow + (size_t)s * words;
+
+		if (!b->nsrc[s] || b->reach[s] == R_YES || meets(row, b->bd, words))
+			continue;
+		*le1 = 0;
+		if (!have_xd) {		/* I1 with a way to some I2 in bd */
+			memset(b->xd, 0, words * sizeof(*b->xd));
+			for (uint32_t i = 0; i < b->ni; i++)
+				if (meets(b->okrow + (size_t)b->isw[i] * words,
+					  b->bd, words))
+					b->xd[i / 64] |= 1ull << (i % 64);
+			have_xd = 1;
+		}
+		*le2 = meets(row, b->xd, words);
+	}
+}
+
+static void thesis_measure(struct bench *b, const struct kr_tables *t,
+			   int *le1, int *le2)
+{
+	const struct kr_fabric *f = b->f;
+
+	*le1 = *le2 = 1;
+	prepare_measure(b, t);
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport && *le2; s++) {
+		if (!f->lid[s] || f->peer[s] < 0 ||
+		    !kr_is_switch(f, f->owner[f->peer[s]]))
+			continue;
+		for (unsigned l = f->lid[s];
+		     *le2 && l < f->lid[s] + (1u << f->lmc[s]); l++)
+			judge_dest(b, t, l, le1, le2);
+	}
+	*le1 = *le1 && *le2;
+}
+
+struct outcome {
+	int connected;
+	int routable1, routable2;	/* the thesis' measure (connected) */
+	enum kr_phase failed;		/* KR_NPHASE: all passed */
+	int repair_ran, repaired, checked, oom;
+	struct kr_repair_stats st;	/* valid when repaired */
+	unsigned vls;			/* highest VL used + 1 (checked) */
+	uint64_t load_max;		/* busiest link (checked) */
+	double ms;			/* the whole pipeline */
+	char msg[300];			/* "phase: why" when failed */
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* What kr_plan_build does after recognition, on the faulty fabric with
+ * the intact fabric's labels. */
+static void pipeline(struct bench *b, struct outcome *o)
+{
+	struct kr_tables t = { 0 };
+	struct kr_slvl sl = { 0 };
+	struct kr_check_report rep = { 0 };
+	struct kr_check_opts co = { 0 };
+	struct kr_diag d = { 0 };
+	double t0 = now_ms();
+	int rc;
+
+	o->failed = KR_PHASE_ROUTE;
+	rc = kr_route(b->f, b->topo, b->c, &t, &d);
+	if (!rc && o->connected)
+		thesis_measure(b, &t, &o->routable1, &o->routable2);
+	if (!rc) {
+		o->failed = KR_PHASE_SLVL;
+		rc = kr_slvl_plan(b->f, b->topo, b->c, &t, &sl, &d);
+	}
+	if (!rc) {
+		o->failed = KR_PHASE_REPAIR;
+		o->repair_ran = 1;
+		rc = kr_repair(b->f, b->topo, b->c, &sl, NULL, &t, &o->st, &d);
+	}
+	if (!rc) {
+		o->repaired = 1;
+		o->failed = KR_PHASE_CHECK;
+		rc = kr_check_run(b->f, &t, &co, &rep, &d);
+		o->checked = rc != KR_ENOMEM;
+		o->vls = rep.max_vl + 1;
+		o->load_max = rep.load_max;
+	}
+	if (!rc)
+		o->failed = KR_NPHASE;
+	else
+		snprintf(o->msg, sizeof(o->msg), "%s: %s",
+			 kr_phase_name(o->failed), d.msg);
+	o->oom = rc == KR_ENOMEM;
+	kr_check_report_free(&rep);
+	kr_slvl_free(&sl);
+	kr_tables_free(&t);
+	o->ms = now_ms() - t0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sums over trials                                                   */
+
+struct tally {
+	uint32_t trials, connected, le1, le2, handled, routable1, routable2;
+	uint32_t failures, failures_disc, disc_handled;
+	char first_failure[2048];
+	uint64_t pairs, paths[KR_REPAIR_NKIND], pairs_disc, sl_changed, stale;
+	uint64_t repaired, extra_sum, dests, dests_detour;
+	uint32_t extra_max;
+	double stretch_sum, stretch_max;
+	unsigned vls_max;
+	uint64_t load_max;
+	uint32_t nrepair;
+	double repair_ms_sum, repair_ms_max, trial_ms_sum;
+};
+
+static void add_stats(struct tally *ta, const struct kr_repair_stats *st)
+{
+	ta->pairs += st->pairs;
+	ta->dests += st->dests;
+	ta->dests_detour += st->dests_detour;
+	for (unsigned k = 0; k < KR_REPAIR_NKIND; k++)
+		ta->paths[k] += st->paths[k];
+	ta->pairs_disc += st->pairs_disconnected;
+	ta->sl_changed += st->pairs_sl_changed;
+	ta->stale += st->pairs_stale_unsafe;
+	ta->repaired += st->pairs_repaired;
+	ta->extra_sum += st->extra_hops_sum;
+	if (st->extra_hops_max > ta->extra_max)
+		ta->extra_max = st->extra_hops_max;
+	ta->stretch_sum += st->stretch_sum;
+	if (st->stretch_max > ta->stretch_max)
+		ta->stretch_max = st->stretch_max;
+}
+
+static void add_failure(struct tally *ta, const struct bench *b,
+			uint32_t trial, const struct outcome *o)
+{
+	char faults[1500];
+
+	if (ta->failures++)
+		return;
+	fmt_faults(b, faults, sizeof(faults));
+	snprintf(ta->first_failure, sizeof(ta->first_failure),
+		 "trial %" PRIu32 " (%s): %s", trial, faults, o->msg);
+}
+
+static void tally_add(struct tally *ta, const struct bench *b, uint32_t trial,
+		      const struct outcome *o)
+{
+	const uint64_t *paths = o->st.paths;
+
+	ta->trials++;
+	ta->trial_ms_sum += o->ms;
+	if (o->repair_ran) {
+		ta->nrepair++;
+		ta->repair_ms_sum += o->st.ms;
+		if (o->st.ms > ta->repair_ms_max)
+			ta->repair_ms_max = o->st.ms;
+	}
+	if (o->repaired)
+		add_stats(ta, &o->st);
+	if (o->checked) {
+		ta->vls_max = o->vls > ta->vls_max ? o->vls : ta->vls_max;
+		if (o->load_max > ta->load_max)
+			ta->load_max = o->load_max;
+	}
+	if (!o->connected) {
+		ta->failures_disc += !o->repaired;
+		ta->disc_handled += o->failed == KR_NPHASE;
+		return;
+	}
+	ta->connected++;
+	ta->routable1 += o->routable1;
+	ta->routable2 += o->routable2;
+	if (o->failed != KR_NPHASE) {
+		add_failure(ta, b, trial, o);
+		return;
+	}
+	ta->handled++;
+	if (paths[KR_REPAIR_GENERAL] || paths[KR_REPAIR_DETOUR])
+		return;
+	ta->le2++;
+	ta->le1 += !paths[KR_REPAIR_TWO];
+}
+
+/* ------------------------------------------------------------------ */
+/* Report                                                             */
+
+enum fig_type { FIG_STR, FIG_INT, FIG_SHARE, FIG_REAL, FIG_NULL };
+
+struct fig {
+	const char *key;
+	enum fig_type type;
+	const char *s;
+	uint64_t n;
+	double v;
+};
+
+#define MAX_FIGS 40
+
+struct figs {
+	struct fig f[MAX_FIGS];
+	unsigned n;
+};
+
+static void fig_add(struct figs *fs, const char *key, enum fig_type type,
+		    const char *s, uint64_t n, double v)
+{
+	if (fs->n < MAX_FIGS)
+		fs->f[fs->n++] = (struct fig){ key, type, s, n, v };
+}
+
+static void fig_int(struct figs *fs, const char *key, uint64_t n)
+{
+	fig_add(fs, key, FIG_INT, NULL, n, 0);
+}
+
+static void fig_real(struct figs *fs, const char *key, double v)
+{
+	fig_add(fs, key, FIG_REAL, NULL, 0, v);
+}
+
+/* part / whole, or null without a whole. */
+static void fig_share(struct figs *fs, const char *key, uint64_t part,
+		      uint64_t whole)
+{
+	fig_add(fs, key, whole ? FIG_SHARE : FIG_NULL, NULL, 0,
+		whole ? (double)part / (double)whole : 0);
+}
+
+static void trial_figs(struct figs *fs, const struct faults_args *a,
+		       const struct tally *ta, const char *fabric,
+		       const struct kr_conf *c)
+{
+	fig_add(fs, "fabric", FIG_STR, fabric, 0, 0);
+	fig_int(fs, "faults", a->nfault);
+	fig_add(fs, "fault_kind", FIG_STR, a->switches ? "switches" : "links",
+		0, 0);
+	fig_int(fs, "trials", ta->trials);
+	fig_int(fs, "seed", a->seed);
+	fig_int(fs, "max_intermediates", c->max_intermediates);
+	fig_int(fs, "connected_trials", ta->connected);
+	fig_share(fs, "disconnected", ta->trials - ta->connected, ta->trials);
+	fig_share(fs, "handled_le1_intermediate", ta->le1, ta->connected);
+	fig_share(fs, "handled_le2_intermediates", ta->le2, ta->connected);
+	fig_share(fs, "handled_total", ta->handled, ta->connected);
+	fig_share(fs, "routable_le1_intermediate", ta->routable1, ta->connected);
+	fig_share(fs, "routable_le2_intermediates", ta->routable2, ta->connected);
+	fig_int(fs, "failures", ta->failures);
+	fig_add(fs, "first_failure", ta->failures ? FIG_STR : FIG_NULL,
+		ta->first_failure, 0, 0);
+	fig_int(fs, "failures_disconnected", ta->failures_disc);
+	fig_int(fs, "disconnected_handled", ta->disc_handled);
+}
+
+static void pair_figs(struct figs *fs, const struct tally *ta,
+		      uint64_t load0)
+{
+	double rep = (double)ta->repaired;
+
+	fig_int(fs, "pairs", ta->pairs);
+	fig_share(fs, "paths_1_intermediate", ta->paths[KR_REPAIR_ONE], ta->pairs);
+	fig_share(fs, "paths_2_intermediates", ta->paths[KR_REPAIR_TWO], ta->pairs);
+	fig_share(fs, "paths_general_repair", ta->paths[KR_REPAIR_GENERAL],
+		  ta->pairs);
+	fig_share(fs, "paths_detour_layer", ta->paths[KR_REPAIR_DETOUR], ta->pairs);
+	fig_share(fs, "pairs_disconnected", ta->pairs_disc, ta->pairs);
+	fig_share(fs, "pairs_sl_changed", ta->sl_changed, ta->pairs);
+	fig_share(fs, "pairs_stale_unsafe", ta->stale, ta->pairs);
+	fig_share(fs, "dests_detour_layer", ta->dests_detour, ta->dests);
+	fig_int(fs, "vls_used_max", ta->vls_max);
+	fig_real(fs, "stretch_mean", rep ? ta->stretch_sum / rep : 1.0);
+	fig_real(fs, "stretch_max", ta->stretch_max > 1.0 ? ta->stretch_max : 1.0);
+	fig_real(fs, "extra_hops_mean", rep ? (double)ta->extra_sum / rep : 0.0);
+	fig_int(fs, "extra_hops_max", ta->extra_max);
+	fig_int(fs, "link_load_max_intact", load0);
+	fig_real(fs, "link_load_max_ratio",
+		 load0 ? (double)ta->load_max / (double)load0 : 0.0);
+	fig_real(fs, "repair_ms_mean",
+		 ta->nrepair ? ta->repair_ms_sum / ta->nrepair : 0.0);
+	fig_real(fs, "repair_ms_max", ta->repair_ms_max);
+	fig_real(fs, "trial_ms_mean",
+		 ta->trials ? ta->trial_ms_sum / ta->trials : 0.0);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_value(const struct fig *g, int json)
+{
+	switch (g->type) {
+	case FIG_STR:
+		if (json)
+			json_string(stdout, g->s);
+		else
+			fputs(g->s, stdout);
+		break;
+	case FIG_INT: printf("%" PRIu64, g->n); break;
+	case FIG_SHARE: printf("%.6f", g->v); break;
+	case FIG_REAL: printf("%.4f", g->v); break;
+	case FIG_NULL: fputs(json ? "null" : "n/a", stdout); break;
+	}
+}
+
+static void print_figs(const struct figs *fs, int json)
+{
+	for (unsigned i = 0; i < fs->n; i++) {
+		if (json)
+			printf("%s\"%s\": ", i ? ",\n " : "{", fs->f[i].key);
+		else
+			printf("%-26s ", fs->f[i].key);
+		print_value(&fs->f[i], json);
+		if (!json)
+			putchar('\n');
+	}
+	if (json)
+		printf("}\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* Run                                                                */
+
+static void print_trial(const struct bench *b, uint32_t trial,
+			const struct outcome *o)
+{
+	char faults[1500], rep[512] = "";
+
+	fmt_faults(b, faults, sizeof(faults));
+	if (o->repaired)
+		kr_repair_describe(rep, sizeof(rep), &o->st);
+	fprintf(stderr, "knsroute faults: trial %" PRIu32 ": %s; %s; %s; "
+		"%.1f ms%s%s\n", trial, faults, !o->connected ? "disconnected" :
+		o->routable1 ? "connected, routable via 1 intermediate" :
+		o->routable2 ? "connected, routable via 2 intermediates" :
+		"connected, not routable via 2 intermediates",
+		o->failed == KR_NPHASE ? "handled" : o->msg, o->ms,
+		*rep ? "\n  repair: " : "", rep);
+}
+
+static int run_loop(const struct faults_args *a, struct bench *b,
+		    struct tally *ta)
+{
+	double last = now_ms();
+
+	for (uint32_t i = 0; i < a->trials; i++) {
+		struct outcome o = { 0 };
+
+		inject(b, i);
+		o.connected = connected(b);
+		pipeline(b, &o);
+		restore(b);
+		if (o.oom) {
+			fprintf(stderr, "knsroute faults: trial %" PRIu32
+				": out of memory\n", i);
+			return EXIT_USAGE;
+		}
+		tally_add(ta, b, i, &o);
+		if (a->verbose)
+			print_trial(b, i, &o);
+		if (!a->quiet && now_ms() - last >= 2000) {
+			last = now_ms();
+			fprintf(stderr, "knsroute faults: trial %" PRIu32 "/%"
+				PRIu32 "\n", i + 1, a->trials);
+		}
+	}
+	return 0;
+}
+
+static int bench_init(struct bench *b)
+{
+	const struct kr_fabric *f = b->f;
+	size_t ncand = (f->nport > f->nsw ? f->nport : f->nsw) + 1;
+	size_t words = f->nsw / 64 + 1;
+
+	b->peer0 = malloc(((size_t)f->nport + 1) * sizeof(*b->peer0));
+	b->swlid = malloc(((size_t)f->nsw + 1) * sizeof(*b->swlid));
+	b->cand = malloc(ncand * sizeof(*b->cand));
+	b->pick = malloc(ncand * sizeof(*b->pick));
+	b->comp = malloc(((size_t)f->nsw + 1) * sizeof(*b->comp));
+	b->queue = malloc(((size_t)f->nsw + 1) * sizeof(*b->queue));
+	b->isw = malloc(((size_t)f->nsw + 1) * sizeof(*b->isw));
+	b->okrow = malloc(((size_t)f->nsw + 1) * words * sizeof(*b->okrow));
+	b->bd = malloc(words * sizeof(*b->bd));
+	b->xd = malloc(words * sizeof(*b->xd));
+	b->reach = malloc((size_t)f->nsw + 1);
+	b->nsrc = malloc(((size_t)f->nsw + 1) * sizeof(*b->nsrc));
+	if (!b->peer0 || !b->swlid || !b->cand || !b->pick || !b->comp ||
+	    !b->queue || !b->isw || !b->okrow || !b->bd || !b->xd ||
+	    !b->reach || !b->nsrc) {
+		fprintf(stderr, "knsroute faults: out of memory\n");
+		return EXIT_USAGE;
+	}
+	memcpy(b->peer0, f->peer, f->nport * sizeof(*b->peer0));
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		b->swlid[sw] = f->lid[f->port0[sw]];
+	list_candidates(b);
+	if (b->nfault > b->ncand)
+		return cli_usage_error("faults", "%s %" PRIu32 ": the fabric has "
+				       "%" PRIu32 " %s", b->switches ?
+				       "--switches" : "--random", b->nfault,
+				       b->ncand, b->switches ? "switches" :
+				       "inter-switch links");
+	return 0;
+}
+
+static void bench_free(struct bench *b)
+{
+	free(b->peer0);
+	free(b->swlid);
+	free(b->cand);
+	free(b->pick);
+	free(b->comp);
+	free(b->queue);
+	free(b->isw);
+	free(b->okrow);
+	free(b->bd);
+	free(b->xd);
+	free(b->reach);
+	free(b->nsrc);
+}
+
+static int run_trials(const struct faults_args *a, struct kr_fabric *f,
+		      const struct kr_plan *p, const struct kr_conf *c)
+{
+	struct bench b = { .f = f, .topo = &p->topo, .c = c,
+			   .nfault = a->nfault, .switches = a->switches,
+			   .seed = a->seed, .load0 = p->check.load_max };
+	struct tally ta = { 0 };
+	struct figs fs = { 0 };
+	char fabric[256];
+	int rc = bench_init(&b);
+
+	if (!rc)
+		rc = run_loop(a, &b, &ta);
+	if (!rc) {
+		kr_topo_describe(fabric, sizeof(fabric), f, &p->topo);
+		trial_figs(&fs, a, &ta, fabric, c);
+		pair_figs(&fs, &ta, b.load0);
+		print_figs(&fs, a->json);
+		rc = ta.failures ? EXIT_PROBLEM : 0;
+	}
+	bench_free(&b);
+	return rc;
+}
+
+int cmd_faults(int argc, char **argv)
+{
+	struct faults_args a;
+	struct kr_conf c;
+	struct kr_fabric f;
+	struct kr_plan p;
+	struct kr_diag d = { 0 };
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &a)) ||
+	    (rc = plan_opts_conf(&a.po, "faults", &c)))
+		return rc;
+	c.check = 1;		/* the verdict on every trial */
+	if (a.max_int >= 0)
+		c.max_intermediates = (unsigned)a.max_int;
+	if ((rc = cli_read_fabric(a.topo, &f)))
+		return rc;
+	if ((rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {
+		kr_fabric_free(&f);
+		return rc;
+	}
+	d.file = a.topo;
+	if (kr_plan_build(&f, &c, &p, &d)) {
+		fprintf(stderr, "knsroute faults: %s: the intact fabric: %s "
+			"failed: %s\n", a.topo, kr_phase_name(p.failed), d.msg);
+		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+	} else {
+		rc = run_trials(&a, &f, &p, &c);
+	}
+	kr_plan_free(&p);
+	kr_fabric_free(&f);
+	return rc;
+}
