@@ -1,0 +1,111 @@
+#!/bin/bash
+# knsroute faults: random link and switch faults on generated KNS and torus
+# fabrics, repaired and checked trial by trial. Offline, a few seconds.
+. "$(dirname "$0")/lib.sh"
+
+kr_plan 11
+kr_tmpdir
+K="$KR_CLI"
+T="$KR_TMP"
+
+if ! command -v jq >/dev/null; then
+	kr_skip_rest "jq is not installed"
+	kr_done
+fi
+
+"$K" gen kns --k 4 --n 2 --p 1 -o "$T/kns.net" &&
+	"$K" gen torus --dims 4x4x4 --p 1 -o "$T/torus.net"
+kr_ok $? "gen: a 4-ary 2-direct KNS and a 4x4x4 torus"
+
+# The thesis: every single link fault of a KNS leaves a dimension-order
+# route through one intermediate router, and the repair finds them.
+"$K" faults "$T/kns.net" --random 1 --trials 20 --json -q >"$T/one.json"
+rc=$?
+[ $rc -eq 0 ] && jq -e '.handled_total == 1 and .disconnected == 0 and
+	.paths_1_intermediate > 0 and .routable_le1_intermediate == 1 and
+	.fault_kind == "links" and .trials == 20 and .failures == 0 and
+	.first_failure == null' "$T/one.json" >/dev/null
+kr_ok $? "faults: one link on a KNS, 20 trials: all handled via intermediates"
+
+"$K" faults "$T/torus.net" --random 3 --trials 10 --json -q >"$T/torus.json" &&
+	jq -e '.handled_total == 1 and .connected_trials > 0' "$T/torus.json" >/dev/null
+kr_ok $? "faults: three links on a 4x4x4 torus, 10 trials: all handled"
+
+"$K" faults "$T/kns.net" --switches 1 --trials 20 --json -q >"$T/sw.json" &&
+	jq -e '.handled_total == 1 and .fault_kind == "switches" and
+		.connected_trials > 0 and .disconnected > 0' "$T/sw.json" >/dev/null
+kr_ok $? "faults: one switch out of a KNS: crossbars handled, routers cut CAs off"
+
+"$K" faults "$T/kns.net" --random 1 --trials 20 --max-intermediates 0 --json -q \
+	>"$T/mi0.json" &&
+	jq -e '.paths_1_intermediate == 0 and .paths_2_intermediates == 0 and
+		.paths_general_repair > 0 and .max_intermediates == 0' \
+		"$T/mi0.json" >/dev/null
+kr_ok $? "faults: --max-intermediates 0 leaves it to the general repair"
+
+# Wall times differ from run to run; everything else must not.
+strip_ms() { jq -S 'with_entries(select(.key | test("_ms") | not))' "$1"; }
+"$K" faults "$T/kns.net" --random 2 --trials 15 --seed 7 --json -q >"$T/s7a.json" &&
+	"$K" faults "$T/kns.net" --random 2 --trials 15 --seed 7 --json -q >"$T/s7b.json" &&
+	"$K" faults "$T/kns.net" --random 2 --trials 15 --seed 8 --json -q >"$T/s8.json" &&
+	[ "$(strip_ms "$T/s7a.json")" = "$(strip_ms "$T/s7b.json")" ] &&
+	[ "$(strip_ms "$T/s7a.json" | jq -c 'del(.seed)')" != \
+	  "$(strip_ms "$T/s8.json" | jq -c 'del(.seed)')" ]
+kr_ok $? "faults: the same seed gives the same figures, another seed others"
+
+"$K" faults "$T/kns.net" --random 1 --trials 3 -q >"$T/text.out"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c . "$T/text.out")" -eq "$(jq length "$T/one.json")" ] &&
+	grep -q "^handled_total  *1.000000$" "$T/text.out" &&
+	grep -q "^fabric  *KNS 4-ary 2-direct" "$T/text.out"
+kr_ok $? "faults: text output, one line per figure"
+
+# Without the detour layer some torus repairs have nowhere to go: exit 1
+# and the first failure says why.
+"$K" faults "$T/torus.net" --random 3 --trials 10 --detour-vls 0 --json -q \
+	>"$T/nodetour.json"
+rc=$?
+[ $rc -eq 1 ] && jq -e '.failures > 0 and .handled_total < 1 and
+	(.first_failure | test("credit loop"))' "$T/nodetour.json" >/dev/null
+kr_ok $? "faults: unhandled trials exit 1 and name the first failure"
+
+# Each must exit 2; the messages go to one file.
+bad=0
+usage2() {
+	"$K" faults "$T/kns.net" "$@" >/dev/null 2>>"$T/usage.err"
+	[ $? -eq 2 ] || bad=$((bad + 1))
+}
+usage2 --trials 3
+usage2 --random 1 --bogus
+usage2 --random 1 --switches 1
+usage2 --random 33
+usage2 --random 1 --max-intermediates 3
+usage2 --random 1 --no-check
+[ $bad -eq 0 ] &&
+	grep -q "^knsroute faults: --random F or --switches F is required" "$T/usage.err" &&
+	grep -q "^knsroute faults: bad option" "$T/usage.err" &&
+	grep -q "^knsroute faults: --random 33: the fabric has 32 inter-switch links" "$T/usage.err" &&
+	grep -q "^knsroute faults: --no-check" "$T/usage.err"
+kr_ok $? "faults: usage errors exit 2 and say what is wrong"
+
+"$K" faults --help | grep -q -- "--max-intermediates N" &&
+	"$K" --help | grep -q "^  faults "
+kr_ok $? "faults: --help, and listed among the commands"
+
+# The CLI frees what it allocates (the plain build only: valgrind and the
+# sanitizers do not mix).
+if ! command -v valgrind >/dev/null; then
+	kr_skip "valgrind is not installed"
+elif grep -q __asan_init "$K" 2>/dev/null; then
+	kr_skip "sanitizer build"
+else
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect \
+		"$K" faults "$T/kns.net" --switches 1 --trials 4 --json -q \
+		>/dev/null 2>"$T/vg.out"
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/# /' "$T/vg.out" | head -20
+	kr_ok $rc "faults: valgrind clean"
+fi
+
+kr_done
