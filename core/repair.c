@@ -17,6 +17,10 @@
 
 #include "repair_int.h"
 
+/* Repairs tried per destination before the detour layer: tie orders of
+ * intermediates, the last one general repair alone. */
+#define NVARIANT 2
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -145,6 +149,8 @@ static void teardown(struct repair *r)
 	free(r->outvl);
 	free(r->rank);
 	free(r->comp);
+	free(r->seen);
+	free(r->camask);
 	kr_cdg_free(&r->g);
 }
 
@@ -206,8 +212,12 @@ static void route_via_intermediates(struct repair *r, unsigned lvl)
 
 		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
 			continue;
+		/* variants start the search elsewhere: other ties win */
+		uint32_t off = r->variant ? (uint32_t)(((uint64_t)(s + 1) *
+				0x9e3779b97f4a7c15ull * r->variant) >> 40) % ni : 0;
+
 		for (uint32_t j = 0; j < ni && best > r->live[s]; j++) {
-			uint32_t i = r->variant ? ni - 1 - j : j;
+			uint32_t i = j + off < ni ? j + off : j + off - ni;
 			uint32_t in = r->isw[i], c;
 
 			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
@@ -263,7 +273,8 @@ static void repair_column(struct repair *r, const struct rdest *x)
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
 		r->cost[s] = r->dist[s];
 	}
-	for (unsigned lvl = 1; lvl <= r->max_int && r->variant < 2; lvl++)
+	for (unsigned lvl = 1; lvl <= r->max_int && r->variant < NVARIANT - 1;
+	     lvl++)
 		route_via_intermediates(r, lvl);
 	route_general(r);
 	repair_walk(r, r->col, x, r->dist);
@@ -370,7 +381,7 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	/* Among equally short intermediates the first in switch order is
 	 * taken; if those detours close a loop the last ones may not, and
 	 * the general repair's shortest paths turn elsewhere again. */
-	for (r->variant = 0, rc = KR_ECYCLE; r->variant < 3 && rc == KR_ECYCLE;
+	for (r->variant = 0, rc = KR_ECYCLE; r->variant < NVARIANT && rc == KR_ECYCLE;
 	     r->variant++) {
 		get_column(r, lid, r->col);
 		repair_column(r, &x);
@@ -422,6 +433,12 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 
 	if (!rc)
 		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
+	if (!rc && !(r->seen = calloc((size_t)r->f->port0[r->nsw] * 16 *
+				      SEEN_WAYS, sizeof(uint32_t))))
+		rc = KR_ENOMEM;
+	if (!rc && !(r->camask = calloc((size_t)r->f->port0[r->nsw] * 16,
+					sizeof(uint32_t))))
+		rc = KR_ENOMEM;
 	if (!rc)
 		rc = repair_updn_ranks(r);
 	if (!rc)

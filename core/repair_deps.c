@@ -39,12 +39,38 @@ void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
 	}
 }
 
+/* Most destinations repeat dependencies that others made already: a few
+ * ways per channel remember the latest, sparing the graph's hash. */
+static uint32_t *seen_way(struct repair *r, uint32_t from, uint32_t to)
+{
+	return &r->seen[(size_t)from * SEEN_WAYS +
+			((to * 0x9e3779b1u) >> (32 - SEEN_WAYS_LOG))];
+}
+
 static int emit(struct repair *r, uint32_t from, uint32_t to)
 {
-	int rc = r->admitting ? kr_cdg_insert(&r->g, from, to, 0)
-			      : kr_cdg_add(&r->g, from, to, 0);
+	uint32_t *way = seen_way(r, from, to);
+	int rc;
 
+	if (*way == to + 1)
+		return KR_OK;
+	rc = r->admitting ? kr_cdg_insert(&r->g, from, to, 0)
+			  : kr_cdg_add(&r->g, from, to, 0);
+	if (rc >= 0)
+		*way = to + 1;
 	return rc < 0 ? rc : KR_OK;
+}
+
+/* Takes this call's edges out again, and out of the ways. */
+static void undo(struct repair *r, uint32_t mark)
+{
+	for (uint32_t e = mark; e < r->g.nedge; e++) {
+		uint32_t *way = seen_way(r, r->g.from[e], r->g.to[e]);
+
+		if (*way == r->g.to[e] + 1)
+			*way = 0;
+	}
+	kr_cdg_truncate(&r->g, mark);
 }
 
 /* Switches with a route, farthest from the target first (counting sort). */
@@ -71,6 +97,24 @@ static uint32_t by_distance(struct repair *r, const uint32_t *dist)
 	return n;
 }
 
+/* The VLs y's own CAs send on towards out with SL sl: the same for every
+ * destination but the CAs' own (delivered at y, never asked), so kept. */
+static uint16_t ca_vls(struct repair *r, uint32_t y, unsigned out, unsigned sl)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t *m = &r->camask[(f->port0[y] + out) * 16 + sl];
+
+	if (!(*m & CAMASK_KNOWN)) {
+		*m = CAMASK_KNOWN;
+		for (uint32_t j = r->src_start[y]; j < r->src_start[y + 1]; j++) {
+			unsigned in = kr_port_num(f, (uint32_t)f->peer[r->src_port[j]]);
+
+			*m |= 1u << kr_map_vl(kr_tables_sl2vl(f, r->t, y, in, out), sl);
+		}
+	}
+	return (uint16_t)*m;
+}
+
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		const uint32_t *dist, unsigned sl)
 {
@@ -88,15 +132,7 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 
 		if (y == x->target)
 			continue;	/* delivered: nothing waits beyond */
-		for (uint32_t j = r->src_start[y]; j < r->src_start[y + 1]; j++) {
-			uint32_t ca = r->src_port[j];
-
-			if (ca == x->ca_port)
-				continue;	/* a port does not send to itself */
-			in = kr_port_num(f, (uint32_t)f->peer[ca]);
-			vl = kr_map_vl(kr_tables_sl2vl(f, r->t, y, in, out), sl);
-			outvl[y] |= (uint16_t)(1u << vl);
-		}
+		outvl[y] |= ca_vls(r, y, out, sl);
 		if (!outvl[y])
 			continue;	/* no traffic to this destination here */
 		peer = f->peer[f->port0[y] + out];
@@ -113,6 +149,6 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 					  (f->port0[xs] + col[xs]) * 16 + vl);
 	}
 	if (rc && r->admitting)
-		kr_cdg_truncate(&r->g, mark);
+		undo(r, mark);
 	return rc;
 }

@@ -13,6 +13,9 @@
 #define LVL_GENERAL 3
 #define LVL_NONE 0xff		/* no live path to the target */
 #define HOPS_CUT 0xff		/* H: the dimension-order path is cut */
+#define CAMASK_KNOWN (1u << 16)
+#define SEEN_WAYS_LOG 2
+#define SEEN_WAYS (1u << SEEN_WAYS_LOG)
 
 /* The destination being worked on: the LID, the switch delivering it, the
  * port it leaves by there (0: the switch itself) and the CA port it
@@ -58,6 +61,10 @@ struct repair {
 	uint32_t *comp;		/* [nsw] connected component: its root */
 
 	struct kr_cdg g;	/* channels: switch port slot * 16 + VL */
+	uint32_t *camask;	/* [channels] VLs of a switch's CAs towards
+				 * (out port, SL), CAMASK_KNOWN once filled */
+	uint32_t *seen;		/* [channels * SEEN_WAYS] to + 1 of recent
+				 * dependencies from each channel, 0: none */
 	int admitting;		/* insert (checked) instead of add */
 };
 
