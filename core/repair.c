@@ -17,10 +17,6 @@
 
 #include "repair_int.h"
 
-/* Repairs tried per destination before the detour layer: tie orders of
- * intermediates, the last one general repair alone. */
-#define NVARIANT 2
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -115,6 +111,10 @@ static int setup(struct repair *r)
 
 	r->col = malloc(nsw + 1);
 	r->lvl = malloc(nsw + 1);
+	r->prev_pristine = malloc(nsw + 1);
+	r->prev_col = malloc(nsw + 1);
+	r->prev_lvl = malloc(nsw + 1);
+	r->prev_target = KR_NONE;
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
 	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
@@ -123,7 +123,8 @@ static int setup(struct repair *r)
 	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
-	if (!r->col || !r->lvl || !r->outvl || !r->isw)
+	if (!r->col || !r->lvl || !r->outvl || !r->isw || !r->prev_pristine ||
+	    !r->prev_col || !r->prev_lvl)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
 		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]])
@@ -140,6 +141,9 @@ static void teardown(struct repair *r)
 	free(r->first);
 	free(r->col);
 	free(r->lvl);
+	free(r->prev_pristine);
+	free(r->prev_col);
+	free(r->prev_lvl);
 	free(r->dist);
 	free(r->cost);
 	free(r->live);
@@ -212,12 +216,7 @@ static void route_via_intermediates(struct repair *r, unsigned lvl)
 
 		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
 			continue;
-		/* variants start the search elsewhere: other ties win */
-		uint32_t off = r->variant ? (uint32_t)(((uint64_t)(s + 1) *
-				0x9e3779b97f4a7c15ull * r->variant) >> 40) % ni : 0;
-
-		for (uint32_t j = 0; j < ni && best > r->live[s]; j++) {
-			uint32_t i = j + off < ni ? j + off : j + off - ni;
+		for (uint32_t i = 0; i < ni && best > r->live[s]; i++) {
 			uint32_t in = r->isw[i], c;
 
 			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
@@ -264,8 +263,10 @@ static void route_general(struct repair *r)
 	}
 }
 
-/* Repairs r->col for x in place; r->lvl says how each switch is routed. */
-static void repair_column(struct repair *r, const struct rdest *x)
+/* Repairs r->col for x in place (general repair alone when asked);
+ * r->lvl says how each switch is routed. */
+static void repair_column(struct repair *r, const struct rdest *x,
+			  int general_only)
 {
 	repair_walk(r, r->col, x, r->dist);
 	live_distances(r, x->target);
@@ -273,11 +274,70 @@ static void repair_column(struct repair *r, const struct rdest *x)
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
 		r->cost[s] = r->dist[s];
 	}
-	for (unsigned lvl = 1; lvl <= r->max_int && r->variant < NVARIANT - 1;
-	     lvl++)
+	for (unsigned lvl = 1; lvl <= r->max_int && !general_only; lvl++)
 		route_via_intermediates(r, lvl);
 	route_general(r);
 	repair_walk(r, r->col, x, r->dist);
+}
+
+/* The LIDs of one switch's CAs (and LMC ranges) mostly share a column but
+ * for the last hop: the previous repair is reused when its pristine column
+ * was the same. r->live still holds that target's distances then. */
+static int same_as_prev(struct repair *r, const struct rdest *x)
+{
+	uint32_t t = x->target;
+	uint8_t keep = r->col[t];
+	int same;
+
+	if (r->prev_target != t)
+		return 0;
+	r->col[t] = r->prev_pristine[t];
+	same = !memcmp(r->col, r->prev_pristine, r->nsw);
+	r->col[t] = keep;
+	return same;
+}
+
+static void remember(struct repair *r, const struct rdest *x)
+{
+	memcpy(r->prev_pristine, r->col, r->nsw);
+	r->prev_target = x->target;
+	r->prev_sls = r->prev_bad = 0;
+}
+
+static void cached_column(struct repair *r, const struct rdest *x)
+{
+	uint8_t keep = r->col[x->target];
+
+	if (same_as_prev(r, x)) {
+		memcpy(r->col, r->prev_col, r->nsw);
+		memcpy(r->lvl, r->prev_lvl, r->nsw);
+		r->col[x->target] = keep;
+		repair_walk(r, r->col, x, r->dist);
+		return;
+	}
+	remember(r, x);
+	repair_column(r, x, 0);
+	memcpy(r->prev_col, r->col, r->nsw);
+	memcpy(r->prev_lvl, r->lvl, r->nsw);
+}
+
+/* The dependencies of x on sl along r->col, unless the last column (the
+ * same but for the last hop, which adds none) made them already, or they
+ * closed a loop then. */
+static int deps_once(struct repair *r, const struct rdest *x, unsigned sl)
+{
+	int rc;
+
+	if (r->prev_sls >> sl & 1)
+		return KR_OK;
+	if (r->prev_bad >> sl & 1)
+		return KR_ECYCLE;
+	rc = repair_deps(r, x, r->col, r->dist, sl);
+	if (!rc)
+		r->prev_sls |= (uint16_t)(1u << sl);
+	else if (rc == KR_ECYCLE && r->admitting)
+		r->prev_bad |= (uint16_t)(1u << sl);
+	return rc;
 }
 
 /* Pair statistics of a CA destination, from r->dist and r->lvl. */
@@ -356,6 +416,8 @@ static int first_pass(struct repair *r, uint8_t *cut, uint32_t *ncut,
 			continue;
 		st->dests++;
 		get_column(r, lid, r->col);
+		if (!same_as_prev(r, &x))
+			remember(r, &x);
 		repair_walk(r, r->col, &x, r->dist);
 		/* switches cut off from the target are not the repair's */
 		for (uint32_t s = 0; s < r->nsw && !cut[lid]; s++)
@@ -365,7 +427,7 @@ static int first_pass(struct repair *r, uint8_t *cut, uint32_t *ncut,
 			(*ncut)++;
 			continue;
 		}
-		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
+		rc = deps_once(r, &x, r->t->dlid_sl[lid]);
 		count_pairs(r, &x, 0, 0, 0, st);
 	}
 	return rc;
@@ -378,13 +440,13 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	int rc, detour = 0;
 
 	dest_of(r, lid, &x);
-	/* Among equally short intermediates the first in switch order is
-	 * taken; if those detours close a loop the last ones may not, and
-	 * the general repair's shortest paths turn elsewhere again. */
-	for (r->variant = 0, rc = KR_ECYCLE; r->variant < NVARIANT && rc == KR_ECYCLE;
-	     r->variant++) {
+	get_column(r, lid, r->col);
+	cached_column(r, &x);
+	rc = deps_once(r, &x, r->t->dlid_sl[lid]);
+	if (rc == KR_ECYCLE) {
+		/* general repair's shortest paths turn elsewhere */
 		get_column(r, lid, r->col);
-		repair_column(r, &x);
+		repair_column(r, &x, 1);
 		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
 	}
 	if (rc == KR_ECYCLE) {
@@ -450,6 +512,7 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 	if (kr_cdg_order(&r->g) == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
 			       "faults already close a credit loop");
+	r->prev_target = KR_NONE;	/* the first pass's columns are not repairs */
 	rc = ncut ? build_hops(r) : KR_OK;
 	r->admitting = 1;
 	for (unsigned lid = 1; lid < r->stride && !rc; lid++)

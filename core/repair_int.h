@@ -34,8 +34,6 @@ struct repair {
 	struct kr_tables *t;
 	uint32_t nsw, stride;
 	unsigned max_int;
-	unsigned variant;	/* 0: first best intermediate, 1: last best,
-				 * 2: general repair only */
 
 	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
 	uint32_t *src_port;	/* the CA port slots */
@@ -55,6 +53,11 @@ struct repair {
 	uint32_t *live;		/* shortest live-graph hops to the target */
 	uint32_t *queue, *order, *cnt;
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
+	/* the last repair, [nsw] each: its column before and after, levels */
+	uint8_t *prev_pristine, *prev_col, *prev_lvl;
+	uint32_t prev_target;
+	uint16_t prev_sls;	/* SLs whose dependencies along it are in */
+	uint16_t prev_bad;	/* SLs on which they closed a loop */
 
 	/* the detour layer: up*-down* ranks over a spanning forest */
 	uint32_t *rank;		/* [nsw] BFS level * nsw + id, UNREACHED */
