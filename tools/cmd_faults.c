@@ -408,17 +408,23 @@ static int connected(struct bench *b)
 
 enum { R_UNKNOWN, R_BUSY, R_YES, R_NO };
 
+/* The switch a CA port slot is linked to now, else KR_NONE. */
+static uint32_t ca_switch(const struct kr_fabric *f, uint32_t s)
+{
+	int32_t q = f->peer[s];
+
+	return q < 0 || !kr_is_switch(f, f->owner[q]) ? KR_NONE : f->owner[q];
+}
+
 /* The switch delivering a LID: its owner, or the switch its CA port hangs
  * off; KR_NONE if neither. */
 static uint32_t lid_switch(const struct kr_fabric *f, unsigned lid)
 {
 	uint32_t s = kr_port_by_lid(f, lid);
 
-	if (s == KR_NONE || kr_is_switch(f, f->owner[s]))
-		return s == KR_NONE ? KR_NONE : f->owner[s];
-	if (f->peer[s] < 0 || !kr_is_switch(f, f->owner[f->peer[s]]))
+	if (s == KR_NONE)
 		return KR_NONE;
-	return f->owner[f->peer[s]];
+	return kr_is_switch(f, f->owner[s]) ? f->owner[s] : ca_switch(f, s);
 }
 
 static uint32_t lft_next(const struct kr_fabric *f, const struct kr_tables *t,
@@ -479,9 +485,8 @@ static void prepare_measure(struct bench *b, const struct kr_tables *t)
 
 	memset(b->nsrc, 0, f->nsw * sizeof(*b->nsrc));
 	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
-		if (f->lid[s] && f->peer[s] >= 0 &&
-		    kr_is_switch(f, f->owner[f->peer[s]]))
-			b->nsrc[f->owner[f->peer[s]]]++;
+		if (f->lid[s] && ca_switch(f, s) != KR_NONE)
+			b->nsrc[ca_switch(f, s)]++;
 	b->ni = 0;
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if (b->topo->sw_pos[s] != KR_NONE && f->lid[f->port0[s]])
@@ -536,8 +541,7 @@ static void thesis_measure(struct bench *b, const struct kr_tables *t,
 	*le1 = *le2 = 1;
 	prepare_measure(b, t);
 	for (uint32_t s = f->port0[f->nsw]; s < f->nport && *le2; s++) {
-		if (!f->lid[s] || f->peer[s] < 0 ||
-		    !kr_is_switch(f, f->owner[f->peer[s]]))
+		if (!f->lid[s] || ca_switch(f, s) == KR_NONE)
 			continue;
 		for (unsigned l = f->lid[s];
 		     *le2 && l < f->lid[s] + (1u << f->lmc[s]); l++)
