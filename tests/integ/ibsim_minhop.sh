@@ -54,7 +54,8 @@ run_fabric() {
 	kr_run_opensm_once -R minhop
 	kr_ok $? "$spec: opensm -o -R minhop configured the subnet"
 
-	kr_sim ibnetdiscover >"$dir/disc.net" 2>"$dir/disc.err"
+	: >"$dir/disc.net"
+	kr_sim_try "$dir/disc.net" ibnetdiscover
 	"$KR_CLI" info --json "$dir/disc.net" >"$dir/disc.json"
 	kr_ok $? "$spec: ibnetdiscover output parses"
 
@@ -74,8 +75,9 @@ run_fabric() {
 
 	# Take one inter-switch link down in the simulator: exactly that link
 	# disappears from what ibnetdiscover sees.
+	: >"$dir/down.net"
 	kr_ibsim_cmd "Unlink $(first_isl "$dir/gen.net")" &&
-	kr_sim ibnetdiscover >"$dir/down.net" 2>/dev/null &&
+	kr_sim_try "$dir/down.net" ibnetdiscover &&
 	"$KR_CLI" info --links "$dir/down.net" >"$dir/down.links" &&
 	[ "$(comm -23 "$dir/gen.links" "$dir/down.links" | wc -l)" -eq 1 ] &&
 	[ -z "$(comm -13 "$dir/gen.links" "$dir/down.links")" ]

@@ -21,6 +21,17 @@
 #                          and wait until ibsim has answered it
 #   kr_sim CMD ARGS...     run a client (ibnetdiscover, saquery, smpquery,
 #                          ibroute, ...) against this test's simulator
+#   kr_sim_try OUTFILE CMD ARGS...
+#                          kr_sim for a read-back that must succeed: retries
+#                          a failed run (transient SA/SMP timeouts under load)
+#                          up to KR_TRY_ATTEMPTS (def. 4) times, 0.2 s, 0.3 s,
+#                          0.5 s apart; appends the stdout of the successful
+#                          run only to OUTFILE; logs "# CMD succeeded on
+#                          attempt K" (with the previous failure's status
+#                          and last stderr line) after a retry, or after the
+#                          last failure "# CMD failed after N attempts (exit
+#                          S); its stderr:" and the tool's stderr, "#   "
+#                          prefixed; status is the tool's
 #   kr_start_opensm ARGS...
 #                          start opensm in the background (no -o) with its
 #                          cache, dumps and log in KR_TMP/osm; ARGS go last
@@ -168,6 +179,38 @@ kr_sim() {
 	LD_PRELOAD="$KR_PRELOAD" "$@"
 }
 
+# Each attempt writes to files of its own, so a failed run's partial output
+# never reaches OUTFILE; the stderr of failed runs goes to the test's log
+# (our stderr), a successful run's is dropped. Nothing is forked on the
+# way to a first-time success but the tool: a read-back runs it thousands
+# of times, and a fork costs a lot on a loaded machine.
+kr_sim_try() {
+	local outfile=$1 max=${KR_TRY_ATTEMPTS:-4} n=0 rc=0 last_rc=0 last_err=''
+	local out="$KR_TMP/kr_sim_try.$BASHPID.out" err="$KR_TMP/kr_sim_try.$BASHPID.err"
+	local -a pause=(0.2 0.3 0.5) lines
+	shift
+	while [ "$n" -lt "$max" ]; do
+		[ "$n" -gt 0 ] && sleep "${pause[n - 1]:-0.5}"
+		n=$((n + 1))
+		kr_sim "$@" >"$out" 2>"$err"
+		rc=$?
+		[ "$rc" -eq 0 ] && break
+		last_rc=$rc
+		last_err=$(grep . "$err" | tail -n 1)
+	done
+	if [ "$rc" -eq 0 ]; then
+		mapfile lines <"$out"
+		printf '%s' "${lines[@]}" >>"$outfile" || rc=1
+		[ "$n" -gt 1 ] &&
+			echo "# $* succeeded on attempt $n (the one before: exit $last_rc${last_err:+, \"$last_err\"})" >&2
+	else
+		echo "# $* failed after $n attempts (exit $rc); its stderr:" >&2
+		sed 's/^/#   /' "$err" >&2
+		[ -s "$err" ] || echo "#   (nothing)" >&2
+	fi
+	return "$rc"
+}
+
 kr_osm_dirs() {
 	KR_OSM_DIR="$KR_TMP/osm"
 	KR_OSM_LOG="$KR_OSM_DIR/opensm.log"
@@ -200,11 +243,18 @@ kr_wait_sm() {
 	done
 	# A client that exited without detaching (opensm -o does) can swallow
 	# the first SA reply; ibsim drops it after one failed query.
+	rm -f "$KR_TMP/wait_sm.err"
 	for i in 1 2 3; do
 		grep -q "SUBNET UP" "$KR_OSM_LOG" 2>/dev/null || break
-		kr_sim saquery -s >/dev/null 2>&1 && return 0
+		kr_sim saquery -s >/dev/null 2>"$KR_TMP/wait_sm.err" && return 0
 	done
-	echo "# opensm did not bring the subnet up; log tail:" >&2
+	if [ -e "$KR_TMP/wait_sm.err" ]; then
+		echo "# the subnet is up but saquery -s failed 3 times; its last stderr:" >&2
+		sed 's/^/#   /' "$KR_TMP/wait_sm.err" >&2
+	else
+		echo "# opensm did not bring the subnet up" >&2
+	fi
+	echo "# opensm log tail:" >&2
 	tail -n 20 "$KR_OSM_LOG" 2>/dev/null | sed 's/^/#   /' >&2
 	return 1
 }

@@ -12,7 +12,10 @@
 #                        out port and CA port -> DIR/sl2vl, saquery -p for
 #                        every (CA port, destination LID) pair -> DIR/paths
 #                        (one query per pair: ibsim cuts multi-packet SA
-#                        answers, so a plain `saquery -p` lists a few)
+#                        answers, so a plain `saquery -p` lists a few);
+#                        every query goes through kr_sim_try, so a
+#                        transient timeout is retried and a lasting one
+#                        leaves the tool's stderr in the log; status 1 then
 #   kr_norm_lfts FILE    "GUID LID PORT" lines, sorted, from ibroute output
 #                        or opensm-lfts.dump
 #   kr_norm_sl2vl FILE   "LID IN OUT VL0..VL15" lines, sorted, from
@@ -54,25 +57,26 @@ kr_readback() {
 	local dir=$1 lid port lmc src dst i
 	local -a srcs=() dsts=()
 	mkdir -p "$dir"
-	kr_sim ibnetdiscover >"$dir/capture.net" 2>/dev/null || return 1
+	: >"$dir/capture.net"
 	: >"$dir/lfts"
 	: >"$dir/sl2vl"
 	: >"$dir/paths"
+	kr_sim_try "$dir/capture.net" ibnetdiscover || return 1
 	while read -r lid port lmc; do
 		case $port in
-		0) kr_sim ibroute "$lid" >>"$dir/lfts" 2>/dev/null || return 1
-		   kr_sim smpquery sl2vl "$lid" 0 >>"$dir/sl2vl" 2>/dev/null || return 1
+		0) kr_sim_try "$dir/lfts" ibroute "$lid" || return 1
+		   kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" 0 || return 1
 		   dsts+=("$lid") ;;
-		CA) kr_sim smpquery sl2vl "$lid" >>"$dir/sl2vl" 2>/dev/null || return 1
+		CA) kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" || return 1
 		    srcs+=("$lid")
 		    for i in $(seq 0 $(( (1 << lmc) - 1 ))); do dsts+=($((lid + i))); done ;;
-		*) kr_sim smpquery sl2vl "$lid" "$port" >>"$dir/sl2vl" 2>/dev/null || return 1 ;;
+		*) kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" "$port" || return 1 ;;
 		esac
 	done < <(kr_capture_ports "$dir/capture.net")
 	for src in "${srcs[@]}"; do
 		for dst in "${dsts[@]}"; do
 			[ "$src" = "$dst" ] && continue
-			kr_sim saquery -p --src-to-dst "$src:$dst" >>"$dir/paths" 2>/dev/null ||
+			kr_sim_try "$dir/paths" saquery -p --src-to-dst "$src:$dst" ||
 				return 1
 		done
 	done
