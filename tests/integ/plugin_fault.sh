@@ -36,12 +36,13 @@ resweep() {
 	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
 }
 
-# The check on a read-back, with the SA's path SLs and every SL2VL map.
+# The check on a read-back, with the SA's path SLs (one PathRecord per
+# destination LID: knsroute's SLs depend on it alone) and every SL2VL map.
 check_rb() {
 	local dir=$1
-	kr_readback "$dir" &&
+	KR_RB_PER_DLID=1 kr_readback "$dir" &&
 		"$KR_CLI" check "$dir/capture.net" --lfts "$dir/lfts" \
-			--sl2vl "$dir/sl2vl" --path-sl "$dir/paths" --json \
+			--sl2vl "$dir/sl2vl" --path-sl "$dir/path-sl" --json \
 			>"$dir/check.json" 2>"$dir/check.err" &&
 		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
 }
@@ -54,12 +55,6 @@ lids_of_link() {
 # DLIDs whose entries differ anywhere between two normalised LFT files.
 changed_lids() {
 	diff <(sort "$1") <(sort "$2") | awk '/^[<>]/ { print $3 }' | sort -un
-}
-
-# "DLID SL" from saquery -p output.
-path_sls() {
-	gawk '/dlid\.\./ { split($0, a, "."); d = strtonum(a[length(a)]) }
-	      /\tsl\.\./ { split($0, a, "."); print d, strtonum(a[length(a)]) }' "$1" | sort -u
 }
 
 check_rb "$KR_TMP/rb0"
@@ -97,7 +92,7 @@ changed_lids "$KR_TMP/lft0" "$KR_TMP/lft1" >"$KR_TMP/changed"
 [ -s "$KR_TMP/used" ] && [ -s "$KR_TMP/changed" ] &&
 	[ -z "$(comm -23 "$KR_TMP/changed" "$KR_TMP/used")" ]
 kr_ok $? "only destinations that used the failed link have new entries"
-comm -23 <(path_sls "$KR_TMP/rb0/paths" | sort) <(path_sls "$KR_TMP/rb1/paths" | sort) |
+comm -23 <(sort "$KR_TMP/rb0/path-sl") <(sort "$KR_TMP/rb1/path-sl") |
 	awk '{ print $1 }' | sort -un >"$KR_TMP/sl_changed"
 [ -z "$(comm -23 "$KR_TMP/sl_changed" "$KR_TMP/used")" ]
 kr_ok $? "destinations the fault did not touch keep their SLs"

@@ -16,6 +16,9 @@
 #                        every query goes through kr_sim_try, so a
 #                        transient timeout is retried and a lasting one
 #                        leaves the tool's stderr in the log; status 1 then
+#                        With KR_RB_PER_DLID=1: one PathRecord per
+#                        destination LID instead, and DIR/path-sl with
+#                        their "dlid sl" lines (kr_readback_per_dlid)
 #   kr_norm_lfts FILE    "GUID LID PORT" lines, sorted, from ibroute output
 #                        or opensm-lfts.dump
 #   kr_norm_sl2vl FILE   "LID IN OUT VL0..VL15" lines, sorted, from
@@ -73,6 +76,10 @@ kr_readback() {
 		*) kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" "$port" || return 1 ;;
 		esac
 	done < <(kr_capture_ports "$dir/capture.net")
+	if [ "${KR_RB_PER_DLID:-0}" = 1 ]; then
+		kr_readback_per_dlid "$dir" || return 1
+		return 0
+	fi
 	for src in "${srcs[@]}"; do
 		for dst in "${dsts[@]}"; do
 			[ "$src" = "$dst" ] && continue
@@ -80,6 +87,25 @@ kr_readback() {
 				return 1
 		done
 	done
+}
+
+# One PathRecord per destination LID, the sources taken in turn, and their
+# SLs as a path-sl file ("dlid sl"): for engines whose SL depends on the
+# destination alone (knsroute), a read-back in a tenth of the queries.
+# Uses kr_readback's srcs and dsts.
+kr_readback_per_dlid() {
+	local dir=$1 i=0 src dst
+	for dst in "${dsts[@]}"; do
+		src=${srcs[i % ${#srcs[@]}]}
+		[ "$src" = "$dst" ] && src=${srcs[(i + 1) % ${#srcs[@]}]}
+		i=$((i + 1))
+		kr_sim_try "$dir/paths" saquery -p --src-to-dst "$src:$dst" ||
+			return 1
+	done
+	gawk '/dlid\.\./ { split($0, a, "."); d = strtonum(a[length(a)]) }
+	      /\tsl\.\./ { split($0, a, "."); print d, strtonum(a[length(a)]) }' \
+		"$dir/paths" | sort -un >"$dir/path-sl"
+	[ -s "$dir/path-sl" ]
 }
 
 kr_norm_lfts() {
