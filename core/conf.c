@@ -40,7 +40,7 @@ void kr_conf_init(struct kr_conf *c)
 {
 	*c = (struct kr_conf){ .family = KR_FAMILY_NONE,
 			       .classify = KR_CLASSIFY_XORDET, .check = 1,
-			       .detour_vls = 1, .max_intermediates = 2 };
+			       .detour_vls = 2, .max_intermediates = 2 };
 	for (unsigned d = 0; d < KR_MAX_DIM; d++)
 		c->wrap[d] = -1;
 }
@@ -316,7 +316,7 @@ static int do_key(struct cline *l, struct kr_conf *c)
 	if (!strcmp(k, "check"))
 		return key_check(l, c);
 	if (!strcmp(k, "detour_vls"))
-		return one_number(l, 0, 1, &c->detour_vls);
+		return one_number(l, 0, 2, &c->detour_vls);
 	if (!strcmp(k, "max_intermediates"))
 		return one_number(l, 0, 2, &c->max_intermediates);
 	return bad(l, "unknown key \"%s\" (see knsroute.conf(5))", k);

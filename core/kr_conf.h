@@ -45,8 +45,8 @@ struct kr_conf {
 	unsigned vls;			/* data VLs when ports don't say; 0 = 8 */
 	unsigned lmc;			/* LID mask control for assigned LIDs */
 	int check;			/* run the credit-loop check (default 1) */
-	unsigned detour_vls;		/* VLs (0 or 1) and one SL kept for the
-					 * detour layer of fault repair (default 1) */
+	unsigned detour_vls;		/* VLs and SLs (0-2) kept for the detour
+					 * layers of fault repair (default 2) */
 	unsigned max_intermediates;	/* thesis-style intermediates per path
 					 * before the general repair (0..2,
 					 * default 2) */

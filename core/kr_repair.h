@@ -12,9 +12,11 @@
  * The new channel dependencies of a repaired destination are admitted one
  * destination at a time into the channel dependency graph of everything
  * else, on the destination's own SL. A destination whose detour would close
- * a credit loop moves to the detour layer the SL/VL plan reserved: its own
- * SL and VL, routed up*-down* over a spanning tree, which cannot close a
- * loop. So SLs change only for destinations that need it, never the plan. */
+ * a credit loop moves to a detour layer the SL/VL plan reserved: first with
+ * the same routes on an SL and VL of repaired trees (admitted the same
+ * way), else routed up*-down* over a spanning tree on an SL and VL of its
+ * own, which cannot close a loop. So SLs change only for destinations that
+ * need it, never the plan. */
 #ifndef KR_REPAIR_H
 #define KR_REPAIR_H
 
@@ -39,7 +41,8 @@ struct kr_repair_stats {
 	uint32_t faults;		/* missing links + missing switches */
 	uint32_t dests;			/* LIDs routed */
 	uint32_t dests_repaired;	/* LIDs whose tree had a cut path */
-	uint32_t dests_detour;		/* of those, moved to the detour layer */
+	uint32_t dests_detour;		/* of those, moved off their SL */
+	uint32_t dests_updn;		/* of those, routed up*-down* */
 	uint64_t entries_changed;	/* LFT entries off dimension order */
 	uint64_t pairs;			/* CA-to-CA pairs (source port, DLID) */
 	uint64_t paths[KR_REPAIR_NKIND];	/* pairs by how they are routed */

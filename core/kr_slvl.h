@@ -29,10 +29,13 @@ struct kr_slvl {
 	uint32_t fold;			/* VL folded into the one below on
 					 * router-to-crossbar ports to make room
 					 * for xbar_vl; KR_NONE when one was spare */
-	unsigned ndetour;		/* VLs kept for the detour layer (0, 1) */
-	unsigned detour_sl;		/* SL of destinations moved to the detour
-					 * layer, when ndetour */
+	unsigned ndetour;		/* VLs kept for detour layers (0, 1, 2) */
+	unsigned detour_sl;		/* SL of destinations routed up*-down*
+					 * on the detour layer, when ndetour */
 	uint32_t detour_vl;		/* its VL on every port; KR_NONE: none */
+	unsigned tree_sl;		/* ndetour 2: SL of repaired trees moved
+					 * off their own SL */
+	uint32_t tree_vl;		/* its VL on every port; KR_NONE: none */
 	int detour_dropped;		/* asked for, but did not fit */
 	uint16_t *vl_mask;		/* [nport] VLs each port sends on */
 	char text[512];			/* one-line plan for logs and summaries */

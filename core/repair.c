@@ -383,24 +383,40 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 	}
 }
 
-/* Moves x to the detour layer: up*-down* column on the detour SL. */
+/* Moves x off its SL: its repaired routes on the SL of repaired trees when
+ * they fit there, else up*-down* routes on the detour SL. The up*-down*
+ * layer carries nothing else, so it cannot refuse. */
 static int to_detour(struct repair *r, const struct rdest *x,
-		     struct kr_diag *d)
+		     struct kr_repair_stats *st, struct kr_diag *d)
 {
+	const struct kr_slvl *p = r->plan;
 	int rc;
 
-	if (r->plan->detour_vl == KR_NONE)
+	if (p->detour_vl == KR_NONE)
 		return kr_fail(d, KR_ECYCLE, 0, "the repaired routes to LID %u "
 			       "would close a credit loop and the plan has no "
 			       "detour layer (detour_vls 0, or no SL or VL left)",
 			       x->lid);
+	if (p->tree_vl != KR_NONE) {
+		/* cached_column left this target's repair in prev_col */
+		memcpy(r->col, r->prev_col, r->nsw);
+		memcpy(r->lvl, r->prev_lvl, r->nsw);
+		r->col[x->target] = (uint8_t)x->local;
+		repair_walk(r, r->col, x, r->dist);
+		rc = deps_once(r, x, p->tree_sl);
+		if (!rc)
+			r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl;
+		if (rc != KR_ECYCLE)
+			return rc;
+	}
+	st->dests_updn++;
 	repair_updn_column(r, x, r->col);
-	rc = repair_deps(r, x, r->col, r->dist, r->plan->detour_sl);
-	if (rc == KR_ECYCLE)	/* up*-down* on a VL of its own cannot */
+	rc = repair_deps(r, x, r->col, r->dist, p->detour_sl);
+	if (rc == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "detour layer closes a credit "
 			       "loop for LID %u", x->lid);
 	if (!rc)
-		r->t->dlid_sl[x->lid] = (uint8_t)r->plan->detour_sl;
+		r->t->dlid_sl[x->lid] = (uint8_t)p->detour_sl;
 	return rc;
 }
 
@@ -451,7 +467,7 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	}
 	if (rc == KR_ECYCLE) {
 		detour = 1;
-		rc = to_detour(r, &x, d);
+		rc = to_detour(r, &x, st, d);
 		st->dests_detour++;
 	}
 	if (rc)
@@ -476,13 +492,15 @@ static int stale_pass(struct repair *r, const uint8_t *old_sl,
 		get_column(r, lid, r->col);
 		repair_walk(r, r->col, &x, r->dist);
 		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid]);
-		if (rc == KR_ECYCLE) {
-			rc = KR_OK;
+		if (rc == KR_ECYCLE && x.ca_port != KR_NONE) {
 			for (uint32_t s = 0; s < r->nsw; s++)
 				if (r->dist[s] != UNREACHED)
 					st->pairs_stale_unsafe +=
-						r->src_start[s + 1] - r->src_start[s];
+						r->src_start[s + 1] - r->src_start[s] -
+						(s == x.target);
 		}
+		if (rc == KR_ECYCLE)
+			rc = KR_OK;
 	}
 	return rc;
 }
@@ -555,12 +573,14 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 
 void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st)
 {
-	snprintf(buf, len, "%u faults: %u of %u destinations repaired (%u on "
-		 "the detour layer), %llu LFT entries changed; CA pairs: %llu "
+	snprintf(buf, len, "%u faults: %u of %u destinations repaired (%u "
+		 "moved off their SL, %u of them up*/down*), %llu LFT entries "
+		 "changed; CA pairs: %llu "
 		 "direct, %llu via 1 intermediate, %llu via 2, %llu general, "
-		 "%llu detour layer, %llu disconnected; %llu changed SL, %llu "
+		 "%llu on a detour layer, %llu disconnected; %llu changed SL, %llu "
 		 "unsafe on their old SL; %.1f ms",
 		 st->faults, st->dests_repaired, st->dests, st->dests_detour,
+		 st->dests_updn,
 		 (unsigned long long)st->entries_changed,
 		 (unsigned long long)st->paths[KR_REPAIR_NONE],
 		 (unsigned long long)st->paths[KR_REPAIR_ONE],

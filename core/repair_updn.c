@@ -102,6 +102,40 @@ static uint32_t reach(struct repair *r, uint8_t *col, uint32_t u, int down,
 	return tail;
 }
 
+/* The first parent the searches met is as good as any other one hop
+ * nearer that keeps the route up*, then down*: choosing among them by
+ * destination spreads the layer's destinations over the links instead of
+ * funnelling them all through the first switches of the BFS. r->queue
+ * holds the tail switches with a route, r->lvl 1 for those going down. */
+static void spread(struct repair *r, const struct rdest *x, uint8_t *col,
+		   uint32_t tail)
+{
+	const struct kr_fabric *f = r->f;
+
+	for (uint32_t i = 1; i < tail; i++) {
+		uint32_t v = r->queue[i], n = 0, pick = 0;
+		int down = r->lvl[v] == 1;
+
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass)
+				pick = (uint32_t)(((uint64_t)(x->lid * 2654435761u) ^ v) % n);
+			for (unsigned p = 1; p <= f->nports[v]; p++) {
+				uint32_t u = repair_next(r, v, p);
+
+				if (u == KR_NONE || r->dist[u] + 1 != r->dist[v] ||
+				    (r->rank[v] < r->rank[u]) != down ||
+				    (down && r->lvl[u] != 1))
+					continue;
+				if (pass && !pick--) {
+					col[v] = (uint8_t)p;
+					break;
+				}
+				n += !pass;
+			}
+		}
+	}
+}
+
 /* First the switches that reach the target by down hops alone (a reverse
  * BFS over down hops), then the rest climb to the nearest of those: each
  * route is up*, then down*, and follows routes already set. */
@@ -111,6 +145,7 @@ void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col)
 
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		r->dist[s] = UNREACHED;
+		r->lvl[s] = 0;
 		if (s != x->target)
 			col[s] = KR_NO_PORT;
 	}
@@ -118,6 +153,9 @@ void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col)
 	r->queue[tail++] = x->target;
 	while (head < tail)
 		tail = reach(r, col, r->queue[head++], 1, tail);
+	for (uint32_t i = 0; i < tail; i++)
+		r->lvl[r->queue[i]] = 1;	/* reaches the target going down */
 	for (head = 0; head < tail;)
 		tail = reach(r, col, r->queue[head++], 0, tail);
+	spread(r, x, col, tail);
 }

@@ -222,6 +222,8 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 	}
 	if (p->detour_vl != KR_NONE)
 		map = kr_map_set(map, p->detour_sl, p->detour_vl);
+	if (p->tree_vl != KR_NONE)
+		map = kr_map_set(map, p->tree_sl, p->tree_vl);
 	return map;
 }
 
@@ -369,8 +371,12 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 			       p->nvn, vls);
 	}
 	if (p->ndetour) {
-		p->detour_sl = top_sl;
+		p->detour_sl = top_sl + p->ndetour - 1;
 		p->detour_vl = p->vls_used++;
+	}
+	if (p->ndetour > 1) {
+		p->tree_sl = top_sl;
+		p->tree_vl = p->vls_used++;
 	}
 	return KR_OK;
 }
@@ -421,10 +427,14 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      "(VL %u on turns into them%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?
 				      ", shared with the VL below elsewhere" : "");
+	if (p->tree_vl != KR_NONE)
+		n += (size_t)snprintf(p->text + n, len - n, " SL %u: repaired "
+				      "routes moved off their SL (VL %u);",
+				      p->tree_sl, p->tree_vl);
 	if (p->detour_vl != KR_NONE)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: detour "
-				      "layer for faults (VL %u);", p->detour_sl,
-				      p->detour_vl);
+				      "layer for faults, up*/down* (VL %u);",
+				      p->detour_sl, p->detour_vl);
 	else if (p->detour_dropped)
 		n += (size_t)snprintf(p->text + n, len - n, " no detour layer "
 				      "(no SL or VL left);");
@@ -451,8 +461,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	}
 	p->nvn = kr_route_norders(f, topo);
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
-	p->detour_vl = KR_NONE;
-	p->ndetour = c ? c->detour_vls : 1;
+	p->detour_vl = p->tree_vl = KR_NONE;
+	p->ndetour = c ? c->detour_vls : 2;
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {
 		/* deadlock freedom comes first: plan without the detour layer */
@@ -477,6 +487,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	}
 	if (p->detour_vl != KR_NONE)
 		used_sl |= (uint16_t)(1u << p->detour_sl);
+	if (p->tree_vl != KR_NONE)
+		used_sl |= (uint16_t)(1u << p->tree_sl);
 	fill_maps(p, f, topo, c, t, used_sl);
 	describe(p, topo);
 	return KR_OK;

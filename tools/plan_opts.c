@@ -17,7 +17,7 @@ int plan_opts_take(struct plan_opts *o, const char *cmd, int c, const char *arg)
 	case PLAN_OPT_CL: o->classify = arg; break;
 	case PLAN_OPT_CLS: o->classes = (int)cli_number(cmd, "--classes", arg, 1, 16); break;
 	case PLAN_OPT_VLS: o->vls = (int)cli_number(cmd, "--vls", arg, 1, 15); break;
-	case PLAN_OPT_DETOUR: o->detour_vls = (int)cli_number(cmd, "--detour-vls", arg, 0, 1); break;
+	case PLAN_OPT_DETOUR: o->detour_vls = (int)cli_number(cmd, "--detour-vls", arg, 0, 2); break;
 	case PLAN_OPT_NOCHK: o->no_check = 1; break;
 	default: return 0;
 	}

@@ -33,8 +33,8 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 "  --classify NAME      xordet (default), dbbm, bbq, dbbq, iodet, none\n" \
 "  --classes Q          destination classes (default: as many as fit)\n" \
 "  --vls N              data VLs where ports do not say (default 8)\n" \
-"  --detour-vls N       VLs kept for the fault-repair detour layer (0 or 1,\n" \
-"                       default 1; 0 leaves more for classes)\n" \
+"  --detour-vls N       VLs kept for fault-repair detour layers (0-2,\n" \
+"                       default 2; fewer leave more for classes)\n" \
 "  --no-check           skip the credit-loop check (experiments only)\n"
 
 void plan_opts_init(struct plan_opts *o);
