@@ -290,6 +290,67 @@ static void test_torus5x5_hand_worked(void **state)
 	kr_fabric_free(&f);
 }
 
+/* The port of switch a whose link leads to switch b. */
+static unsigned port_to(const struct kr_fabric *f, uint32_t a, uint32_t b)
+{
+	for (unsigned p = 1; p <= f->nports[a]; p++) {
+		int32_t peer = f->peer[kr_port(f, a, p)];
+
+		if (peer >= 0 && f->owner[peer] == b)
+			return p;
+	}
+	fail_msg("switch %u has no link to %u", a, b);
+	return 0;
+}
+
+/* 4-ary 2-direct KNS, x before y, the link of router (0,0) to its x
+ * crossbar cut. Worked by hand for the destination router (2,0):
+ * - (0,0) can only leave through its y crossbar; the intermediates whose
+ *   dimension-order path from (0,0) survives are (0,1), (0,2), (0,3), each
+ *   6 hops in all (2 to I, x then y from I), the shortest the live graph
+ *   has; (0,1) comes first in switch order: (0,0) -> y crossbar.
+ * - That y crossbar's own entry pointed back at (0,0), whose route is cut:
+ *   it takes the intermediate (0,1) too (1 + 4 hops): -> (0,1).
+ * - (0,1) keeps its entry: x to (2,1), then y to (2,0) survive. */
+static void test_kns42_hand_worked(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables pristine, r;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	uint32_t r00, r01, r20, xy;
+	unsigned lid, sl;
+
+	(void)state;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	r00 = (uint32_t)t.pos_sw[0];
+	r01 = (uint32_t)t.pos_sw[4];
+	r20 = (uint32_t)t.pos_sw[2];
+	xy = (uint32_t)t.xbar[0 * t.ndim + 1];
+	lid = f.lid[f.port0[r20]];
+	assert_int_equal(kr_route(&f, &t, &c, &pristine, NULL), KR_OK);
+	cut_port(&f, kr_port(&f, r00, port_dir(&f, &t, r00, 0)));
+	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
+	assert_int_equal(kr_lft_port(&r, r00, lid), KR_NO_PORT);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
+	sl = r.dlid_sl[lid];
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
+	assert_int_equal(kr_lft_port(&r, r00, lid), port_dir(&f, &t, r00, 2));
+	assert_int_equal(kr_lft_port(&r, xy, lid), port_to(&f, xy, r01));
+	assert_int_equal(kr_lft_port(&r, r01, lid), kr_lft_port(&pristine, r01, lid));
+	assert_int_equal(r.dlid_sl[lid], sl);	/* admitted on its own SL */
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+	kr_tables_free(&pristine);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
 static void test_pristine_untouched(void **state)
@@ -327,6 +388,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pristine_untouched),
 		cmocka_unit_test(test_torus5x5_hand_worked),
+		cmocka_unit_test(test_kns42_hand_worked),
 		cmocka_unit_test(test_torus_ring_split),
 		cmocka_unit_test(test_kns_dead_crossbar),
 		cmocka_unit_test(test_kns43_every_link),
