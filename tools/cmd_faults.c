@@ -81,8 +81,10 @@ PLAN_OPTIONS_HELP
 "  paths_1_intermediate, paths_2_intermediates, paths_general_repair,\n"
 "  paths_detour_layer, pairs_disconnected, pairs_sl_changed,\n"
 "  pairs_stale_unsafe               shares of those pairs\n"
-"  dests_detour_layer               share of destination LIDs (switches\n"
-"                                   included) moved to the detour layer\n"
+"  dests_detour_layer, dests_updn_layer\n"
+"                                   shares of destination LIDs (switches\n"
+"                                   included) moved off their SL to a detour\n"
+"                                   layer, and routed up*/down* there\n"
 "  vls_used_max                     highest VL any checked trial used + 1\n"
 "  stretch_mean, stretch_max        repaired paths' hops over the shortest\n"
 "                                   live path (1 when nothing was repaired)\n"
@@ -623,7 +625,7 @@ struct tally {
 	uint32_t failures, failures_disc, disc_handled;
 	char first_failure[2048];
 	uint64_t pairs, paths[KR_REPAIR_NKIND], pairs_disc, sl_changed, stale;
-	uint64_t repaired, extra_sum, dests, dests_detour;
+	uint64_t repaired, extra_sum, dests, dests_detour, dests_updn;
 	uint32_t extra_max;
 	double stretch_sum, stretch_max;
 	unsigned vls_max;
@@ -637,6 +639,7 @@ static void add_stats(struct tally *ta, const struct kr_repair_stats *st)
 	ta->pairs += st->pairs;
 	ta->dests += st->dests;
 	ta->dests_detour += st->dests_detour;
+	ta->dests_updn += st->dests_updn;
 	for (unsigned k = 0; k < KR_REPAIR_NKIND; k++)
 		ta->paths[k] += st->paths[k];
 	ta->pairs_disc += st->pairs_disconnected;
@@ -787,6 +790,7 @@ static void pair_figs(struct figs *fs, const struct tally *ta,
 	fig_share(fs, "pairs_sl_changed", ta->sl_changed, ta->pairs);
 	fig_share(fs, "pairs_stale_unsafe", ta->stale, ta->pairs);
 	fig_share(fs, "dests_detour_layer", ta->dests_detour, ta->dests);
+	fig_share(fs, "dests_updn_layer", ta->dests_updn, ta->dests);
 	fig_int(fs, "vls_used_max", ta->vls_max);
 	fig_real(fs, "stretch_mean", rep ? ta->stretch_sum / rep : 1.0);
 	fig_real(fs, "stretch_max", ta->stretch_max > 1.0 ? ta->stretch_max : 1.0);
