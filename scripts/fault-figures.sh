@@ -124,8 +124,9 @@ at most one (two) intermediate routers, and fault sets that physically
 disconnect the network as not supported. "Routable, all sets" is that
 measure here; "routable, connected" and the knsroute columns are shares
 of the connected fault sets; "detour layer" is the share of all CA pairs
-that knsroute moved to its up*/down* detour layer. $TRIALS fault sets per
-row, seed $SEED.
+whose destination knsroute moved off its SL (paths_detour_layer: to the
+layer of repaired trees or to up*/down*). $TRIALS fault sets per row, seed
+$SEED.
 
 | fabric, faults | thesis | routable, all sets | routable, connected | knsroute, same bound | knsroute, any repair | detour layer | disconnected |
 |---|---|---|---|---|---|---|---|
