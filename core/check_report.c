@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kr_io.h"
+
 static const char *const fail_names[KR_CHECK_NFAIL] = {
 	"no_entry", "down_port", "loop", "wrong_dest", "vl15", "oper_vl",
 };
@@ -189,27 +191,11 @@ static int write_text(FILE *out, const struct kr_fabric *f,
 /* ------------------------------------------------------------------ */
 /* JSON                                                               */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_port(FILE *out, const char *key, const struct kr_fabric *f,
 		      uint32_t slot)
 {
 	fprintf(out, "\"%s\": ", key);
-	json_str(out, name_of(f, slot));
+	kr_json_string(out, name_of(f, slot));
 	fprintf(out, ", \"%s_port\": %u", key, port_of(f, slot));
 }
 

@@ -50,3 +50,19 @@ int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d)
 	*len = n;
 	return KR_OK;
 }
+
+void kr_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}

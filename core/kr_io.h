@@ -30,4 +30,8 @@ int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
  * so that the parser's messages name it. */
 int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d);
 
+/* s as a JSON string: quotes and backslashes escaped, control characters
+ * (names and descriptions come from devices) as \u00XX. */
+void kr_json_string(FILE *out, const char *s);
+
 #endif

@@ -806,26 +806,12 @@ static void pair_figs(struct figs *fs, const struct tally *ta,
 		 ta->trials ? ta->trial_ms_sum / ta->trials : 0.0);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void print_value(const struct fig *g, int json)
 {
 	switch (g->type) {
 	case FIG_STR:
 		if (json)
-			json_string(stdout, g->s);
+			kr_json_string(stdout, g->s);
 		else
 			fputs(g->s, stdout);
 		break;

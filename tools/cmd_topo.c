@@ -91,20 +91,6 @@ static void coords(FILE *out, const struct kr_fabric *f, const struct kr_topo *t
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* The report's lines (conflicts, notes) as a JSON list. */
 static void json_report(FILE *out, const char *report)
 {
@@ -117,7 +103,7 @@ static void json_report(FILE *out, const char *report)
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		fputs(p == report ? "" : ", ", out);
-		json_string(out, line);
+		kr_json_string(out, line);
 		p += n + (p[n] == '\n');
 	}
 	fputs("]", out);
@@ -159,7 +145,7 @@ static int failed(const struct topo_opts *o, const struct kr_topo *t,
 		return EXIT_PROBLEM;
 	}
 	fputs("{\"error\": ", stdout);
-	json_string(stdout, d->msg);
+	kr_json_string(stdout, d->msg);
 	fputs(", \"report\": ", stdout);
 	json_report(stdout, t->report);
 	fputs("}\n", stdout);
