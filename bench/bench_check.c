@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "kr.h"
+#include "bench_util.h"
 
 struct bench_case {
 	const char *name;
@@ -30,14 +31,6 @@ static const struct bench_case cases[] = {
 	{ "torus 8x8x8 p8", TORUS(8, 8, 8, 8) },
 	{ "torus 16x16x16 p4", TORUS(16, 16, 16, 4) },
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* BFS from switch d over switch-switch links; dist in hops. */
 static void bfs(const struct kr_fabric *f, uint32_t d, uint32_t *dist,
@@ -132,9 +125,9 @@ static void run_case(const struct bench_case *c)
 		fprintf(stderr, "%s: %s\n", c->name, d.msg);
 		exit(1);
 	}
-	t0 = now();
+	t0 = bench_now();
 	rc = kr_check_run(&f, &t, &o, &r, &d);
-	t1 = now();
+	t1 = bench_now();
 	printf("%-20s %6u %5u %12llu %8.3f %12.3g %9llu %9llu  %s\n", c->name,
 	       f.nnode - f.nsw, f.nsw, (unsigned long long)r.pairs, t1 - t0,
 	       (double)r.pairs / (t1 - t0), (unsigned long long)r.channels,

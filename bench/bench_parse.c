@@ -7,14 +7,7 @@
 #include <time.h>
 
 #include "kr.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static char *write_fabric(const struct kr_gen_opts *o, size_t *len,
 			  uint32_t *nnode)
@@ -49,13 +42,13 @@ static void run(const char *label, const struct kr_gen_opts *o)
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
 	for (int i = 0; i < 5; i++) {
-		double t0 = now(), t;
+		double t0 = bench_now(), t;
 
 		if (kr_net_parse(text, len, label, &f, &d)) {
 			fprintf(stderr, "%s:%u: %s\n", label, d.line, d.msg);
 			exit(1);
 		}
-		t = now() - t0;
+		t = bench_now() - t0;
 		if (t < best)
 			best = t;
 		kr_fabric_free(&f);

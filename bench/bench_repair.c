@@ -10,14 +10,7 @@
 #include <time.h>
 
 #include "kr.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static void die(const char *label, const struct kr_diag *d)
 {
@@ -36,10 +29,10 @@ static double sweep(const struct kr_fabric *f, const struct kr_topo *t,
 
 	if (kr_route(f, t, c, r, &d) || kr_slvl_plan(f, t, c, r, &p, &d))
 		die(label, &d);
-	t0 = now();
+	t0 = bench_now();
 	if (kr_repair(f, t, c, &p, NULL, r, st, &d))
 		die(label, &d);
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	kr_slvl_free(&p);
 	return t0;
 }
@@ -47,8 +40,6 @@ static double sweep(const struct kr_fabric *f, const struct kr_topo *t,
 static void run(const char *label, const char *family, const char *dims,
 		unsigned p)
 {
-	struct kr_gen_opts o = { .p = p, .assign_lids = 1 };
-	struct kr_diag d = { 0 };
 	struct kr_fabric f;
 	struct kr_topo t;
 	struct kr_conf c;
@@ -59,14 +50,8 @@ static void run(const char *label, const char *family, const char *dims,
 	int32_t peer;
 	size_t changed = 0, entries;
 
-	o.family = !strcmp(family, "kns") ? KR_FAMILY_KNS : KR_FAMILY_TORUS;
-	kr_parse_dims(dims, o.k, &o.ndim, &d);
-	for (unsigned i = 0; i < o.ndim; i++)
-		o.wrap[i] = 1;
 	kr_conf_init(&c);
-	if (kr_gen(&o, &f, NULL, NULL, NULL, &d) ||
-	    kr_topo_recognize(&f, &c, &t, &d))
-		die(label, &d);
+	bench_fabric(label, family, dims, p, &f, &t);
 	sweep(&f, &t, &c, &pristine, &st, label);
 	for (mid = f.nsw / 2; slot == KR_NONE; mid++)
 		for (uint32_t s = f.port0[mid] + 1; s < f.port0[mid + 1]; s++)
@@ -77,9 +62,9 @@ static void run(const char *label, const char *family, const char *dims,
 	peer = f.peer[slot];
 	f.peer[slot] = f.peer[peer] = -1;
 	for (int i = 0; i < 3; i++) {
-		double t0 = now(), rep = sweep(&f, &t, &c, &r, &st, label);
+		double t0 = bench_now(), rep = sweep(&f, &t, &c, &r, &st, label);
 
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best = t0 < best ? t0 : best;
 		best_rep = rep < best_rep ? rep : best_rep;
 		if (i < 2)

@@ -7,14 +7,7 @@
 #include <time.h>
 
 #include "kr.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static double memset_time(size_t bytes)
 {
@@ -25,11 +18,11 @@ static double memset_time(size_t bytes)
 		return 0;
 	memset(buf, 1, bytes);	/* fault the pages in first */
 	for (int i = 0; i < 3; i++) {
-		t0 = now();
+		t0 = bench_now();
 		memset(buf, i, bytes);
 		__asm__ volatile("" : : "r"(buf) : "memory");
-		if (now() - t0 < best)
-			best = now() - t0;
+		if (bench_now() - t0 < best)
+			best = bench_now() - t0;
 	}
 	free(buf);
 	return best;
@@ -38,7 +31,6 @@ static double memset_time(size_t bytes)
 static void run(const char *label, const char *family, const char *dims,
 		unsigned p)
 {
-	struct kr_gen_opts o = { .p = p, .assign_lids = 1 };
 	struct kr_diag d = { 0 };
 	struct kr_fabric f;
 	struct kr_topo t;
@@ -47,24 +39,16 @@ static void run(const char *label, const char *family, const char *dims,
 	double t0, best = 1e9, ms;
 	size_t entries;
 
-	o.family = !strcmp(family, "kns") ? KR_FAMILY_KNS : KR_FAMILY_TORUS;
-	kr_parse_dims(dims, o.k, &o.ndim, &d);
-	for (unsigned i = 0; i < o.ndim; i++)
-		o.wrap[i] = 1;
 	kr_conf_init(&c);
-	if (kr_gen(&o, &f, NULL, NULL, NULL, &d) ||
-	    kr_topo_recognize(&f, &c, &t, &d)) {
-		fprintf(stderr, "%s: %s\n", label, d.msg);
-		exit(1);
-	}
+	bench_fabric(label, family, dims, p, &f, &t);
 	for (int i = 0; i < 3; i++) {
-		t0 = now();
+		t0 = bench_now();
 		if (kr_route(&f, &t, &c, &r, &d)) {
 			fprintf(stderr, "%s: %s\n", label, d.msg);
 			exit(1);
 		}
-		if (now() - t0 < best)
-			best = now() - t0;
+		if (bench_now() - t0 < best)
+			best = bench_now() - t0;
 		kr_tables_free(&r);
 	}
 	entries = (size_t)f.nsw * (f.max_lid + 1);

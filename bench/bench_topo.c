@@ -9,14 +9,7 @@
 #include <time.h>
 
 #include "kr.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 static unsigned links_of(const struct kr_fabric *f, unsigned *sw_links)
 {
@@ -70,7 +63,7 @@ static void run(enum kr_family fam, const char *dims, unsigned p, int faulty)
 		links = links_of(&f, &swl);
 	}
 	for (int i = 0; i < 3; i++) {
-		double t0 = now(), dt;
+		double t0 = bench_now(), dt;
 
 		if (kr_topo_recognize(&f, NULL, &t, &d)) {
 			/* with n = 2, two routers of a line that both lost
@@ -81,7 +74,7 @@ static void run(enum kr_family fam, const char *dims, unsigned p, int faulty)
 			kr_fabric_free(&f);
 			return;
 		}
-		dt = now() - t0;
+		dt = bench_now() - t0;
 		best = dt < best ? dt : best;
 		kr_topo_free(&t);
 	}
