@@ -33,9 +33,11 @@ struct kr_slvl {
 	unsigned detour_sl;		/* SL of destinations routed up*-down*
 					 * on the detour layer, when ndetour */
 	uint32_t detour_vl;		/* its VL on every port; KR_NONE: none */
-	unsigned tree_sl;		/* ndetour 2: SL of repaired trees moved
-					 * off their own SL */
-	uint32_t tree_vl;		/* its VL on every port; KR_NONE: none */
+	unsigned ntree;			/* layers of repaired trees moved off
+					 * their own SL (ndetour 2: one, and one
+					 * more per VL and SL the classes left) */
+	unsigned tree_sl[KR_NSL];	/* their SLs, tried in this order */
+	uint32_t tree_vl[KR_NSL];	/* their VLs on every port */
 	int detour_dropped;		/* asked for, but did not fit */
 	uint16_t *vl_mask;		/* [nport] VLs each port sends on */
 	char text[512];			/* one-line plan for logs and summaries */

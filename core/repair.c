@@ -383,8 +383,8 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 	}
 }
 
-/* Moves x off its SL: its repaired routes on the SL of repaired trees when
- * they fit there, else up*-down* routes on the detour SL. The up*-down*
+/* Moves x off its SL: its repaired routes on the first layer of repaired
+ * trees where they fit, else up*-down* routes on the detour SL. The up*-down*
  * layer carries nothing else, so it cannot refuse. */
 static int to_detour(struct repair *r, const struct rdest *x,
 		     struct kr_repair_stats *st, struct kr_diag *d)
@@ -397,15 +397,17 @@ static int to_detour(struct repair *r, const struct rdest *x,
 			       "would close a credit loop and the plan has no "
 			       "detour layer (detour_vls 0, or no SL or VL left)",
 			       x->lid);
-	if (p->tree_vl != KR_NONE) {
+	if (p->ntree) {
 		/* cached_column left this target's repair in prev_col */
 		memcpy(r->col, r->prev_col, r->nsw);
 		memcpy(r->lvl, r->prev_lvl, r->nsw);
 		r->col[x->target] = (uint8_t)x->local;
 		repair_walk(r, r->col, x, r->dist);
-		rc = deps_once(r, x, p->tree_sl);
+	}
+	for (unsigned i = 0; i < p->ntree; i++) {
+		rc = deps_once(r, x, p->tree_sl[i]);
 		if (!rc)
-			r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl;
+			r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
 		if (rc != KR_ECYCLE)
 			return rc;
 	}

@@ -222,8 +222,8 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 	}
 	if (p->detour_vl != KR_NONE)
 		map = kr_map_set(map, p->detour_sl, p->detour_vl);
-	if (p->tree_vl != KR_NONE)
-		map = kr_map_set(map, p->tree_sl, p->tree_vl);
+	for (unsigned i = 0; i < p->ntree; i++)
+		map = kr_map_set(map, p->tree_sl[i], p->tree_vl[i]);
 	return map;
 }
 
@@ -374,9 +374,12 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 		p->detour_sl = top_sl + p->ndetour - 1;
 		p->detour_vl = p->vls_used++;
 	}
-	if (p->ndetour > 1) {
-		p->tree_sl = top_sl;
-		p->tree_vl = p->vls_used++;
+	/* repaired trees: the reserved layer, then every VL and SL that the
+	 * classes left unused (XORDET takes a power of two) */
+	for (unsigned sl = top_sl; p->ndetour > 1 && sl > max_sl(p, topo->ndim) &&
+			       (p->ntree == 0 || p->vls_used < p->vls); sl--) {
+		p->tree_sl[p->ntree] = sl;
+		p->tree_vl[p->ntree++] = p->vls_used++;
 	}
 	return KR_OK;
 }
@@ -427,10 +430,10 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      "(VL %u on turns into them%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?
 				      ", shared with the VL below elsewhere" : "");
-	if (p->tree_vl != KR_NONE)
+	for (unsigned i = 0; i < p->ntree; i++)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: repaired "
 				      "routes moved off their SL (VL %u);",
-				      p->tree_sl, p->tree_vl);
+				      p->tree_sl[i], p->tree_vl[i]);
 	if (p->detour_vl != KR_NONE)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: detour "
 				      "layer for faults, up*/down* (VL %u);",
@@ -461,7 +464,7 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	}
 	p->nvn = kr_route_norders(f, topo);
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
-	p->detour_vl = p->tree_vl = KR_NONE;
+	p->detour_vl = KR_NONE;
 	p->ndetour = c ? c->detour_vls : 2;
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {
@@ -487,8 +490,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	}
 	if (p->detour_vl != KR_NONE)
 		used_sl |= (uint16_t)(1u << p->detour_sl);
-	if (p->tree_vl != KR_NONE)
-		used_sl |= (uint16_t)(1u << p->tree_sl);
+	for (unsigned i = 0; i < p->ntree; i++)
+		used_sl |= (uint16_t)(1u << p->tree_sl[i]);
 	fill_maps(p, f, topo, c, t, used_sl);
 	describe(p, topo);
 	return KR_OK;
