@@ -14,7 +14,7 @@
 #define LVL_NONE 0xff		/* no live path to the target */
 #define HOPS_CUT 0xff		/* H: the dimension-order path is cut */
 #define CAMASK_KNOWN (1u << 16)
-#define SEEN_WAYS_LOG 2
+#define SEEN_WAYS_LOG 3
 #define SEEN_WAYS (1u << SEEN_WAYS_LOG)
 
 /* The destination being worked on: the LID, the switch delivering it, the
