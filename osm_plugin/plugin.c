@@ -209,13 +209,6 @@ static void install_lfts(struct kr_plugin *pl)
 	}
 }
 
-/* Torus plans, multipath orders and the detour layer are only deadlock-free
- * with their SL2VL maps, which OpenSM programs only with QoS on. */
-static int needs_qos(const struct kr_plan *p)
-{
-	return p->slvl.nring || p->slvl.nvn > 1 || p->repair.dests_detour;
-}
-
 static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 			const char *phase)
 {
@@ -282,13 +275,22 @@ static int kr_build_fwd_tables(void *ctx)
 	} else if ((rc = build_fabric(pl, &pl->fabric, &d))) {
 		log_failure(pl, &d, "reading the subnet");
 	} else {
+		/* Without QoS OpenSM programs no SL2VL map and every SL rides
+		 * VL 0: plan, and so check, for exactly that. */
+		if (!pl->osm->subn.opt.qos)
+			pl->conf.vls = 1;
 		rc = kr_plan_rebuild(&pl->fabric, &pl->conf, prev_valid &&
 				     prev_p.tables.stride == pl->fabric.max_lid + 1 ?
 				     prev_p.tables.dlid_sl : NULL, &pl->plan, &d);
-		if (!rc && !pl->osm->subn.opt.qos && needs_qos(&pl->plan))
-			rc = kr_fail(&d, KR_ENOVL, 0, "the plan needs SL2VL "
-				     "maps (%s) but qos is FALSE in opensm.conf",
-				     pl->plan.slvl.text);
+		if (rc && !pl->osm->subn.opt.qos &&
+		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
+			char why[sizeof(d.msg)];
+
+			snprintf(why, sizeof(why), "%s", d.msg);
+			kr_fail(&d, rc, 0, "qos is FALSE in opensm.conf, so every "
+				"SL rides VL 0, and on one VL: %s; set qos TRUE",
+				why);
+		}
 		if (rc)
 			log_failure(pl, &d, kr_phase_name(pl->plan.failed));
 	}
@@ -298,10 +300,6 @@ static int kr_build_fwd_tables(void *ctx)
 		kr_fabric_free(&prev_f);
 		return -1;
 	}
-	if (!pl->osm->subn.opt.qos)
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
-			"FALSE: OpenSM will not program knsroute's SL2VL and "
-			"VLArb tables; destination classes are off\n");
 	install_lfts(pl);
 	pl->valid = 1;
 	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
@@ -430,8 +428,9 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 	if (!osm->subn.opt.qos)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
 			"FALSE in opensm.conf: SL2VL and VLArb will not be "
-			"programmed, so knsroute will refuse tori and multipath "
-			"plans; set qos TRUE\n");
+			"programmed, so knsroute plans for one VL (meshes only: "
+			"KNS crossbars, torus rings, multipath and detours need "
+			"more, and fall back); set qos TRUE\n");
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: engine set up, config %s\n",
 		pl->conf_path[0] ? pl->conf_path : "(none, defaults)");
 	return 0;
