@@ -1,0 +1,16 @@
+/* What the benchmarks share: a monotonic clock and the fabrics they time. */
+#ifndef KR_BENCH_UTIL_H
+#define KR_BENCH_UTIL_H
+
+#include "kr.h"
+
+/* Seconds on CLOCK_MONOTONIC. */
+double bench_now(void);
+
+/* A generated KNS ("kns") or torus (every dimension wrapping) of dims
+ * ("8x8x8"), p CAs per switch, with LIDs, recognised into t; exits with
+ * label and the reason when either fails. */
+void bench_fabric(const char *label, const char *family, const char *dims,
+		  unsigned p, struct kr_fabric *f, struct kr_topo *t);
+
+#endif
