@@ -30,7 +30,8 @@
 
 enum kr_repair_kind {		/* how a path was repaired, by its source */
 	KR_REPAIR_NONE,		/* the dimension-order path survives */
-	KR_REPAIR_ONE,		/* through one intermediate router */
+	KR_REPAIR_ONE,		/* through one intermediate router (on its own
+				 * SL or a layer of repaired trees) */
 	KR_REPAIR_TWO,		/* through two */
 	KR_REPAIR_GENERAL,	/* shortest path to a routed switch */
 	KR_REPAIR_DETOUR,	/* up*-down* on the detour layer */

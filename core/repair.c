@@ -342,7 +342,7 @@ static int deps_once(struct repair *r, const struct rdest *x, unsigned sl)
 
 /* Pair statistics of a CA destination, from r->dist and r->lvl. */
 static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
-			int detour, int sl_changed, struct kr_repair_stats *st)
+			int updn, int sl_changed, struct kr_repair_stats *st)
 {
 	if (x->ca_port == KR_NONE)
 		return;		/* management traffic: not a CA-to-CA pair */
@@ -365,7 +365,7 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 			st->pairs_disconnected += k;
 			continue;
 		}
-		kind = detour ? KR_REPAIR_DETOUR : repaired ? r->lvl[s] :
+		kind = updn ? KR_REPAIR_DETOUR : repaired ? r->lvl[s] :
 		       KR_REPAIR_NONE;
 		st->paths[kind] += k;
 		if (kind != KR_REPAIR_NONE && r->live[s] && r->live[s] != UNREACHED) {
@@ -455,7 +455,8 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		       struct kr_repair_stats *st, struct kr_diag *d)
 {
 	struct rdest x;
-	int rc, detour = 0;
+	uint32_t updn = st->dests_updn;
+	int rc;
 
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
@@ -468,7 +469,6 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
 	}
 	if (rc == KR_ECYCLE) {
-		detour = 1;
 		rc = to_detour(r, &x, st, d);
 		st->dests_detour++;
 	}
@@ -476,7 +476,10 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		return rc;
 	st->dests_repaired++;
 	st->entries_changed += put_column(r, lid, r->col);
-	count_pairs(r, &x, 1, detour, r->t->dlid_sl[lid] != plan_sl[lid], st);
+	/* a layer of repaired trees keeps the repair's kind of route (it is
+	 * the thesis' extra virtual channel); up*-down* is a kind of its own */
+	count_pairs(r, &x, 1, st->dests_updn != updn,
+		    r->t->dlid_sl[lid] != plan_sl[lid], st);
 	return KR_OK;
 }
 
@@ -579,7 +582,7 @@ void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st)
 		 "moved off their SL, %u of them up*/down*), %llu LFT entries "
 		 "changed; CA pairs: %llu "
 		 "direct, %llu via 1 intermediate, %llu via 2, %llu general, "
-		 "%llu on a detour layer, %llu disconnected; %llu changed SL, %llu "
+		 "%llu up*/down*, %llu disconnected; %llu changed SL, %llu "
 		 "unsafe on their old SL; %.1f ms",
 		 st->faults, st->dests_repaired, st->dests, st->dests_detour,
 		 st->dests_updn,
