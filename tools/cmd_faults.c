@@ -180,7 +180,6 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 /* ------------------------------------------------------------------ */
 /* Fault sets                                                         */
 
-
 static uint64_t mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
