@@ -116,6 +116,7 @@ static int setup(struct repair *r)
 	r->prev_lvl = malloc(nsw + 1);
 	r->prev_target = KR_NONE;
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
+	r->moved = calloc(nsw + 1, 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
 	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
 			     &r->order, &r->cnt, &r->rank, &r->comp };
@@ -123,7 +124,7 @@ static int setup(struct repair *r)
 	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
-	if (!r->col || !r->lvl || !r->outvl || !r->isw || !r->prev_pristine ||
+	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->isw || !r->prev_pristine ||
 	    !r->prev_col || !r->prev_lvl)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
@@ -151,6 +152,8 @@ static void teardown(struct repair *r)
 	free(r->order);
 	free(r->cnt);
 	free(r->outvl);
+	free(r->moved);
+	free(r->pairs);
 	free(r->rank);
 	free(r->comp);
 	free(r->seen);
@@ -332,7 +335,7 @@ static int deps_once(struct repair *r, const struct rdest *x, unsigned sl)
 		return KR_OK;
 	if (r->prev_bad >> sl & 1)
 		return KR_ECYCLE;
-	rc = repair_deps(r, x, r->col, r->dist, sl);
+	rc = repair_deps(r, x, r->col, r->dist, sl, SRC_ALL);
 	if (!rc)
 		r->prev_sls |= (uint16_t)(1u << sl);
 	else if (rc == KR_ECYCLE && r->admitting)
@@ -355,7 +358,7 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 		if (!k)
 			continue;
 		st->pairs += k;
-		if (sl_changed)
+		if (sl_changed || (r->pairs_moved && r->moved[s]))
 			st->pairs_sl_changed += k;
 		if (r->dist[s] == UNREACHED) {
 			if (!st->pairs_disconnected) {
@@ -383,8 +386,59 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 	}
 }
 
-/* Moves x off its SL: its repaired routes on the first layer of repaired
- * trees where they fit, else up*-down* routes on the detour SL. The up*-down*
+static int keep_pair(struct repair *r, unsigned slid, unsigned dlid,
+		     unsigned sl)
+{
+	if (r->npairs == r->cap_pairs) {
+		size_t cap = r->cap_pairs ? 2 * r->cap_pairs : 256;
+		struct kr_sl_pair *p = realloc(r->pairs, cap * sizeof(*p));
+
+		if (!p)
+			return KR_ENOMEM;
+		r->pairs = p;
+		r->cap_pairs = cap;
+	}
+	r->pairs[r->npairs++] = (struct kr_sl_pair){ .slid = (uint16_t)slid,
+		.dlid = (uint16_t)dlid, .sl = (uint8_t)sl };
+	return KR_OK;
+}
+
+/* Only the pairs whose route the repair changed need another SL: those of
+ * the CAs on repaired switches (their packets never meet a switch whose
+ * route survived before it). The rest stay on x's SL if their own
+ * dependencies fit there, the moved ones take the first layer of repaired
+ * trees where theirs fit. KR_ECYCLE leaves the graph as it was. */
+static int move_pairs(struct repair *r, const struct rdest *x)
+{
+	const struct kr_slvl *p = r->plan;
+	uint32_t mark = r->g.nedge;
+	int rc;
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
+	rc = repair_deps(r, x, r->col, r->dist, r->t->dlid_sl[x->lid], SRC_STAY);
+	for (unsigned i = 0; !rc && i < p->ntree; i++) {
+		rc = repair_deps(r, x, r->col, r->dist, p->tree_sl[i], SRC_MOVED);
+		if (rc == KR_ECYCLE) {
+			rc = KR_OK;
+			continue;
+		}
+		for (uint32_t s = 0; !rc && s < r->nsw; s++)
+			for (uint32_t j = r->src_start[s];
+			     !rc && r->moved[s] && j < r->src_start[s + 1]; j++)
+				if (r->src_port[j] != x->ca_port)
+					rc = keep_pair(r, r->f->lid[r->src_port[j]],
+						       x->lid, p->tree_sl[i]);
+		return rc;
+	}
+	if (!rc || rc == KR_ECYCLE)
+		repair_undo(r, mark);
+	return rc ? rc : KR_ECYCLE;
+}
+
+/* Moves x, or the pairs of x that need it, off x's SL: the repaired routes
+ * of the moved pairs on the first layer of repaired trees where they fit,
+ * else all of x there, else up*-down* routes on the detour SL. The up*-down*
  * layer carries nothing else, so it cannot refuse. */
 static int to_detour(struct repair *r, const struct rdest *x,
 		     struct kr_repair_stats *st, struct kr_diag *d)
@@ -403,6 +457,10 @@ static int to_detour(struct repair *r, const struct rdest *x,
 		memcpy(r->lvl, r->prev_lvl, r->nsw);
 		r->col[x->target] = (uint8_t)x->local;
 		repair_walk(r, r->col, x, r->dist);
+		rc = move_pairs(r, x);
+		r->pairs_moved = !rc;
+		if (rc != KR_ECYCLE)
+			return rc;
 	}
 	for (unsigned i = 0; i < p->ntree; i++) {
 		rc = deps_once(r, x, p->tree_sl[i]);
@@ -413,7 +471,7 @@ static int to_detour(struct repair *r, const struct rdest *x,
 	}
 	st->dests_updn++;
 	repair_updn_column(r, x, r->col);
-	rc = repair_deps(r, x, r->col, r->dist, p->detour_sl);
+	rc = repair_deps(r, x, r->col, r->dist, p->detour_sl, SRC_ALL);
 	if (rc == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "detour layer closes a credit "
 			       "loop for LID %u", x->lid);
@@ -458,6 +516,7 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	uint32_t updn = st->dests_updn;
 	int rc;
 
+	r->pairs_moved = 0;
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
@@ -466,7 +525,8 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		/* general repair's shortest paths turn elsewhere */
 		get_column(r, lid, r->col);
 		repair_column(r, &x, 1);
-		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid]);
+		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid],
+				 SRC_ALL);
 	}
 	if (rc == KR_ECYCLE) {
 		rc = to_detour(r, &x, st, d);
@@ -485,18 +545,47 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 
 /* Packets sent on a destination's old SL still follow its new entries: those
  * dependencies must close no loop either. */
+static int stale_pairs(struct repair *r, const uint8_t *old_sl,
+		       struct kr_repair_stats *st)
+{
+	const struct kr_fabric *f = r->f;
+	struct rdest x;
+	int rc = KR_OK;
+
+	for (size_t k = 0, end; k < r->npairs && !rc; k = end) {
+		unsigned lid = r->pairs[k].dlid;
+
+		memset(r->moved, 0, r->nsw);
+		for (end = k; end < r->npairs && r->pairs[end].dlid == lid; end++) {
+			uint32_t port = kr_port_by_lid(f, r->pairs[end].slid);
+
+			r->moved[f->owner[f->peer[port]]] = 1;
+		}
+		dest_of(r, lid, &x);
+		get_column(r, lid, r->col);
+		repair_walk(r, r->col, &x, r->dist);
+		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid], SRC_MOVED);
+		if (rc == KR_ECYCLE) {
+			if (x.ca_port != KR_NONE)	/* CA-to-CA pairs */
+				st->pairs_stale_unsafe += end - k;
+			rc = KR_OK;
+		}
+	}
+	return rc;
+}
+
 static int stale_pass(struct repair *r, const uint8_t *old_sl,
 		      struct kr_repair_stats *st)
 {
 	struct rdest x;
-	int rc = KR_OK;
+	int rc = stale_pairs(r, old_sl, st);
 
 	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
 		if (old_sl[lid] == r->t->dlid_sl[lid] || !dest_of(r, lid, &x))
 			continue;
 		get_column(r, lid, r->col);
 		repair_walk(r, r->col, &x, r->dist);
-		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid]);
+		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid], SRC_ALL);
 		if (rc == KR_ECYCLE && x.ca_port != KR_NONE) {
 			for (uint32_t s = 0; s < r->nsw; s++)
 				if (r->dist[s] != UNREACHED)
@@ -543,6 +632,12 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 			rc = repair_dest(r, lid, plan_sl, st, d);
 	if (!rc)
 		rc = stale_pass(r, prev_sl ? prev_sl : plan_sl, st);
+	if (!rc && r->npairs) {
+		r->t->pair_sl = r->pairs;
+		r->t->npair_sl = r->npairs;
+		r->pairs = NULL;
+		rc = kr_tables_sort_pairs(r->t, d);
+	}
 	return rc;
 }
 

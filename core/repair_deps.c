@@ -61,8 +61,7 @@ static int emit(struct repair *r, uint32_t from, uint32_t to)
 	return rc < 0 ? rc : KR_OK;
 }
 
-/* Takes this call's edges out again, and out of the ways. */
-static void undo(struct repair *r, uint32_t mark)
+void repair_undo(struct repair *r, uint32_t mark)
 {
 	for (uint32_t e = mark; e < r->g.nedge; e++) {
 		uint32_t *way = seen_way(r, r->g.from[e], r->g.to[e]);
@@ -116,7 +115,7 @@ static uint16_t ca_vls(struct repair *r, uint32_t y, unsigned out, unsigned sl)
 }
 
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
-		const uint32_t *dist, unsigned sl)
+		const uint32_t *dist, unsigned sl, int sources)
 {
 	const struct kr_fabric *f = r->f;
 	uint32_t n = by_distance(r, dist), mark = r->g.nedge;
@@ -132,7 +131,8 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 
 		if (y == x->target)
 			continue;	/* delivered: nothing waits beyond */
-		outvl[y] |= ca_vls(r, y, out, sl);
+		if (sources == SRC_ALL || (sources == SRC_MOVED) == !!r->moved[y])
+			outvl[y] |= ca_vls(r, y, out, sl);
 		if (!outvl[y])
 			continue;	/* no traffic to this destination here */
 		peer = f->peer[f->port0[y] + out];
@@ -149,6 +149,6 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 					  (f->port0[xs] + col[xs]) * 16 + vl);
 	}
 	if (rc && r->admitting)
-		undo(r, mark);
+		repair_undo(r, mark);
 	return rc;
 }

@@ -53,6 +53,11 @@ struct repair {
 	uint32_t *live;		/* shortest live-graph hops to the target */
 	uint32_t *queue, *order, *cnt;
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
+	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
+	struct kr_sl_pair *pairs;	/* pairs moved off their destination's
+					 * SL, in DLID order */
+	size_t npairs, cap_pairs;
+	int pairs_moved;	/* the destination at hand moved pairs */
 	/* the last repair, [nsw] each: its column before and after, levels */
 	uint8_t *prev_pristine, *prev_col, *prev_lvl;
 	uint32_t prev_target;
@@ -91,12 +96,18 @@ static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
 void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
 		 uint32_t *dist);
 
+/* Which CAs' traffic a dependency walk follows: all, or only those on
+ * switches with r->moved[sw] clear (set). */
+enum { SRC_ALL, SRC_STAY, SRC_MOVED };
+
 /* Channel dependencies of destination x's traffic on SL sl along col
- * (dist from repair_walk), into r->g: added in bulk, or inserted with the
- * cycle test when r->admitting (then KR_ECYCLE leaves the graph as it was
- * before the call). */
+ * (dist from repair_walk), from the sources picked, into r->g: added in
+ * bulk, or inserted with the cycle test when r->admitting (then KR_ECYCLE
+ * leaves the graph as it was before the call). */
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
-		const uint32_t *dist, unsigned sl);
+		const uint32_t *dist, unsigned sl, int sources);
+/* Takes the edges added since the graph had mark of them out again. */
+void repair_undo(struct repair *r, uint32_t mark);
 
 /* Ranks for up*-down* and components (once per repair), and the detour
  * layer's column for x into col. */

@@ -91,7 +91,8 @@ kr_readback() {
 
 # One PathRecord per destination LID, the sources taken in turn, and their
 # SLs as a path-sl file ("dlid sl"): for engines whose SL depends on the
-# destination alone (knsroute), a read-back in a tenth of the queries.
+# destination alone (knsroute, as long as no repair moved single pairs to a
+# detour layer), a read-back in a tenth of the queries.
 # Uses kr_readback's srcs and dsts.
 kr_readback_per_dlid() {
 	local dir=$1 i=0 src dst

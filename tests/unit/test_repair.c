@@ -351,6 +351,59 @@ static void test_kns42_hand_worked(void **state)
 	kr_fabric_free(&f);
 }
 
+/* A KNS link fault whose detours do not all fit on their own SLs (the
+ * generator's fault set 3 on a 4-ary 3-direct, found by `knsroute route`):
+ * only the pairs from switches whose entry the repair changed move, to a
+ * layer of repaired trees; their destination keeps its SL for all others. */
+static void test_kns43_moves_pairs_only(void **state)
+{
+	struct kr_gen_opts o = kns43;
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables cut, r;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	struct kr_check_report rep;
+	struct kr_check_opts co = { 0 };
+	uint8_t *plan_sl;
+
+	(void)state;
+	o.fail = 1;
+	o.fail_seed = 3;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, &c, &cut, NULL), KR_OK);
+	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
+	plan_sl = malloc(r.stride);
+	memcpy(plan_sl, r.dlid_sl, r.stride);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
+	assert_true(r.npair_sl > 0);
+	assert_true(st.pairs_sl_changed > 0);
+	assert_true(st.pairs_sl_changed < st.pairs / 10);
+	for (size_t i = 0; i < r.npair_sl; i++) {
+		const struct kr_sl_pair *e = &r.pair_sl[i];
+		uint32_t port = kr_port_by_lid(&f, e->slid);
+		int tree = 0;
+
+		for (unsigned j = 0; j < p.ntree; j++)
+			tree |= e->sl == p.tree_sl[j];
+		assert_true(tree);
+		assert_int_equal(r.dlid_sl[e->dlid], plan_sl[e->dlid]);
+		/* its dimension-order route was cut: only repaired pairs move */
+		assert_true(truth_walk(&f, &cut, port, e->dlid, NULL) < 0);
+	}
+	assert_int_equal(kr_check_run(&f, &r, &co, &rep, NULL), KR_OK);
+	kr_check_report_free(&rep);
+	free(plan_sl);
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+	kr_tables_free(&cut);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
 static void test_pristine_untouched(void **state)
@@ -389,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_pristine_untouched),
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
+		cmocka_unit_test(test_kns43_moves_pairs_only),
 		cmocka_unit_test(test_torus_ring_split),
 		cmocka_unit_test(test_kns_dead_crossbar),
 		cmocka_unit_test(test_kns43_every_link),
