@@ -35,12 +35,11 @@ struct kr_plan {
  * off in c); the plan's parts stay valid for inspection either way. */
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d);
-/* The same, for a fabric whose previous plan prev (same LIDs) had its
- * destinations on the SLs prev_sl ([max_lid + 1], NULL: the plan's own):
- * repair then also proves that packets still sent on an old SL close no
- * credit loop. */
+/* The same, for a fabric whose previous tables prev (same LIDs, NULL: none)
+ * had their path SLs in force: repair then also proves that packets still
+ * sent on an old SL close no credit loop. */
 int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
-		    const uint8_t *prev_sl, struct kr_plan *p,
+		    const struct kr_tables *prev, struct kr_plan *p,
 		    struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
 const char *kr_phase_name(enum kr_phase ph);

@@ -61,14 +61,15 @@ struct kr_repair_stats {
 };
 
 /* Repairs t (from kr_route and kr_slvl_plan, which reserved the detour
- * layer) in place on the live fabric f. prev_sl (NULL: the plan's SLs) is
- * the SL each destination had before, for the stale-SL proof. Fails with
+ * layers) in place on the live fabric f. prev (NULL: the plan's SLs) holds
+ * the path SLs in force before, per destination and per pair, for the
+ * stale-SL proof; it is ignored unless its LIDs are t's. Fails with
  * KR_ECYCLE when a destination cannot be admitted and no detour layer is
  * left (d names it); pairs that no physical path joins are counted, not
  * failed on. */
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
-	      const uint8_t *prev_sl, struct kr_tables *t,
+	      const struct kr_tables *prev, struct kr_tables *t,
 	      struct kr_repair_stats *st, struct kr_diag *d);
 
 /* One line: "2 faults: 40 of 96 destinations repaired (...)". */

@@ -48,7 +48,7 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 }
 
 int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
-		    const uint8_t *prev_sl, struct kr_plan *p,
+		    const struct kr_tables *prev, struct kr_plan *p,
 		    struct kr_diag *d)
 {
 	double t0 = now_ms();
@@ -72,7 +72,7 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc) {
 		p->failed = KR_PHASE_REPAIR;
 		t0 = now_ms();
-		rc = kr_repair(f, &p->topo, c, &p->slvl, prev_sl, &p->tables,
+		rc = kr_repair(f, &p->topo, c, &p->slvl, prev, &p->tables,
 			       &p->repair, d);
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}

@@ -543,64 +543,102 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	return KR_OK;
 }
 
-/* Packets sent on a destination's old SL still follow its new entries: those
- * dependencies must close no loop either. */
-static int stale_pairs(struct repair *r, const uint8_t *old_sl,
-		       struct kr_repair_stats *st)
+/* The SL a pair had before: old's, or the plan's when there was none. */
+static unsigned old_sl_of(const struct kr_tables *old, const uint8_t *plan_sl,
+			  unsigned slid, unsigned dlid)
+{
+	return old ? kr_tables_path_sl(old, slid, dlid) : plan_sl[dlid];
+}
+
+/* The SL a pair has now: a moved pair's (pairs[k .. end) are x's), else
+ * the destination's. */
+static unsigned new_sl_of(const struct repair *r, size_t k, size_t end,
+			  unsigned slid, unsigned dlid)
+{
+	for (; k < end; k++)
+		if (r->pairs[k].slid == slid)
+			return r->pairs[k].sl;
+	return r->t->dlid_sl[dlid];
+}
+
+/* Packets still sent on a pair's old SL (applications keep PathRecords)
+ * follow the pair's new route: for each old SL, the dependencies of the
+ * pairs that left it must close no loop on it either; the CA-to-CA pairs
+ * whose would are counted. */
+static int stale_dest(struct repair *r, const struct rdest *x,
+		      const struct kr_tables *old, const uint8_t *plan_sl,
+		      size_t k, size_t end, struct kr_repair_stats *st)
 {
 	const struct kr_fabric *f = r->f;
-	struct rdest x;
+	uint16_t left = 0;
 	int rc = KR_OK;
 
-	for (size_t k = 0, end; k < r->npairs && !rc; k = end) {
-		unsigned lid = r->pairs[k].dlid;
+	for (uint32_t j = 0; j < r->src_start[r->nsw]; j++) {
+		unsigned slid = f->lid[r->src_port[j]];
 
-		memset(r->moved, 0, r->nsw);
-		for (end = k; end < r->npairs && r->pairs[end].dlid == lid; end++) {
-			uint32_t port = kr_port_by_lid(f, r->pairs[end].slid);
-
-			r->moved[f->owner[f->peer[port]]] = 1;
-		}
-		dest_of(r, lid, &x);
-		get_column(r, lid, r->col);
-		repair_walk(r, r->col, &x, r->dist);
-		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid], SRC_MOVED);
-		if (rc == KR_ECYCLE) {
-			if (x.ca_port != KR_NONE)	/* CA-to-CA pairs */
-				st->pairs_stale_unsafe += end - k;
-			rc = KR_OK;
-		}
+		if (r->src_port[j] != x->ca_port &&
+		    old_sl_of(old, plan_sl, slid, x->lid) !=
+		    new_sl_of(r, k, end, slid, x->lid))
+			left |= (uint16_t)(1u << old_sl_of(old, plan_sl, slid, x->lid));
 	}
-	return rc;
-}
+	if (!left)
+		return KR_OK;
+	get_column(r, x->lid, r->col);
+	repair_walk(r, r->col, x, r->dist);
+	for (unsigned sl = 0; sl < KR_NSL && !rc; sl++) {
+		uint64_t n = 0;
 
-static int stale_pass(struct repair *r, const uint8_t *old_sl,
-		      struct kr_repair_stats *st)
-{
-	struct rdest x;
-	int rc = stale_pairs(r, old_sl, st);
-
-	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
-		if (old_sl[lid] == r->t->dlid_sl[lid] || !dest_of(r, lid, &x))
+		if (!(left >> sl & 1))
 			continue;
-		get_column(r, lid, r->col);
-		repair_walk(r, r->col, &x, r->dist);
-		rc = repair_deps(r, &x, r->col, r->dist, old_sl[lid], SRC_ALL);
-		if (rc == KR_ECYCLE && x.ca_port != KR_NONE) {
-			for (uint32_t s = 0; s < r->nsw; s++)
-				if (r->dist[s] != UNREACHED)
-					st->pairs_stale_unsafe +=
-						r->src_start[s + 1] - r->src_start[s] -
-						(s == x.target);
-		}
-		if (rc == KR_ECYCLE)
+		memset(r->moved, 0, r->nsw);
+		for (uint32_t s = 0; s < r->nsw; s++)
+			for (uint32_t j = r->src_start[s]; j < r->src_start[s + 1]; j++) {
+				unsigned slid = f->lid[r->src_port[j]];
+
+				if (r->src_port[j] == x->ca_port ||
+				    old_sl_of(old, plan_sl, slid, x->lid) != sl ||
+				    new_sl_of(r, k, end, slid, x->lid) == sl)
+					continue;
+				r->moved[s] = 1;
+				n++;
+			}
+		rc = repair_deps(r, x, r->col, r->dist, sl, SRC_MOVED);
+		if (rc == KR_ECYCLE) {
+			if (x->ca_port != KR_NONE)
+				st->pairs_stale_unsafe += n;
 			rc = KR_OK;
+		}
 	}
 	return rc;
 }
 
-static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
-	       uint8_t *cut, struct kr_repair_stats *st, struct kr_diag *d)
+static int stale_pass(struct repair *r, const struct kr_tables *old,
+		      const uint8_t *plan_sl, struct kr_repair_stats *st)
+{
+	uint8_t *old_pairs = calloc(r->stride + 1, 1);
+	struct rdest x;
+	size_t k = 0, end;
+	int rc = old_pairs ? KR_OK : KR_ENOMEM;
+
+	for (size_t i = 0; old && !rc && i < old->npair_sl; i++)
+		if (old->pair_sl[i].dlid < r->stride)
+			old_pairs[old->pair_sl[i].dlid] = 1;
+	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
+		for (end = k; end < r->npairs && r->pairs[end].dlid == lid; end++)
+			;
+		if ((end > k || old_pairs[lid] ||
+		     old_sl_of(old, plan_sl, 0, lid) != r->t->dlid_sl[lid]) &&
+		    dest_of(r, lid, &x))
+			rc = stale_dest(r, &x, old, plan_sl, k, end, st);
+		k = end;
+	}
+	free(old_pairs);
+	return rc;
+}
+
+static int run(struct repair *r, const struct kr_tables *prev,
+	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
+	       struct kr_diag *d)
 {
 	uint32_t ncut = 0;
 	int rc = setup(r);
@@ -619,8 +657,9 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 		rc = first_pass(r, cut, &ncut, st);
 	if (rc)
 		return rc;
-	if (!ncut && (!prev_sl || !memcmp(prev_sl, plan_sl, r->stride)))
-		return KR_OK;
+	if (!ncut && (!prev || (!prev->npair_sl &&
+				!memcmp(prev->dlid_sl, plan_sl, r->stride))))
+		return KR_OK;	/* pristine, and so were the SLs in force */
 	if (kr_cdg_order(&r->g) == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
 			       "faults already close a credit loop");
@@ -631,7 +670,7 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 		if (cut[lid])
 			rc = repair_dest(r, lid, plan_sl, st, d);
 	if (!rc)
-		rc = stale_pass(r, prev_sl ? prev_sl : plan_sl, st);
+		rc = stale_pass(r, prev, plan_sl, st);
 	if (!rc && r->npairs) {
 		r->t->pair_sl = r->pairs;
 		r->t->npair_sl = r->npairs;
@@ -643,7 +682,7 @@ static int run(struct repair *r, const uint8_t *prev_sl, uint8_t *plan_sl,
 
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
-	      const uint8_t *prev_sl, struct kr_tables *t,
+	      const struct kr_tables *prev, struct kr_tables *t,
 	      struct kr_repair_stats *st, struct kr_diag *d)
 {
 	struct repair r = { .f = f, .topo = topo, .plan = plan, .t = t,
@@ -660,7 +699,8 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 			     "destination LID");
 	if (!rc) {
 		memcpy(plan_sl, t->dlid_sl, t->stride);
-		rc = run(&r, prev_sl, plan_sl, cut, st, d);
+		rc = run(&r, prev && prev->dlid_sl && prev->stride == t->stride ?
+			 prev : NULL, plan_sl, cut, st, d);
 	}
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");

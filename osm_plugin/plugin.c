@@ -279,9 +279,9 @@ static int kr_build_fwd_tables(void *ctx)
 		 * VL 0: plan, and so check, for exactly that. */
 		if (!pl->osm->subn.opt.qos)
 			pl->conf.vls = 1;
-		rc = kr_plan_rebuild(&pl->fabric, &pl->conf, prev_valid &&
-				     prev_p.tables.stride == pl->fabric.max_lid + 1 ?
-				     prev_p.tables.dlid_sl : NULL, &pl->plan, &d);
+		rc = kr_plan_rebuild(&pl->fabric, &pl->conf,
+				     prev_valid ? &prev_p.tables : NULL,
+				     &pl->plan, &d);
 		if (rc && !pl->osm->subn.opt.qos &&
 		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
 			char why[sizeof(d.msg)];

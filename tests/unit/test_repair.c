@@ -404,6 +404,58 @@ static void test_kns43_moves_pairs_only(void **state)
 	kr_fabric_free(&f);
 }
 
+/* The stale-SL proof follows the SLs that were in force: from the plan's,
+ * every moved pair is unsafe on its old SL (its routes closed a loop
+ * there); when the same repair is already in force, no pair changed SL
+ * and none is; once the link is back, the pristine tables return and the
+ * moved pairs' packets still on the detour SL, now on dimension-order
+ * routes alone on that VL, are safe. */
+static void test_stale_sls_follow_prev(void **state)
+{
+	struct kr_gen_opts o = kns43;
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables r1, r2, r3;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+
+	(void)state;
+	o.fail = 1;
+	o.fail_seed = 3;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, &c, &r1, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r1, &p, NULL), KR_OK);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &r1, &st, NULL), KR_OK);
+	assert_true(st.pairs_sl_changed > 0);
+	assert_int_equal(st.pairs_stale_unsafe, st.pairs_sl_changed);
+	kr_slvl_free(&p);
+
+	assert_int_equal(kr_route(&f, &t, &c, &r2, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r2, &p, NULL), KR_OK);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, &r1, &r2, &st, NULL), KR_OK);
+	assert_true(st.pairs_sl_changed > 0);
+	assert_int_equal(st.pairs_stale_unsafe, 0);
+	kr_slvl_free(&p);
+
+	/* the same fabric whole again: the generator numbers it the same */
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	truth_gen(&kns43, &f, &t);
+	assert_int_equal(kr_route(&f, &t, &c, &r3, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r3, &p, NULL), KR_OK);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, &r1, &r3, &st, NULL), KR_OK);
+	assert_int_equal(st.dests_repaired, 0);
+	assert_int_equal(st.pairs_stale_unsafe, 0);
+	kr_slvl_free(&p);
+	kr_tables_free(&r1);
+	kr_tables_free(&r2);
+	kr_tables_free(&r3);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
 static void test_pristine_untouched(void **state)
@@ -443,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
 		cmocka_unit_test(test_kns43_moves_pairs_only),
+		cmocka_unit_test(test_stale_sls_follow_prev),
 		cmocka_unit_test(test_torus_ring_split),
 		cmocka_unit_test(test_kns_dead_crossbar),
 		cmocka_unit_test(test_kns43_every_link),
