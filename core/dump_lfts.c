@@ -184,6 +184,8 @@ static int parse_entry(struct lft_parse *ps, const char *s)
 	b->count++;
 	if (b->fmt == FMT_IBROUTE && strstr(s, "illegal port"))
 		return KR_OK;	/* ibroute -a shows unrouted LIDs too */
+	if (port == KR_NO_PORT)
+		return KR_OK;	/* OpenSM's "no path": left without a route */
 	if (port > nports)
 		return kr_fail(ps->d, KR_EPARSE, lineno,
 			       "port %u beyond switch \"%s\" (%u ports)",

@@ -459,6 +459,31 @@ static void test_lfts_errors(void **state)
 		 kr_lfts_parse);
 }
 
+/* OpenSM writes 255 (OSM_NO_PATH) where a switch has no route to a LID:
+ * not an input error but a hole the check reports as undelivered. */
+static void test_lfts_no_path(void **state)
+{
+	const struct kr_fabric *f = *state;
+	struct kr_check_opts o = { .max_examples = 1 };
+	struct kr_check_report r;
+	struct kr_tables t;
+	struct kr_diag d = { 0 };
+	size_t len;
+	char *buf = load("chk_t33-lfts.dump", &len);
+	char *hole = with_line(buf, 3, "0x0002 255 # no path", false);
+	uint32_t sw = kr_node_by_guid(f, 0x0002c9783aac1b04ull);
+
+	assert_int_equal(kr_lfts_parse(hole, strlen(hole), f, &t, &d), KR_OK);
+	assert_int_equal(kr_lft_port(&t, sw, 2), KR_NO_PORT);
+	assert_int_equal(kr_lft_port(&t, sw, 3), 3);
+	assert_int_equal(kr_check_run(f, &t, &o, &r, &d), KR_EROUTE);
+	assert_true(r.fail[KR_CHECK_NO_ENTRY] > 0);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	free(hole);
+	free(buf);
+}
+
 /* A header range beyond the topology's LIDs is fine; a port GUID there
  * is an unknown LID. The same block twice names the first. */
 static void test_lfts_unknown_lid_and_twice(void **state)
@@ -590,6 +615,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_path_sl_errors,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_saquery,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_lfts_no_path,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_lfts_errors,
 						setup_t33, teardown_t33),
