@@ -223,8 +223,30 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 static void save_coords(struct kr_plugin *pl);
 static void dump_tables(void *ctx);
 
+/* Pair exceptions (sorted by SLID, DLID) in one list and not, with the
+ * same SL, in the other: pairs whose own SL came or went. */
+static unsigned long long pairs_changed(const struct kr_tables *a,
+					const struct kr_tables *b)
+{
+	unsigned long long n = 0;
+	size_t i = 0, j = 0;
+
+	while (i < a->npair_sl || j < b->npair_sl) {
+		const struct kr_sl_pair *x = i < a->npair_sl ? &a->pair_sl[i] : NULL;
+		const struct kr_sl_pair *y = j < b->npair_sl ? &b->pair_sl[j] : NULL;
+		uint32_t kx = x ? (uint32_t)x->slid << 16 | x->dlid : UINT32_MAX;
+		uint32_t ky = y ? (uint32_t)y->slid << 16 | y->dlid : UINT32_MAX;
+
+		n += kx != ky || x->sl != y->sl;
+		i += kx <= ky;
+		j += ky <= kx;
+	}
+	return n;
+}
+
 /* What this sweep changed against the tables installed before: LFT entries
- * (switches matched by GUID) and destination LIDs whose SL moved. */
+ * (switches matched by GUID), destination LIDs whose SL moved and pairs
+ * whose own SL came, went or moved. */
 static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 			const struct kr_plan *pp)
 {
@@ -245,8 +267,9 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 		sls += t->dlid_sl[lid] != pt->dlid_sl[lid];
 	kr_repair_describe(line, sizeof(line), &pl->plan.repair);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: repair: %s; since "
-		"the last sweep %llu LFT entries and the SLs of %u destination "
-		"LIDs changed\n", pl->sweeps, line, entries, sls);
+		"the last sweep %llu LFT entries, the SLs of %u destination "
+		"LIDs and those of %llu single pairs changed\n", pl->sweeps,
+		line, entries, sls, pairs_changed(t, pt));
 	if (pl->plan.repair.pairs_stale_unsafe)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR07: knsroute: %llu CA "
 			"pairs whose SL changed would close a credit loop if "

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 4
+kr_plan 5
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v gawk >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, gawk and a built plugin"
@@ -31,6 +31,8 @@ sleep 1	# let OpenSM send the changed blocks
 grep -q "knsroute: sweep 2: repair: 1 faults: .* [1-9][0-9]* changed SL" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "knsroute repairs the fault and moves some pairs off their SL"
+grep -q "knsroute: sweep 2: repair: .* those of [1-9][0-9]* single pairs changed" "$KR_OSM_LOG"
+kr_ok $? "the log counts the pairs whose own SL changed since the last sweep"
 
 kr_readback "$KR_TMP/rb" &&
 	"$KR_CLI" check "$KR_TMP/rb/capture.net" --lfts "$KR_TMP/rb/lfts" \
