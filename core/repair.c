@@ -307,15 +307,19 @@ static void remember(struct repair *r, const struct rdest *x)
 	r->prev_sls = r->prev_bad = 0;
 }
 
+/* The last repair (of x's target) as x's column, x's own last hop. */
+static void reuse_prev(struct repair *r, const struct rdest *x)
+{
+	memcpy(r->col, r->prev_col, r->nsw);
+	memcpy(r->lvl, r->prev_lvl, r->nsw);
+	r->col[x->target] = (uint8_t)x->local;
+	repair_walk(r, r->col, x, r->dist);
+}
+
 static void cached_column(struct repair *r, const struct rdest *x)
 {
-	uint8_t keep = r->col[x->target];
-
 	if (same_as_prev(r, x)) {
-		memcpy(r->col, r->prev_col, r->nsw);
-		memcpy(r->lvl, r->prev_lvl, r->nsw);
-		r->col[x->target] = keep;
-		repair_walk(r, r->col, x, r->dist);
+		reuse_prev(r, x);
 		return;
 	}
 	remember(r, x);
@@ -452,11 +456,7 @@ static int to_detour(struct repair *r, const struct rdest *x,
 			       "detour layer (detour_vls 0, or no SL or VL left)",
 			       x->lid);
 	if (p->ntree) {
-		/* cached_column left this target's repair in prev_col */
-		memcpy(r->col, r->prev_col, r->nsw);
-		memcpy(r->lvl, r->prev_lvl, r->nsw);
-		r->col[x->target] = (uint8_t)x->local;
-		repair_walk(r, r->col, x, r->dist);
+		reuse_prev(r, x);	/* cached_column left x's repair there */
 		rc = move_pairs(r, x);
 		r->pairs_moved = !rc;
 		if (rc != KR_ECYCLE)
