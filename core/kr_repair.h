@@ -7,7 +7,10 @@
  * path to an intermediate router whose own path to the destination
  * survives (thesis ch. 6, rules R1/R2), then with two intermediates (R3),
  * then by a shortest path in the live graph to a switch that already has a
- * route. Each destination's entries stay a loop-free in-tree.
+ * route. Each destination's entries stay a loop-free in-tree. Intermediates
+ * are first "anchored": every turn into a lower dimension happens in one
+ * plane of the grid, which provably closes no credit loop on any VL, so
+ * destinations keep their SLs (docs/design.md, "Anchored intermediates").
  *
  * The new channel dependencies of a repaired destination are admitted one
  * destination at a time into the channel dependency graph of everything

@@ -117,6 +117,7 @@ static int setup(struct repair *r)
 	r->prev_target = KR_NONE;
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
 	r->moved = calloc(nsw + 1, 1);
+	r->carrier = malloc(nsw + 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
 	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
 			     &r->order, &r->cnt, &r->rank, &r->comp };
@@ -124,7 +125,7 @@ static int setup(struct repair *r)
 	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
-	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->isw || !r->prev_pristine ||
+	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier || !r->isw || !r->prev_pristine ||
 	    !r->prev_col || !r->prev_lvl)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
@@ -153,6 +154,7 @@ static void teardown(struct repair *r)
 	free(r->cnt);
 	free(r->outvl);
 	free(r->moved);
+	free(r->carrier);
 	free(r->pairs);
 	free(r->rank);
 	free(r->comp);
@@ -184,6 +186,94 @@ static int build_hops(struct repair *r)
 	return KR_OK;
 }
 
+/* Dimensions above d in which grid positions a and b differ. */
+static unsigned differ_above(const struct kr_topo *t, uint32_t a, uint32_t b,
+			     unsigned d)
+{
+	unsigned n = 0;
+
+	for (unsigned e = d + 1; e < t->ndim; e++)
+		n += kr_topo_coord(t, a, e) != kr_topo_coord(t, b, e);
+	return n;
+}
+
+static int add_fault(struct kr_missing_link **fault, uint32_t *n,
+		     uint32_t *cap, uint32_t pos, unsigned dim)
+{
+	if (*n == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 16;
+		void *p = realloc(*fault, c * sizeof(**fault));
+
+		if (!p)
+			return KR_ENOMEM;
+		*fault = p;
+		*cap = c;
+	}
+	(*fault)[(*n)++] = (struct kr_missing_link){ .pos = pos,
+						     .dim = (uint8_t)dim };
+	return KR_OK;
+}
+
+/* The faults as (position, dimension): recognition's missing links and
+ * switches (a dead router in every dimension), and grid ports that lost
+ * their link since (the plugin's topology may be a sweep old). */
+static int list_faults(const struct repair *r, struct kr_missing_link **fault,
+		       uint32_t *n)
+{
+	const struct kr_topo *t = r->topo;
+	const struct kr_fabric *f = r->f;
+	uint32_t cap = 0;
+	int rc = KR_OK;
+
+	for (uint32_t i = 0; i < t->nmissing_link && !rc; i++)
+		rc = add_fault(fault, n, &cap, t->missing_link[i].pos,
+			       t->missing_link[i].dim);
+	for (uint32_t i = 0; i < t->nmissing_sw && !rc; i++)
+		for (unsigned d = 0; d < t->ndim && !rc; d++)
+			if (t->missing_sw[i].xdim == KR_NO_DIM ||
+			    t->missing_sw[i].xdim == d)
+				rc = add_fault(fault, n, &cap,
+					       t->missing_sw[i].pos, d);
+	for (uint32_t s = 0; s < r->nsw && !rc; s++)
+		for (uint32_t slot = f->port0[s] + 1; !rc &&
+		     t->sw_pos[s] != KR_NONE && slot < f->port0[s + 1]; slot++)
+			if (t->port_dir[slot] < KR_DIR_CA && f->peer[slot] < 0)
+				rc = add_fault(fault, n, &cap, t->sw_pos[s],
+					       t->port_dir[slot] >> 1);
+	return rc;
+}
+
+/* The anchor: a fault in dimension d is detoured by a turn into d at a
+ * router sharing the anchor's coordinates above d, so the anchor should
+ * differ from the fault there (else that plane holds the fault), and in
+ * one dimension only (each more is a hop up to the plane and one back). */
+static int choose_anchor(struct repair *r)
+{
+	const struct kr_topo *t = r->topo;
+	struct kr_missing_link *fault = NULL;
+	uint32_t nfault = 0;
+	uint64_t best = UINT64_MAX;
+	int rc = list_faults(r, &fault, &nfault);
+
+	r->anchor = 0;
+	for (uint32_t c = 0; c < t->npos && nfault && !rc; c++) {
+		uint64_t in_plane = 0, climb = 0;
+
+		for (uint32_t i = 0; i < nfault; i++) {
+			unsigned n = differ_above(t, c, fault[i].pos, fault[i].dim);
+
+			in_plane += fault[i].dim + 1u < t->ndim && !n;
+			climb += n > 1 ? n - 1 : 0;
+		}
+		if ((in_plane << 32 | climb) < best) {
+			best = in_plane << 32 | climb;
+			r->anchor = c;
+		}
+	}
+	free(fault);
+	return rc;
+}
+
 /* Shortest hops from every switch to the target over live links. */
 static void live_distances(struct repair *r, uint32_t target)
 {
@@ -207,9 +297,151 @@ static void live_distances(struct repair *r, uint32_t target)
 	}
 }
 
+/* A grid switch's dimension and sign of a port, or KR_DIR_NONE. */
+static unsigned port_dir(const struct repair *r, uint32_t sw, unsigned port)
+{
+	return port && port <= r->f->nports[sw] ?
+	       r->topo->port_dir[r->f->port0[sw] + port] : KR_DIR_NONE;
+}
+
+/* Whether a turn at switch u, arriving by a port of direction din and
+ * leaving by port out, is one an anchored column may use. Dimension-order
+ * turns climb dimensions; a turn into a lower dimension d is kept to
+ * routers agreeing with r->anchor in every dimension above d. Between two
+ * such turns a cycle would have to climb, leaving the anchor's coordinates
+ * above d, and then meet a router holding them again: it cannot, so these
+ * turns close no loop on one VL, whatever the classes (docs/design.md,
+ * "SL stability"). Going straight on where two dimension-order paths
+ * join runs further along a ring than either path would, past what the
+ * ring's VL bits planned for: it counts as a turn into that dimension.
+ * A turn into a KNS crossbar's own LID is exempt: its VL carries only
+ * such last hops, so no channel waits on it. */
+static int turn_ok(const struct repair *r, uint32_t u, unsigned din,
+		   unsigned out, uint32_t target, int junction)
+{
+	const struct kr_topo *t = r->topo;
+	unsigned dout = port_dir(r, u, out);
+
+	if (t->sw_pos[u] == KR_NONE || din >= KR_DIR_CA || dout >= KR_DIR_CA ||
+	    (repair_next(r, u, out) == target && t->sw_pos[target] == KR_NONE) ||
+	    (din >> 1) < (dout >> 1))
+		return 1;
+	if (din == dout)
+		return 0;	/* back the way it came */
+	if ((din >> 1) == (dout >> 1) && !junction)
+		return 1;	/* straight on along a dimension-order path */
+	for (unsigned d = (dout >> 1) + 1; d < t->ndim; d++)
+		if (kr_topo_coord(t, t->sw_pos[u], d) !=
+		    kr_topo_coord(t, r->anchor, d))
+			return 0;
+	return 1;
+}
+
+/* The direction of the port by which a packet from u over port p (linked
+ * to a switch) enters it. */
+static unsigned arrival_dir(const struct repair *r, uint32_t u, unsigned p)
+{
+	return r->topo->port_dir[r->f->peer[r->f->port0[u] + p]];
+}
+
+/* r->carrier: CARRIES for switches whose entries in r->col carry traffic,
+ * from a CA on them or behind them, and the target; DEMOTED for unused
+ * entries an anchored column re-pointed. */
+#define CARRIES 1
+#define DEMOTED 2
+
+static void mark_carriers(struct repair *r, uint32_t target)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		r->carrier[s] &= (uint8_t)~CARRIES;
+	r->carrier[target] |= CARRIES;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		for (uint32_t u = s; r->src_start[s + 1] > r->src_start[s] &&
+		     u != KR_NONE && !(r->carrier[u] & CARRIES) &&
+		     r->dist[u] != UNREACHED; u = repair_next(r, u, r->col[u]))
+			r->carrier[u] |= CARRIES;
+}
+
+/* An anchored route planned through a switch that then found no anchored
+ * intermediate is incomplete: general repair, which points each switch at
+ * one with a whole route, takes over from there. */
+static void unroute_incomplete(struct repair *r, const struct rdest *x)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->lvl[s] == LVL_NONE)
+			r->col[s] = KR_NO_PORT;
+	repair_walk(r, r->col, x, r->dist);
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->lvl[s] != LVL_GOOD && r->dist[s] == UNREACHED)
+			r->lvl[s] = LVL_NONE;
+}
+
+/* A good switch no packet passes: an anchored plan may run through it as
+ * if it were not there (a crossbar's own dimension-order route climbs back
+ * down, so a detour following it would inherit that turn). */
+static int transparent(const struct repair *r, uint32_t u)
+{
+	return r->lvl[u] == LVL_GOOD && !(r->carrier[u] & CARRIES);
+}
+
+/* Whether s may take intermediate I (the vi-th) in an anchored column: the
+ * turns at s of the traffic routed switches send it, and every turn of the
+ * route s's packets then really take (the plan to I until a routed switch,
+ * that switch's entries after it) must be turn_ok. */
+static int anchored_ok(const struct repair *r, uint32_t s, uint32_t vi,
+		       uint32_t target)
+{
+	const uint8_t *first = r->first + vi;
+	uint32_t in = r->isw[vi], u = s;
+	unsigned din = KR_DIR_NONE, out = first[(size_t)s * r->ni];
+	int planned = 1;
+
+	for (unsigned p = 1; p <= r->f->nports[s]; p++) {
+		uint32_t w = repair_next(r, s, p);
+
+		if (w != KR_NONE && r->lvl[w] != LVL_NONE &&
+		    repair_next(r, w, r->col[w]) == s &&
+		    !turn_ok(r, s, r->topo->port_dir[r->f->port0[s] + p], out,
+			     target, 1))
+			return 0;
+	}
+	for (unsigned step = 0; u != target; step++) {
+		int junction = planned && u != s && (u == in ||
+			       (r->lvl[u] != LVL_NONE && !transparent(r, u)));
+
+		planned &= !junction;
+		out = planned ? first[(size_t)u * r->ni] : r->col[u];
+		if ((step && u == s) || step > r->nsw ||
+		    repair_next(r, u, out) == KR_NONE ||
+		    !turn_ok(r, u, din, out, target, junction))
+			return 0;	/* back at s: a loop; or cut */
+		din = arrival_dir(r, u, out);
+		u = repair_next(r, u, out);
+	}
+	return 1;
+}
+
+/* s took I (the vi-th) at level lvl: the unused good switches its plan
+ * runs through now follow the plan too, with the plan's falling cost. */
+static void repoint_plan(struct repair *r, uint32_t s, uint32_t vi,
+			 unsigned lvl)
+{
+	uint32_t in = r->isw[vi];
+
+	for (uint32_t u = repair_next(r, s, r->first[(size_t)s * r->ni + vi]);
+	     u != KR_NONE && u != in && transparent(r, u);
+	     u = repair_next(r, u, r->col[u])) {
+		r->col[u] = r->first[(size_t)u * r->ni + vi];
+		r->lvl[u] = (uint8_t)lvl;
+		r->cost[u] = r->hops[(size_t)u * r->ni + vi] + r->cost[in];
+		r->carrier[u] |= DEMOTED;
+	}
+}
+
 /* Level lvl: every unrouted switch with a fault-free dimension-order path
  * to an intermediate routed at a lower level (R1, R2; R3 at level 2). */
-static void route_via_intermediates(struct repair *r, unsigned lvl)
+static void route_via_intermediates(struct repair *r, unsigned lvl,
+				    uint32_t target)
 {
 	uint32_t ni = r->ni;
 
@@ -225,7 +457,7 @@ static void route_via_intermediates(struct repair *r, unsigned lvl)
 			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
 				continue;
 			c = h[i] + r->cost[in];
-			if (c < best) {
+			if (c < best && (!r->anchored || anchored_ok(r, s, i, target))) {
 				best = c;
 				via = in;
 				vi = i;
@@ -236,6 +468,8 @@ static void route_via_intermediates(struct repair *r, unsigned lvl)
 		r->lvl[s] = (uint8_t)lvl;
 		r->cost[s] = best;
 		r->col[s] = r->first[(size_t)s * ni + vi];
+		if (r->anchored)
+			repoint_plan(r, s, vi, lvl);
 	}
 }
 
@@ -266,21 +500,42 @@ static void route_general(struct repair *r)
 	}
 }
 
-/* Repairs r->col for x in place (general repair alone when asked);
- * r->lvl says how each switch is routed. */
+/* Entries an anchored column re-pointed but no packet uses after all
+ * return to dimension order: fewer LFT blocks change, no route does. */
+static void restore_unused(struct repair *r, const struct rdest *x)
+{
+	mark_carriers(r, x->target);
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->carrier[s] == DEMOTED) {
+			r->col[s] = r->t->lft[(size_t)s * r->stride + x->lid];
+			r->lvl[s] = LVL_GOOD;
+		}
+	repair_walk(r, r->col, x, r->dist);
+}
+
+/* Repairs r->col for x in place; r->lvl says how each switch is routed. */
 static void repair_column(struct repair *r, const struct rdest *x,
-			  int general_only)
+			  enum col_mode mode)
 {
 	repair_walk(r, r->col, x, r->dist);
 	live_distances(r, x->target);
+	r->anchored = mode == COL_ANCHORED;
+	if (r->anchored) {
+		memset(r->carrier, 0, r->nsw);
+		mark_carriers(r, x->target);
+	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
 		r->cost[s] = r->dist[s];
 	}
-	for (unsigned lvl = 1; lvl <= r->max_int && !general_only; lvl++)
-		route_via_intermediates(r, lvl);
+	for (unsigned lvl = 1; lvl <= r->max_int && mode != COL_GENERAL; lvl++)
+		route_via_intermediates(r, lvl, x->target);
+	if (r->anchored)
+		unroute_incomplete(r, x);
 	route_general(r);
 	repair_walk(r, r->col, x, r->dist);
+	if (r->anchored)
+		restore_unused(r, x);
 }
 
 /* The LIDs of one switch's CAs (and LMC ranges) mostly share a column but
@@ -323,7 +578,7 @@ static void cached_column(struct repair *r, const struct rdest *x)
 		return;
 	}
 	remember(r, x);
-	repair_column(r, x, 0);
+	repair_column(r, x, r->first_mode);
 	memcpy(r->prev_col, r->col, r->nsw);
 	memcpy(r->prev_lvl, r->lvl, r->nsw);
 }
@@ -521,10 +776,12 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
 	rc = deps_once(r, &x, r->t->dlid_sl[lid]);
-	if (rc == KR_ECYCLE) {
-		/* general repair's shortest paths turn elsewhere */
+	/* the other kind of intermediates, then general repair's shortest
+	 * paths, which turn elsewhere */
+	for (int i = 0; rc == KR_ECYCLE && i < 2; i++) {
 		get_column(r, lid, r->col);
-		repair_column(r, &x, 1);
+		repair_column(r, &x, i ? COL_GENERAL : r->first_mode == COL_FREE ?
+				     COL_ANCHORED : COL_FREE);
 		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid],
 				 SRC_ALL);
 	}
@@ -665,6 +922,8 @@ static int run(struct repair *r, const struct kr_tables *prev,
 			       "faults already close a credit loop");
 	r->prev_target = KR_NONE;	/* the first pass's columns are not repairs */
 	rc = ncut ? build_hops(r) : KR_OK;
+	if (!rc && ncut)
+		rc = choose_anchor(r);
 	r->admitting = 1;
 	for (unsigned lid = 1; lid < r->stride && !rc; lid++)
 		if (cut[lid])
@@ -680,33 +939,117 @@ static int run(struct repair *r, const struct kr_tables *prev,
 	return rc;
 }
 
+/* One repair of t in place, trying mode first for every destination. */
+static int repair_pass(struct repair *proto, enum col_mode mode,
+		       const struct kr_tables *prev, uint8_t *plan_sl,
+		       struct kr_repair_stats *st, struct kr_diag *d)
+{
+	struct repair r = *proto;
+	uint8_t *cut = calloc(r.stride + 1, 1);
+	int rc = cut ? KR_OK : KR_ENOMEM;
+
+	r.first_mode = mode;
+	*st = (struct kr_repair_stats){ .faults = r.topo->nmissing_link +
+						  r.topo->nmissing_sw };
+	if (!rc)
+		rc = run(&r, prev, plan_sl, cut, st, d);
+	teardown(&r);
+	free(cut);
+	return rc;
+}
+
+/* Fewer pairs off their SL first (applications keep their PathRecords),
+ * then fewer destinations off theirs, then fewer extra hops. */
+static int better(const struct kr_repair_stats *a,
+		  const struct kr_repair_stats *b)
+{
+	if (a->pairs_sl_changed != b->pairs_sl_changed)
+		return a->pairs_sl_changed < b->pairs_sl_changed;
+	if (a->dests_detour != b->dests_detour)
+		return a->dests_detour < b->dests_detour;
+	return a->extra_hops_sum < b->extra_hops_sum;
+}
+
+static int perfect(const struct kr_repair_stats *st)
+{
+	return !st->pairs_sl_changed && !st->dests_detour;
+}
+
+/* The entries and SLs a pass writes, to run another from the same start. */
+struct tables_state {
+	uint8_t *lft, *dlid_sl;
+	struct kr_sl_pair *pair_sl;
+	size_t npair_sl;
+};
+
+static void swap_state(struct kr_tables *t, struct tables_state *s)
+{
+	struct tables_state tmp = { t->lft, t->dlid_sl, t->pair_sl, t->npair_sl };
+
+	t->lft = s->lft;
+	t->dlid_sl = s->dlid_sl;
+	t->pair_sl = s->pair_sl;
+	t->npair_sl = s->npair_sl;
+	*s = tmp;
+}
+
+static void free_state(struct tables_state *s)
+{
+	free(s->lft);
+	free(s->dlid_sl);
+	free(s->pair_sl);
+}
+
+/* Anchored intermediates come first: their turns cannot close a loop
+ * among themselves, so destinations keep their SLs. When some still move
+ * (a fault in the last dimension leaves no plane above it to anchor in),
+ * a second pass prefers the intermediates adding the fewest hops, and the
+ * better result is kept. */
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
 	      const struct kr_tables *prev, struct kr_tables *t,
 	      struct kr_repair_stats *st, struct kr_diag *d)
 {
-	struct repair r = { .f = f, .topo = topo, .plan = plan, .t = t,
-			    .nsw = f->nsw, .stride = t->stride,
-			    .max_int = c ? c->max_intermediates : 2 };
-	uint8_t *plan_sl = malloc(t->stride + 1), *cut = calloc(t->stride + 1, 1);
+	struct repair proto = { .f = f, .topo = topo, .plan = plan, .t = t,
+				.nsw = f->nsw, .stride = t->stride,
+				.max_int = c ? c->max_intermediates : 2 };
+	size_t nlft = (size_t)t->nsw * t->stride;
+	struct tables_state start = { malloc(nlft + 1), malloc(t->stride + 1),
+				      NULL, 0 };
+	uint8_t *plan_sl = malloc(t->stride + 1);
+	struct kr_repair_stats st2;
 	double t0 = now_ms();
-	int rc = plan_sl && cut ? KR_OK : KR_ENOMEM;
+	int rc = plan_sl && start.lft && start.dlid_sl ? KR_OK : KR_ENOMEM;
 
-	*st = (struct kr_repair_stats){ .faults = topo->nmissing_link +
-						  topo->nmissing_sw };
 	if (!rc && (!t->dlid_sl || t->npair_sl))
 		rc = kr_fail(d, KR_EINVAL, 0, "repair needs one SL per "
 			     "destination LID");
 	if (!rc) {
 		memcpy(plan_sl, t->dlid_sl, t->stride);
-		rc = run(&r, prev && prev->dlid_sl && prev->stride == t->stride ?
-			 prev : NULL, plan_sl, cut, st, d);
+		memcpy(start.lft, t->lft, nlft);
+		memcpy(start.dlid_sl, t->dlid_sl, t->stride);
+		if (!prev || !prev->dlid_sl || prev->stride != t->stride)
+			prev = NULL;
+		rc = repair_pass(&proto, COL_ANCHORED, prev, plan_sl, st, d);
+	}
+	if ((rc == KR_ECYCLE || (!rc && !perfect(st))) && topo->ndim > 1) {
+		int rc2;
+
+		swap_state(t, &start);	/* start: the first pass's result */
+		rc2 = repair_pass(&proto, COL_FREE, prev, plan_sl, &st2, d);
+		if (rc2 == KR_OK && (rc || better(&st2, st))) {
+			*st = st2;
+			rc = KR_OK;
+		} else if (rc2 != KR_ENOMEM) {
+			swap_state(t, &start);
+		} else {
+			rc = rc2;
+		}
 	}
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
-	teardown(&r);
+	free_state(&start);
 	free(plan_sl);
-	free(cut);
 	st->ms = now_ms() - t0;
 	return rc;
 }

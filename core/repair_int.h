@@ -27,6 +27,13 @@ struct rdest {
 	uint32_t ca_port;
 };
 
+/* How a column is repaired. */
+enum col_mode {
+	COL_FREE,	/* the intermediates that add the fewest hops */
+	COL_ANCHORED,	/* those whose turns keep to the anchor */
+	COL_GENERAL,	/* general repair alone */
+};
+
 struct repair {
 	const struct kr_fabric *f;
 	const struct kr_topo *topo;
@@ -44,6 +51,10 @@ struct repair {
 				 * HOPS_CUT when cut; NULL until needed */
 	uint8_t *first;		/* [nsw * ni] S's port on that path (the
 				 * LFT column of I may be repaired later) */
+	uint32_t anchor;	/* grid position against-order turns keep to
+				 * in anchored columns (see turn_ok) */
+	int anchored;		/* the column being built keeps to it */
+	enum col_mode first_mode;	/* tried first for each destination */
 
 	/* per destination scratch, [nsw] each */
 	uint8_t *col;		/* the LFT column */
@@ -54,6 +65,7 @@ struct repair {
 	uint32_t *queue, *order, *cnt;
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
 	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
+	uint8_t *carrier;	/* [nsw] see mark_carriers */
 	struct kr_sl_pair *pairs;	/* pairs moved off their destination's
 					 * SL, in DLID order */
 	size_t npairs, cap_pairs;
