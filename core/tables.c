@@ -116,6 +116,29 @@ int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d)
 	return KR_OK;
 }
 
+int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f)
+{
+	if (!t->sl2vl) {
+		struct kr_tables tmp;
+
+		if (kr_tables_init(&tmp, f, 0, 1, 0))
+			return KR_ENOMEM;
+		t->sl2vl_base = tmp.sl2vl_base;
+		t->sl2vl = tmp.sl2vl;
+		free(tmp.lft);
+		t->sl2vl_given = calloc((size_t)t->sl2vl_base[f->nnode] + 1, 1);
+		if (!t->sl2vl_given)
+			return KR_ENOMEM;
+	}
+	if (!t->dlid_sl) {
+		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
+		t->sl_given = calloc((size_t)t->stride + 1, 1);
+		if (!t->dlid_sl || !t->sl_given)
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
 void kr_tables_free(struct kr_tables *t)
 {
 	free(t->lft);
@@ -123,5 +146,7 @@ void kr_tables_free(struct kr_tables *t)
 	free(t->sl2vl);
 	free(t->dlid_sl);
 	free(t->pair_sl);
+	free(t->sl2vl_given);
+	free(t->sl_given);
 	*t = (struct kr_tables){ 0 };
 }

@@ -119,10 +119,10 @@ static void check_ring_cycle(unsigned n)
 	route_one_way(&f, &t);
 	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
 	assert_int_equal(r.delivered, r.pairs);
-	assert_int_equal(r.ncycle, n);
+	assert_int_equal(r.cls[KR_CHECK_ALL].ncycle, n);
 	for (unsigned i = 0; i < n; i++) {
-		const struct kr_check_chan *c = &r.cycle[i];
-		const struct kr_check_chan *next = &r.cycle[(i + 1) % n];
+		const struct kr_check_chan *c = &r.cls[KR_CHECK_ALL].cycle[i];
+		const struct kr_check_chan *next = &r.cls[KR_CHECK_ALL].cycle[(i + 1) % n];
 		uint32_t sw = f.owner[c->slot];
 
 		assert_int_equal(c->vl, 0);
@@ -213,7 +213,7 @@ static void check_dateline(unsigned n)
 					*m = kr_map_set(*m, sl, sw < sl);
 			}
 	assert_int_equal(run(&f, &t, &r), KR_OK);
-	assert_null(r.cycle);
+	assert_null(r.cls[KR_CHECK_ALL].cycle);
 	assert_int_equal(r.delivered, r.pairs);
 	assert_int_equal(r.max_vl, 1);
 	/* what leaves S0 on "+" goes to S1 .. S(n-1): i = 0 < d, VL 1 only */
@@ -554,7 +554,11 @@ static void assert_same_report(const struct kr_fabric *f,
 			    f->nport * sizeof(*a->vl_mask));
 	assert_int_equal(a->channels, b->channels);
 	assert_int_equal(a->deps, b->deps);
-	assert_int_equal(a->cycle != NULL, b->cycle != NULL);
+	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+		assert_int_equal(a->cls[k].pairs, b->cls[k].pairs);
+		assert_int_equal(a->cls[k].delivered, b->cls[k].delivered);
+		assert_int_equal(a->cls[k].loop, b->cls[k].loop);
+	}
 }
 
 /* Every pair of f with its SL under t, or (some) a random other one. */
