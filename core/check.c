@@ -184,22 +184,39 @@ static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
 
 /* A walk on one SL: sl_why is KR_CHECK_ASSUMED_SL when that SL was
  * assumed; prev_why says whether the map giving the previous channel's VL
- * was. */
+ * was, prev_fixed whether that map sends every SL to one VL. */
 struct ch_in {
 	unsigned sl;
 	uint8_t sl_why, prev_why;
+	bool prev_fixed;
 	uint32_t tag;
 };
+
+/* Whether a map sends every SL to the same VL. */
+static bool map_fixed(uint64_t m)
+{
+	return m == (m & 0xf) * 0x1111111111111111ull;
+}
+
+/* Why the dependency between two hops is not proven: an assumed map on
+ * either, or an assumed SL unless both maps ignore the SL (then every SL
+ * makes the same dependency). */
+static uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
+		       uint8_t why_b, bool fixed_b)
+{
+	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
+}
 
 /* Follows channels from switch sw, entered through port in, with prev
  * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
  * or the caller adds that dependency). Outcome in *res, in *at the channel
  * where it failed, in *first the first switch channel (KR_NONE if
- * delivered at sw) and in *first_why whether its map was assumed. The
- * route is known to be loop-free. */
+ * delivered at sw), in *first_why and *first_fixed whether its map was
+ * assumed and ignores the SL. The route is known to be loop-free. */
 static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 		   uint32_t sw, unsigned in, struct ch_in p, uint8_t *res,
-		   uint32_t *at, uint32_t *first, uint8_t *first_why)
+		   uint32_t *at, uint32_t *first, uint8_t *first_why,
+		   bool *first_fixed)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why);
@@ -209,21 +226,25 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 	for (;;) {
 		unsigned out = w->row[sw], vl;
 		uint32_t slot = f->port0[sw] + out, c;
+		uint64_t map;
 		uint8_t why;
 		int32_t peer;
 
 		if (out == 0)
 			break;	/* delivered at this switch */
-		vl = kr_map_vl(check_map(w, sw, in, out), p.sl);
+		map = check_map(w, sw, in, out);
+		vl = kr_map_vl(map, p.sl);
 		why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
 		if (*first == KR_NONE) {
 			*first = c;
 			*first_why = why;
+			*first_fixed = map_fixed(map);
 		}
 		if (prev != KR_NONE &&
 		    add_dep(w, prev, prev_vl, c, p.tag,
-			    p.sl_why | p.prev_why | why))
+			    dep_why(p.sl_why, p.prev_why, p.prev_fixed, why,
+				    map_fixed(map))))
 			return KR_ENOMEM;
 		if (w->ch[c].gen == cg) {
 			*res = w->ch[c].res;
@@ -242,6 +263,7 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 		prev = slot;
 		prev_vl = vl;
 		p.prev_why = why;
+		p.prev_fixed = map_fixed(map);
 		sw = f->owner[peer];
 		in = kr_port_num(f, (uint32_t)peer);
 	}
@@ -305,6 +327,7 @@ struct ch_out {
 	uint32_t at, first;
 	unsigned vl0;
 	uint8_t why0, first_why;
+	bool fixed0, first_fixed;
 };
 
 /* Channel walk from source s: its own port's channel (a CA: VL o->vl0),
@@ -319,19 +342,21 @@ static int ch_source(struct walk *w, uint32_t s, struct ch_in p, bool dep,
 	o->first = KR_NONE;
 	if (kr_is_switch(f, node))
 		return ch_walk(w, KR_NONE, 0, node, 0, p, &o->res, &o->at,
-			       &o->first, &o->first_why);
+			       &o->first, &o->first_why, &o->first_fixed);
 	port = kr_port_num(f, s);
 	o->vl0 = kr_map_vl(check_map(w, node, port, port), p.sl);
 	o->why0 = check_map_why(w, node, port, port);
+	o->fixed0 = map_fixed(check_map(w, node, port, port));
 	o->at = NCH(w, s, o->vl0);
 	o->res = vl_check(w, s, o->vl0);
 	peer = (uint32_t)f->peer[s];
 	if (o->res || !kr_is_switch(f, f->owner[peer]))
 		return KR_OK;
 	p.prev_why = o->why0;
+	p.prev_fixed = o->fixed0;
 	return ch_walk(w, dep ? s : KR_NONE, o->vl0, f->owner[peer],
 		       kr_port_num(f, peer), p, &o->res, &o->at, &o->first,
-		       &o->first_why);
+		       &o->first_why, &o->first_fixed);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -416,7 +441,8 @@ static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
 		if (!sits_out(w, m) &&
 		    add_edge(w, NCH(w, m, o->vl0), o->first,
 			     (uint32_t)w->f->lid[m] << 16 | dlid,
-			     p->sl_why | o->why0 | o->first_why) < 0)
+			     dep_why(p->sl_why, o->why0, o->fixed0,
+				     o->first_why, o->first_fixed)) < 0)
 			return KR_ENOMEM;
 	}
 	return KR_OK;

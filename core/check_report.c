@@ -223,6 +223,23 @@ static void text_classes(FILE *out, const struct kr_fabric *f,
 	}
 }
 
+/* "credit loop through 3 pairs whose SL was assumed: capture ..." */
+static void text_unproven(FILE *out, const struct kr_check_class *c)
+{
+	fprintf(out, "verdict: UNPROVEN: credit loop through ");
+	if (c->loop_sl_pairs)
+		fprintf(out, "%u pairs whose SL was assumed%s", c->loop_sl_pairs,
+			c->loop_map_deps ? " and " : "");
+	if (c->loop_map_deps)
+		fprintf(out, "%u dependencies on assumed SL2VL maps",
+			c->loop_map_deps);
+	fprintf(out, ": capture %s%s%s too\n",
+		c->loop_sl_pairs ? "the SLs of switch destinations and every "
+				   "CA pair" : "",
+		c->loop_sl_pairs && c->loop_map_deps ? " and " : "",
+		c->loop_map_deps ? "the SL2VL maps of every port" : "");
+}
+
 static void text_verdict(FILE *out, const struct kr_check_report *r)
 {
 	const struct kr_check_class *c = &r->cls[counted(r)];
@@ -232,12 +249,7 @@ static void text_verdict(FILE *out, const struct kr_check_report *r)
 		fprintf(out, "verdict: OK%s\n", r->exact ? "" :
 			" (under the assumptions above)");
 	else if (!undel && c->loop == KR_LOOP_ASSUMED)
-		fprintf(out, "verdict: UNPROVEN: credit loop through %u pairs "
-			"whose SL and %u dependencies whose SL2VL map was "
-			"assumed: capture the %s too\n", c->loop_sl_pairs,
-			c->loop_map_deps, c->loop_sl_pairs ?
-			"SLs of those pairs (switch destinations included)" :
-			"SL2VL maps of every port");
+		text_unproven(out, c);
 	else
 		fprintf(out, "verdict: PROBLEM%s%s\n",
 			undel ? ": undelivered pairs" : "",

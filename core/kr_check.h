@@ -163,6 +163,33 @@ int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 struct kr_diag *d);
 void kr_check_report_free(struct kr_check_report *r);
 
+/* One pair followed hop by hop (knsroute path). */
+struct kr_hop {
+	uint32_t node;
+	uint8_t in, out;	/* in 0 at a source switch and for a CA;
+				 * out 0: delivered to the switch itself,
+				 * KR_NO_PORT: no LFT entry */
+	uint8_t vl;		/* on the link leaving through out */
+	uint8_t why;		/* KR_CHECK_ASSUMED_MAP: that map was */
+};
+
+struct kr_path {
+	uint16_t slid, dlid;
+	uint8_t sl;
+	uint8_t sl_assumed;	/* no input gave this pair's SL */
+	struct kr_hop *hop;
+	unsigned nhop;
+	int fail;		/* -1: delivered, else enum kr_check_fail */
+	uint32_t at;		/* slot reached (delivered, wrong dest) or
+				 * where it failed, as kr_check_example.at */
+};
+
+/* Follows the LFTs from source slot src (its base LID as SLID) to dlid.
+ * KR_OK whether or not it arrives (p->fail says), KR_ENOMEM. */
+int kr_check_path(const struct kr_fabric *f, const struct kr_tables *t,
+		  uint32_t src, unsigned dlid, struct kr_path *p);
+void kr_path_free(struct kr_path *p);
+
 /* Human summary (json = 0) or one JSON object; KR_EIO on write error. */
 int kr_check_report_write(FILE *out, const struct kr_fabric *f,
 			  const struct kr_check_report *r, int json);

@@ -6,6 +6,7 @@
 #ifndef KR_TABLES_H
 #define KR_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,13 @@ uint64_t *kr_tables_sl2vl_ref(const struct kr_fabric *f, struct kr_tables *t,
 			      uint32_t node, unsigned in, unsigned out);
 unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
 			   unsigned dlid);
+/* Whether an input gave the map of (node, in, out) (tables without a
+ * record of it: yes). */
+bool kr_tables_sl2vl_given(const struct kr_fabric *f, const struct kr_tables *t,
+			   uint32_t node, unsigned in, unsigned out);
+/* Whether pair_sl lists (slid, dlid). */
+bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
+			  unsigned dlid);
 
 /* Allocates an all-KR_NO_PORT LFT for LIDs 0 .. stride-1 and, on request,
  * SL2VL maps (all VL 0) and a dlid_sl row (all SL 0). */

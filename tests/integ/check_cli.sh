@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 14
+kr_plan 15
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -41,19 +41,38 @@ run clean "$D/chk_fattree.ibnd" --lfts "$D/chk_fattree-ftree-lfts.dump"
 [ $RC -eq 0 ] && grep -q "verdict: OK" "$T/clean.out"
 kr_ok $? "ftree on a fat tree: exit 0, verdict OK"
 
+# Every LID's SL given (dor leaves all on SL 0): the loop is proven.
+awk '/^0x/ { print strtonum($1), 0 }' "$D/chk_t33-lfts.dump" | sort -un \
+	>"$T/t33-sl0.path-sl"
+
 # shellcheck disable=SC2086
-run loop $T33 --sl2vl "$D/chk_t33-sl2vl.dump"
-[ $RC -eq 1 ] && grep -q "credit loop of 4 channels" "$T/loop.out"
-kr_ok $? "dor on the shuffled 3x3 torus: exit 1, a 4-channel credit loop"
+run loop $T33 --sl2vl "$D/chk_t33-sl2vl.dump" --path-sl "$T/t33-sl0.path-sl"
+[ $RC -eq 1 ] && grep -q "credit loop of 4 channels" "$T/loop.out" &&
+	grep -q "verdict: PROBLEM: credit loop" "$T/loop.out"
+kr_ok $? "dor on the shuffled 3x3 torus, every SL given: exit 1, a 4-channel credit loop"
+
+# shellcheck disable=SC2086
+run unproven $T33 --sl2vl "$D/chk_t33-sl2vl.dump"
+[ $RC -eq 3 ] && grep -q "verdict: UNPROVEN: credit loop through 4 pairs whose SL was assumed" \
+	"$T/unproven.out" && grep -q "no path SLs (--path-sl)" "$T/unproven.err" &&
+	grep -q "pairs without a path SL:    144 data, 81 management" "$T/unproven.out"
+kr_ok $? "the same loop with the SLs not given (QoS maps): exit 3, UNPROVEN, a warning"
 
 # shellcheck disable=SC2086
 run json $T33 --json
-[ $RC -eq 1 ] && python3 -c 'import json, sys
+[ $RC -eq 3 ] && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["verdict"] == "credit_loop" and r["pairs"] == r["delivered"] == 225
-assert len(r["credit_loop"]) == 4 and r["cdg"]["dependencies"] > 0' \
-	"$T/json.out"
-kr_ok $? "--json parses, with verdict, pairs and the loop"
+assert r["verdict"] == "assumed_credit_loop" and r["pairs"] == r["delivered"] == 225
+assert len(r["credit_loop"]) == 4 and r["cdg"]["dependencies"] > 0
+assert all(c["assumed"] == ["sl2vl"] for c in r["credit_loop"])
+a = r["assumed"]
+assert not a["exact"] and a["sl2vl_ports"] == a["ports"] == 54
+assert a["sl_pairs"] == {"data": 144, "management": 81}
+c = r["classes"]
+assert c["data"]["pairs"] == 144 and c["all"]["pairs"] == 225
+assert c["data"]["verdict"] == c["all"]["verdict"] == "assumed_credit_loop"
+assert r["dests"] == "cas"' "$T/json.out"
+kr_ok $? "--json parses, with verdict, pairs, classes, assumptions and the loop"
 
 run badlfts "$D/chk_t33.ibnd" --lfts "$D/chk_t33-sl2vl.dump"
 [ $RC -eq 2 ] && grep -q "chk_t33-sl2vl.dump:1: expected \"Unicast lids" \
