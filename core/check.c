@@ -227,7 +227,7 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 		unsigned out = w->row[sw], vl;
 		uint32_t slot = f->port0[sw] + out, c;
 		uint64_t map;
-		uint8_t why;
+		uint8_t why, hop;
 		int32_t peer;
 
 		if (out == 0)
@@ -246,12 +246,14 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 			    dep_why(p.sl_why, p.prev_why, p.prev_fixed, why,
 				    map_fixed(map))))
 			return KR_ENOMEM;
-		if (w->ch[c].gen == cg) {
+		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
+		if (w->ch[c].gen == cg && w->ch[c].hop == hop) {
 			*res = w->ch[c].res;
 			*at = w->ch[c].at;
 			break;
 		}
 		w->ch[c].gen = cg;
+		w->ch[c].hop = hop;
 		if (cpush(w, c, n++))
 			return KR_ENOMEM;
 		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);

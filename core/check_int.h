@@ -41,6 +41,10 @@ struct ch_memo {			/* a channel's outcome for one (DLID, SL) */
 	uint32_t gen;		/* == the (DLID, SL) generation: valid */
 	uint32_t at;		/* channel where the path fails */
 	uint8_t res;		/* 0 or 1 + reason */
+	uint8_t hop;		/* what made the dependency out of it proven
+				 * or not: packets enter the switch through
+				 * other ports, with other maps, to reach
+				 * the same channel */
 };
 
 struct walk {
