@@ -402,6 +402,8 @@ void check_count_assumed(struct walk *w)
 {
 	const struct kr_tables *t = w->t;
 
+	const struct kr_check_assumed *a = &w->r->assumed;
+
 	count_maps(w);
 	count_lids(w);
 	if (t->sl_given && t->dlid_sl)
@@ -409,6 +411,10 @@ void check_count_assumed(struct walk *w)
 			if (t->sl_given[lid] != KR_SL_ALL && t->dlid_sl[lid] &&
 			    kr_port_by_lid(w->f, lid) != KR_NONE)
 				w->r->assumed.sl_nonzero = 1;
+	/* records of what was given, all of it given: nothing assumed */
+	if (!a->map_ports && !a->sl_pairs[0] && !a->sl_pairs[1] &&
+	    !a->lids_no_port && !a->ports_no_lid)
+		w->r->exact = 1;
 }
 
 /* The witness: channels of g->cycle and, per dependency, the tag and

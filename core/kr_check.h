@@ -147,7 +147,7 @@ struct kr_check_report {
 
 	struct kr_check_class cls[KR_CHECK_NCLASS];
 	struct kr_check_assumed assumed;
-	int exact;		/* nothing was assumed */
+	int exact;		/* nothing was assumed (all counters 0) */
 	int dests;		/* the class counted: KR_CHECK_DESTS_ALL or
 				 * _CAS (auto resolved) */
 };
