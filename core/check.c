@@ -6,7 +6,11 @@
  * A 16K-CA fabric has ~3e8 pairs, too many to touch one by one: sources
  * that behave alike form classes (check_int.h), so the work per DLID is
  * about one step per switch and one per class, plus the pairs with an SL
- * of their own. */
+ * of their own.
+ *
+ * Two passes over the destinations: data (CA sources to CA LIDs), whose
+ * graph gets its verdict, then management (towards switch LIDs, and from
+ * switches), whose dependencies grow the same graph for the second. */
 #include "kr_check.h"
 
 #include <stdlib.h>
@@ -84,21 +88,60 @@ static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 /* ------------------------------------------------------------------ */
 /* Channel level: VLs and dependencies of one (DLID, SL)                */
 
-/* Adds (slot, vl) -> to unless the port's small cache of recent
- * dependencies has it. */
-static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
-		   uint32_t tag)
+static int grow_eflag(struct walk *w)
 {
-	uint32_t key = (uint32_t)vl << 28 | to;
-	uint32_t *way = &w->dep_cache[(size_t)slot * DEP_WAYS +
+	uint32_t cap = w->eflag_cap ? 2 * w->eflag_cap : 1024;
+	uint8_t *p;
+
+	if (w->g.nedge <= w->eflag_cap)
+		return KR_OK;
+	p = realloc(w->eflag, cap);
+	if (!p)
+		return KR_ENOMEM;
+	w->eflag = p;
+	w->eflag_cap = cap;
+	return KR_OK;
+}
+
+/* Adds from -> to. Unless nothing was assumed, also records whether some
+ * path of given inputs makes it (then its tag names such a path) or why
+ * none does (why: KR_CHECK_ASSUMED_* of this path, 0 if proven). */
+static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		    uint8_t why)
+{
+	int rc = kr_cdg_add(&w->g, from, to, tag);
+	uint32_t e;
+
+	if (rc < 0)
+		return rc;
+	if (w->exact)
+		return KR_OK;
+	if (rc == 1) {
+		if (grow_eflag(w))
+			return KR_ENOMEM;
+		w->eflag[w->g.nedge - 1] = why ? why : EDGE_PROVEN;
+		return KR_OK;
+	}
+	e = kr_cdg_find(&w->g, from, to);
+	if (!why && !(w->eflag[e] & EDGE_PROVEN))
+		w->g.tag[e] = tag;
+	w->eflag[e] |= why ? why : EDGE_PROVEN;
+	return KR_OK;
+}
+
+/* Adds (slot, vl) -> to unless the port's small cache of recent
+ * dependencies has it (with the same why). */
+static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
+		   uint32_t tag, uint8_t why)
+{
+	uint64_t key = (uint64_t)why << 32 | (uint32_t)vl << 28 | to;
+	uint64_t *way = &w->dep_cache[(size_t)slot * DEP_WAYS +
 				      ((to * 0x9e3779b1u) >> 29)];
-	int rc;
 
 	if (*way == key)
 		return KR_OK;
 	*way = key;
-	rc = kr_cdg_add(&w->g, NCH(w, slot, vl), to, tag);
-	return rc < 0 ? rc : KR_OK;
+	return add_edge(w, NCH(w, slot, vl), to, tag, why);
 }
 
 /* 0, or 1 + reason when a VL is unusable on the port sending on it. */
@@ -127,9 +170,11 @@ static int cpush(struct walk *w, uint32_t c, uint32_t n)
 	return KR_OK;
 }
 
-/* The channel generation of (current DLID, sl), made on first use. */
-static uint32_t sl_gen(struct walk *w, unsigned sl)
+/* The channel generation of (current DLID, sl, SL assumed), made on first
+ * use. */
+static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
 {
+	sl += sl_why ? KR_NSL : 0;
 	if (w->sl_dlid[sl] != w->gen) {
 		w->sl_dlid[sl] = w->gen;
 		w->sl_gen[sl] = ++w->cgen;
@@ -137,39 +182,78 @@ static uint32_t sl_gen(struct walk *w, unsigned sl)
 	return w->sl_gen[sl];
 }
 
+/* A walk on one SL: sl_why is KR_CHECK_ASSUMED_SL when that SL was
+ * assumed; prev_why says whether the map giving the previous channel's VL
+ * was, prev_fixed whether that map sends every SL to one VL. */
+struct ch_in {
+	unsigned sl;
+	uint8_t sl_why, prev_why;
+	bool prev_fixed;
+	uint32_t tag;
+};
+
+/* Whether a map sends every SL to the same VL. */
+static bool map_fixed(uint64_t m)
+{
+	return m == (m & 0xf) * 0x1111111111111111ull;
+}
+
+/* Why the dependency between two hops is not proven: an assumed map on
+ * either, or an assumed SL unless both maps ignore the SL (then every SL
+ * makes the same dependency). */
+static uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
+		       uint8_t why_b, bool fixed_b)
+{
+	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
+}
+
 /* Follows channels from switch sw, entered through port in, with prev
  * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
  * or the caller adds that dependency). Outcome in *res, in *at the channel
  * where it failed, in *first the first switch channel (KR_NONE if
- * delivered at sw). The route is known to be loop-free. */
+ * delivered at sw), in *first_why and *first_fixed whether its map was
+ * assumed and ignores the SL. The route is known to be loop-free. */
 static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
-		   uint32_t sw, unsigned in, unsigned sl, uint32_t tag,
-		   uint8_t *res, uint32_t *at, uint32_t *first)
+		   uint32_t sw, unsigned in, struct ch_in p, uint8_t *res,
+		   uint32_t *at, uint32_t *first, uint8_t *first_why,
+		   bool *first_fixed)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t n = 0, cg = sl_gen(w, sl);
+	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why);
 
 	*res = RES_OK;
 	*first = KR_NONE;
 	for (;;) {
 		unsigned out = w->row[sw], vl;
 		uint32_t slot = f->port0[sw] + out, c;
+		uint64_t map;
+		uint8_t why, hop;
 		int32_t peer;
 
 		if (out == 0)
 			break;	/* delivered at this switch */
-		vl = kr_map_vl(check_map(w, sw, in, out), sl);
+		map = check_map(w, sw, in, out);
+		vl = kr_map_vl(map, p.sl);
+		why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
-		if (*first == KR_NONE)
+		if (*first == KR_NONE) {
 			*first = c;
-		if (prev != KR_NONE && add_dep(w, prev, prev_vl, c, tag))
+			*first_why = why;
+			*first_fixed = map_fixed(map);
+		}
+		if (prev != KR_NONE &&
+		    add_dep(w, prev, prev_vl, c, p.tag,
+			    dep_why(p.sl_why, p.prev_why, p.prev_fixed, why,
+				    map_fixed(map))))
 			return KR_ENOMEM;
-		if (w->ch[c].gen == cg) {
+		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
+		if (w->ch[c].gen == cg && w->ch[c].hop == hop) {
 			*res = w->ch[c].res;
 			*at = w->ch[c].at;
 			break;
 		}
 		w->ch[c].gen = cg;
+		w->ch[c].hop = hop;
 		if (cpush(w, c, n++))
 			return KR_ENOMEM;
 		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
@@ -180,6 +264,8 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 			break;
 		prev = slot;
 		prev_vl = vl;
+		p.prev_why = why;
+		p.prev_fixed = map_fixed(map);
 		sw = f->owner[peer];
 		in = kr_port_num(f, (uint32_t)peer);
 	}
@@ -235,29 +321,44 @@ static uint8_t enter(struct walk *w, uint32_t s, unsigned dlid, uint32_t *sw,
 	return w->sw_res[*sw];
 }
 
-/* Channel walk from source s: its own port's channel (a CA: VL *vl0),
- * then the switches'; dep: add the dependency between the two. *first as
- * ch_walk. */
-static int ch_source(struct walk *w, uint32_t s, unsigned sl, uint32_t tag,
-		     bool dep, uint8_t *res, uint32_t *at, uint32_t *first,
-		     unsigned *vl0)
+/* Where a source's walk ended: outcome, failing channel, first switch
+ * channel (as ch_walk), the source port's own VL and whether the maps of
+ * those two were assumed. */
+struct ch_out {
+	uint8_t res;
+	uint32_t at, first;
+	unsigned vl0;
+	uint8_t why0, first_why;
+	bool fixed0, first_fixed;
+};
+
+/* Channel walk from source s: its own port's channel (a CA: VL o->vl0),
+ * then the switches'; dep: add the dependency between the two. */
+static int ch_source(struct walk *w, uint32_t s, struct ch_in p, bool dep,
+		     struct ch_out *o)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t node = f->owner[s], peer;
-	unsigned p;
+	unsigned port;
 
-	*first = KR_NONE;
+	o->first = KR_NONE;
 	if (kr_is_switch(f, node))
-		return ch_walk(w, KR_NONE, 0, node, 0, sl, tag, res, at, first);
-	p = kr_port_num(f, s);
-	*vl0 = kr_map_vl(check_map(w, node, p, p), sl);
-	*at = NCH(w, s, *vl0);
-	*res = vl_check(w, s, *vl0);
+		return ch_walk(w, KR_NONE, 0, node, 0, p, &o->res, &o->at,
+			       &o->first, &o->first_why, &o->first_fixed);
+	port = kr_port_num(f, s);
+	o->vl0 = kr_map_vl(check_map(w, node, port, port), p.sl);
+	o->why0 = check_map_why(w, node, port, port);
+	o->fixed0 = map_fixed(check_map(w, node, port, port));
+	o->at = NCH(w, s, o->vl0);
+	o->res = vl_check(w, s, o->vl0);
 	peer = (uint32_t)f->peer[s];
-	if (*res || !kr_is_switch(f, f->owner[peer]))
+	if (o->res || !kr_is_switch(f, f->owner[peer]))
 		return KR_OK;
-	return ch_walk(w, dep ? s : KR_NONE, *vl0, f->owner[peer],
-		       kr_port_num(f, peer), sl, tag, res, at, first);
+	p.prev_why = o->why0;
+	p.prev_fixed = o->fixed0;
+	return ch_walk(w, dep ? s : KR_NONE, o->vl0, f->owner[peer],
+		       kr_port_num(f, peer), p, &o->res, &o->at, &o->first,
+		       &o->first_why, &o->first_fixed);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -271,20 +372,23 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 		w->w[sw] += n;
 }
 
-/* A pair with an SL of its own, walked alone. */
+/* A pair with an SL of its own (given), walked alone. */
 static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 {
-	uint32_t sw, hops, at, first, tag = (uint32_t)w->f->lid[s] << 16 | dlid;
-	unsigned vl0 = 0;
+	struct ch_in p = { .sl = sl, .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
+	struct ch_out o;
+	uint32_t sw, hops, at;
 	uint8_t res = enter(w, s, dlid, &sw, &hops, &at);
 	bool chan = false;
 
 	w->r->pairs++;
 	if (!res) {
-		if (ch_source(w, s, sl, tag, true, &res, &at, &first, &vl0))
+		if (ch_source(w, s, p, true, &o))
 			return KR_ENOMEM;
 		if (!kr_is_switch(w->f, w->f->owner[s]))
-			w->r->vl_mask[s] |= (uint16_t)(1u << vl0);
+			w->r->vl_mask[s] |= (uint16_t)(1u << o.vl0);
+		res = o.res;
+		at = o.at;
 		chan = true;
 	}
 	if (res) {
@@ -318,13 +422,15 @@ static void fail_class(struct walk *w, const struct src_class *c,
 	}
 }
 
-/* First-hop dependencies of the members, once per (out port, SL): when
- * some member sits out (its own LID, or an SL of its own) the others get
- * theirs now and the pair (out port, SL) stays unmarked. */
+/* First-hop dependencies of the members, once per (out port, SL, SL
+ * assumed): when some member sits out (its own LID, or an SL of its own)
+ * the others get theirs now and the triple stays unmarked. Members share
+ * the representative's maps and whether they were given. */
 static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
-		      unsigned sl, unsigned vl0, uint32_t first)
+		      const struct ch_in *p, const struct ch_out *o)
 {
-	uint32_t bit = c->seen + w->row[c->sw] * KR_NSL + sl;
+	uint32_t bit = c->seen + (w->row[c->sw] * KR_NSL + p->sl) * 2 +
+		       (p->sl_why ? 1 : 0);
 	uint64_t *word = &w->seen_bits[bit / 64], mask = 1ull << (bit % 64);
 
 	if (*word & mask)
@@ -335,35 +441,54 @@ static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
 		uint32_t m = w->member[c->first + i];
 
 		if (!sits_out(w, m) &&
-		    kr_cdg_add(&w->g, NCH(w, m, vl0), first,
-			       (uint32_t)w->f->lid[m] << 16 | dlid) < 0)
+		    add_edge(w, NCH(w, m, o->vl0), o->first,
+			     (uint32_t)w->f->lid[m] << 16 | dlid,
+			     dep_why(p->sl_why, o->why0, o->fixed0,
+				     o->first_why, o->first_fixed)) < 0)
 			return KR_ENOMEM;
 	}
 	return KR_OK;
+}
+
+/* KR_CHECK_ASSUMED_SL when no input gave the SL of source s towards dlid
+ * (pairs of their own are given). */
+static uint8_t sl_why(const struct walk *w, uint32_t s, unsigned dlid)
+{
+	const uint8_t *g = w->t->sl_given;
+
+	if (!g || (dlid < w->t->stride &&
+		   (g[dlid] == KR_SL_ALL ||
+		    (g[dlid] == KR_SL_CAS && !kr_is_switch(w->f, w->f->owner[s])))))
+		return 0;
+	return KR_CHECK_ASSUMED_SL;
 }
 
 /* The n members of class c not sitting out, on SL sl. */
 static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 		     unsigned sl, uint32_t n)
 {
-	uint32_t sw, hops, at, first, tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid;
-	unsigned vl0 = 0;
+	struct ch_in p = { .sl = sl, .sl_why = sl_why(w, c->rep, dlid),
+			   .tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid };
+	struct ch_out o;
+	uint32_t sw, hops, at;
 	uint8_t res = enter(w, c->rep, dlid, &sw, &hops, &at);
 
 	w->r->pairs += n;
+	if (p.sl_why)
+		w->r->assumed.sl_pairs[w->mgmt] += n;
 	if (res) {
 		fail_class(w, c, dlid, res, at, false, n);
 		return KR_OK;
 	}
-	if (ch_source(w, c->rep, sl, tag, false, &res, &at, &first, &vl0))
+	if (ch_source(w, c->rep, p, false, &o))
 		return KR_ENOMEM;
 	if (!kr_is_switch(w->f, w->f->owner[c->rep])) {
-		c->vl0_mask |= (uint16_t)(1u << vl0);
-		if (first != KR_NONE && class_deps(w, c, dlid, sl, vl0, first))
+		c->vl0_mask |= (uint16_t)(1u << o.vl0);
+		if (o.first != KR_NONE && class_deps(w, c, dlid, &p, &o))
 			return KR_ENOMEM;
 	}
-	if (res)
-		fail_class(w, c, dlid, res, at, true, n);
+	if (o.res)
+		fail_class(w, c, dlid, o.res, o.at, true, n);
 	else
 		count_delivered(w, sw, hops, n);
 	return KR_OK;
@@ -420,8 +545,17 @@ static void sit_out(struct walk *w, uint32_t s)
 	w->excl_gen[s] = w->gen;
 }
 
+/* Which sources a pass over one DLID takes. */
+enum { SRC_CA = 1, SRC_SW = 2, SRC_ANY = 3 };
+
+static unsigned src_kind(const struct walk *w, uint32_t s)
+{
+	return kr_is_switch(w->f, w->f->owner[s]) ? SRC_SW : SRC_CA;
+}
+
 /* Pairs towards dlid with an SL of their own go alone. */
-static int exceptions(struct walk *w, unsigned dlid, uint32_t own)
+static int exceptions(struct walk *w, unsigned dlid, uint32_t own,
+		      unsigned srcs)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t lo = 0, hi = 0;
@@ -436,7 +570,7 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own)
 
 		/* only a source's base LID is an SLID here */
 		if (s == KR_NONE || s == own || w->class_of[s] == KR_NONE ||
-		    f->lid[s] != e->slid)
+		    f->lid[s] != e->slid || !(src_kind(w, s) & srcs))
 			continue;
 		sit_out(w, s);
 		if (one_pair(w, s, dlid, e->sl))
@@ -445,7 +579,8 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own)
 	return KR_OK;
 }
 
-static int one_dest(struct walk *w, unsigned dlid)
+/* The pairs from the sources srcs picks towards dlid. */
+static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 {
 	const struct kr_tables *t = w->t;
 	uint32_t own = w->f->lid_port[dlid];
@@ -453,22 +588,25 @@ static int one_dest(struct walk *w, unsigned dlid)
 
 	w->gen++;
 	w->ntouched = 0;
-	w->r->ndst++;
+	w->mgmt = srcs != SRC_CA;
+	if (srcs & SRC_CA)	/* each LID once: in the pass with its CAs */
+		w->r->ndst++;
 	if (w->class_of[own] != KR_NONE)
 		sit_out(w, own);
-	if (exceptions(w, dlid, own))
+	if (exceptions(w, dlid, own, srcs))
 		return KR_ENOMEM;
 	for (uint32_t k = 0; k < w->ncls; k++) {
 		struct src_class *c = &w->cls[k];
 		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
 
-		if (n && one_class(w, c, dlid, sl, n))
+		if (n && (src_kind(w, c->rep) & srcs) &&
+		    one_class(w, c, dlid, sl, n))
 			return KR_ENOMEM;
 	}
 	/* Link load is about data: paths between CA ports. Switch LIDs only
 	 * draw management traffic and would blur, e.g., KNS's exactly even
 	 * router-crossbar load. */
-	if (!kr_is_switch(w->f, w->f->owner[own]))
+	if (!w->mgmt)
 		add_loads(w);
 	return KR_OK;
 }
@@ -503,51 +641,108 @@ static bool is_dest(const struct kr_fabric *f, unsigned lid)
 /* ------------------------------------------------------------------ */
 /* Run                                                                */
 
+/* One pass over the destinations: data (CA sources to CA LIDs) or
+ * management (every source to switch LIDs, switch sources to CA LIDs). */
+static int walk_pass(struct walk *w, bool mgmt)
+{
+	const struct kr_fabric *f = w->f;
+	int rc = KR_OK;
+
+	for (unsigned lid = 1; !rc && lid <= f->max_lid; lid++) {
+		bool sw;
+
+		if (lid == 1 || lid % BLOCK == 0)
+			load_block(w, lid - lid % BLOCK);
+		if (!is_dest(f, lid))
+			continue;
+		w->row = w->col + (size_t)(lid % BLOCK) * f->nsw;
+		sw = kr_is_switch(f, f->owner[f->lid_port[lid]]);
+		if (!mgmt && !sw)
+			rc = one_dest(w, lid, SRC_CA);
+		else if (mgmt && sw)
+			rc = one_dest(w, lid, SRC_ANY);
+		else if (mgmt && w->o->switch_sources)
+			rc = one_dest(w, lid, SRC_SW);
+	}
+	return rc;
+}
+
+/* The class the result code stands for. */
+static unsigned counted(struct walk *w)
+{
+	struct kr_check_report *r = w->r;
+
+	r->dests = w->o->dests;
+	if (r->dests == KR_CHECK_DESTS_AUTO)
+		r->dests = r->assumed.sl_pairs[KR_CHECK_ALL]
+				   ? KR_CHECK_DESTS_CAS : KR_CHECK_DESTS_ALL;
+	return r->dests == KR_CHECK_DESTS_CAS ? KR_CHECK_DATA : KR_CHECK_ALL;
+}
+
 static int verdict(struct walk *w, struct kr_diag *d)
 {
 	struct kr_check_report *r = w->r;
-	int rc = kr_cdg_order(&w->g);
+	const struct kr_check_class *c = &r->cls[counted(w)];
 
 	r->deps = w->g.nedge;
-	if (rc == KR_ECYCLE && check_take_cycle(w))
-		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	if (rc != KR_OK && rc != KR_ECYCLE)
-		return kr_fail(d, rc, 0, "%s", kr_strerror(rc));
-	if (r->delivered < r->pairs)
+	if (c->delivered < c->pairs)
 		return kr_fail(d, KR_EROUTE, 0, "%llu of %llu pairs undelivered",
-			       (unsigned long long)(r->pairs - r->delivered),
-			       (unsigned long long)r->pairs);
-	if (rc == KR_ECYCLE)
+			       (unsigned long long)(c->pairs - c->delivered),
+			       (unsigned long long)c->pairs);
+	if (c->loop == KR_LOOP_PROVEN)
 		return kr_fail(d, KR_ECYCLE, 0, "credit loop of %u channels",
-			       r->ncycle);
+			       c->ncycle);
+	if (c->loop == KR_LOOP_ASSUMED)
+		return kr_fail(d, KR_EASSUMED, 0, "credit loop of %u channels "
+			       "through %u pairs whose SL and %u dependencies "
+			       "whose SL2VL map was assumed", c->ncycle,
+			       c->loop_sl_pairs, c->loop_map_deps);
 	return KR_OK;
+}
+
+/* Both passes, each followed by its class's loop verdict. */
+static int walk_all(struct walk *w)
+{
+	struct kr_check_report *r = w->r;
+	int rc = walk_pass(w, false);
+
+	r->cls[KR_CHECK_DATA].pairs = r->pairs;
+	r->cls[KR_CHECK_DATA].delivered = r->delivered;
+	if (!rc)
+		rc = check_class_loop(w, KR_CHECK_DATA);
+	if (!rc)
+		rc = walk_pass(w, true);
+	r->cls[KR_CHECK_ALL].pairs = r->pairs;
+	r->cls[KR_CHECK_ALL].delivered = r->delivered;
+	if (!rc)
+		rc = check_class_loop(w, KR_CHECK_ALL);
+	return rc;
 }
 
 int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 const struct kr_check_opts *o, struct kr_check_report *r,
 		 struct kr_diag *d)
 {
-	struct walk w = { .f = f, .t = t, .o = o, .r = r };
+	struct walk w = { .f = f, .t = t, .o = o, .r = r,
+			  .exact = !t->sl2vl_given && !t->sl_given };
 	int rc;
 
-	*r = (struct kr_check_report){ 0 };
+	*r = (struct kr_check_report){ .exact = w.exact };
 	rc = check_setup(&w);
 	if (rc == KR_EINVAL)
 		rc = kr_fail(d, rc, 0, "%u port slots: too many to check",
 			     f->nport);
-	for (unsigned lid = 1; !rc && lid <= f->max_lid; lid++) {
-		if (lid == 1 || lid % BLOCK == 0)
-			load_block(&w, lid - lid % BLOCK);
-		w.row = w.col + (size_t)(lid % BLOCK) * f->nsw;
-		if (is_dest(f, lid))
-			rc = one_dest(&w, lid);
-	}
+	if (!rc)
+		rc = walk_all(&w);
 	if (!rc) {
 		check_sum_links(&w);
 		check_sum_vls(&w);
+		check_count_assumed(&w);
 		rc = verdict(&w, d);
 	} else if (rc == KR_ENOMEM) {
 		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	} else if (rc != KR_EINVAL) {
+		rc = kr_fail(d, rc, 0, "%s", kr_strerror(rc));
 	}
 	check_teardown(&w);
 	return rc;
@@ -559,6 +754,7 @@ void kr_check_report_free(struct kr_check_report *r)
 	free(r->hops);
 	free(r->link_load);
 	free(r->vl_mask);
-	free(r->cycle);
+	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++)
+		free(r->cls[k].cycle);
 	*r = (struct kr_check_report){ 0 };
 }

@@ -18,6 +18,7 @@
 #define CH_VL(w, c) ((c) / (w)->f->nport)
 #define BLOCK 64		/* DLIDs per transposed LFT block */
 #define DEP_WAYS 8		/* recent dependencies cached per port */
+#define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
 
 /* Sources that no DLID can tell apart: CA ports on the same switch whose
@@ -30,7 +31,8 @@ struct src_class {
 	uint32_t rep;		/* first member: the lowest LID */
 	uint32_t first, n;	/* members: w->member[first .. first + n) */
 	uint32_t sw, in;	/* entry switch and port (KR_NONE: a CA) */
-	uint32_t seen;		/* bit offset of its (out port, SL) flags */
+	uint32_t seen;		/* bit offset of its (out port, SL, SL
+				 * assumed) flags */
 	uint32_t minus, minus_gen;	/* members sitting this DLID out */
 	uint16_t vl0_mask;	/* VLs the members' own ports send on */
 };
@@ -39,6 +41,10 @@ struct ch_memo {			/* a channel's outcome for one (DLID, SL) */
 	uint32_t gen;		/* == the (DLID, SL) generation: valid */
 	uint32_t at;		/* channel where the path fails */
 	uint8_t res;		/* 0 or 1 + reason */
+	uint8_t hop;		/* what made the dependency out of it proven
+				 * or not: packets enter the switch through
+				 * other ports, with other maps, to reach
+				 * the same channel */
 };
 
 struct walk {
@@ -47,6 +53,10 @@ struct walk {
 	const struct kr_check_opts *o;
 	struct kr_check_report *r;
 	struct kr_cdg g;
+	bool exact;		/* nothing assumed: no edge flags kept */
+	uint8_t *eflag;		/* [g.nedge] EDGE_PROVEN | KR_CHECK_ASSUMED_* */
+	uint32_t eflag_cap;
+	bool mgmt;		/* the current DLID's pairs are management */
 
 	uint32_t *src;		/* [nsrc] source slots by base LID */
 	struct src_class *cls;	/* [ncls] by their first member's LID */
@@ -72,9 +82,13 @@ struct walk {
 	uint32_t *touched, ntouched;
 	uint32_t *bucket;	/* [nsw + 2] counting sort by distance */
 
-	uint32_t cgen, sl_gen[KR_NSL], sl_dlid[KR_NSL];
+	/* channel generations per (DLID, SL, SL assumed): a path with an
+	 * assumed SL must not stop where a proven one went before, or the
+	 * rest of its dependencies would pass for proven */
+	uint32_t cgen, sl_gen[2 * KR_NSL], sl_dlid[2 * KR_NSL];
 	struct ch_memo *ch;	/* [nport * VLs the maps use] by channel id */
-	uint32_t *dep_cache;	/* [nport * DEP_WAYS] vl_from << 28 | to */
+	uint64_t *dep_cache;	/* [nport * DEP_WAYS] flags << 32 |
+				 * vl_from << 28 | to */
 	uint32_t *cstack;	/* channels of the walk in progress */
 	size_t cstack_cap;
 };
@@ -92,10 +106,26 @@ static inline uint64_t check_map(const struct walk *w, uint32_t node,
 			(kr_is_switch(w->f, node) ? out * np + in : out)];
 }
 
+/* KR_CHECK_ASSUMED_MAP when no input gave that map, else 0. */
+static inline uint8_t check_map_why(const struct walk *w, uint32_t node,
+				    unsigned in, unsigned out)
+{
+	const struct kr_tables *t = w->t;
+	uint32_t np = w->f->nports[node] + 1u;
+
+	if (!t->sl2vl_given)
+		return 0;
+	return t->sl2vl_given[t->sl2vl_base[node] +
+			      (kr_is_switch(w->f, node) ? out * np + in : out)]
+		       ? 0 : KR_CHECK_ASSUMED_MAP;
+}
+
 int check_setup(struct walk *w);	/* KR_ENOMEM or KR_EINVAL */
 void check_teardown(struct walk *w);
 void check_sum_links(struct walk *w);
 void check_sum_vls(struct walk *w);
-int check_take_cycle(struct walk *w);
+void check_count_assumed(struct walk *w);
+/* Sorts out the credit loops of the graph so far for class k. */
+int check_class_loop(struct walk *w, unsigned k);
 
 #endif

@@ -141,28 +141,121 @@ static int text_vls(FILE *out, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static void text_cycle(FILE *out, const struct kr_fabric *f,
-		       const struct kr_check_report *r)
+static const char *const class_names[KR_CHECK_NCLASS] = { "data", "all" };
+static const char *const class_text[KR_CHECK_NCLASS] = {
+	"data (CA to CA)", "data + management (to and from switches)",
+};
+
+/* The class the verdict stands for. */
+static unsigned counted(const struct kr_check_report *r)
+{
+	return r->dests == KR_CHECK_DESTS_CAS ? KR_CHECK_DATA : KR_CHECK_ALL;
+}
+
+static const char *verdict_name(const struct kr_check_class *c)
+{
+	if (c->delivered < c->pairs)
+		return "undelivered";
+	return c->loop == KR_LOOP_PROVEN ? "credit_loop"
+	       : c->loop == KR_LOOP_ASSUMED ? "assumed_credit_loop" : "ok";
+}
+
+static void text_assumed(FILE *out, const struct kr_check_report *r)
+{
+	const struct kr_check_assumed *a = &r->assumed;
+
+	if (r->exact) {
+		fprintf(out, "assumed: nothing (the tables give every SL and "
+			"SL2VL map)\n");
+		return;
+	}
+	fprintf(out, "assumed (not in the inputs, taken instead):\n"
+		"  ports without an SL2VL map: %u of %u (VL 0 for every SL "
+		"taken)\n", a->map_ports, a->ports);
+	fprintf(out, "  pairs without a path SL:    %llu data, %llu management "
+		"(%s taken)\n", (unsigned long long)a->sl_pairs[0],
+		(unsigned long long)a->sl_pairs[1], a->sl_nonzero ?
+		"the SL most PathRecords towards the same DLID carry, else 0" :
+		"SL 0");
+	fprintf(out, "  LIDs routed but owned by no port: %u (not checked)\n"
+		"  linked ports without a LID:  %u (not checked)\n",
+		a->lids_no_port, a->ports_no_lid);
+}
+
+static void text_witness(FILE *out, const struct kr_fabric *f,
+			 const struct kr_check_class *c)
+{
+	fprintf(out, "    credit loop of %u channels (each waits for the next, "
+		"the last for the first; the path that makes it wait):\n",
+		c->ncycle);
+	for (unsigned i = 0; i < c->ncycle; i++) {
+		const struct kr_check_chan *h = &c->cycle[i];
+		const struct kr_check_chan *n = &c->cycle[(i + 1) % c->ncycle];
+
+		fprintf(out, "      %s[%u] VL %u -> %s[%u] VL %u   LID %u -> "
+			"LID %u%s%s\n", name_of(f, h->slot),
+			port_of(f, h->slot), h->vl, name_of(f, n->slot),
+			port_of(f, n->slot), n->vl, h->slid, h->dlid,
+			h->assumed & KR_CHECK_ASSUMED_SL ? "  (SL assumed)" : "",
+			h->assumed & KR_CHECK_ASSUMED_MAP ? "  (SL2VL map assumed)"
+							  : "");
+	}
+}
+
+static void text_classes(FILE *out, const struct kr_fabric *f,
+			 const struct kr_check_report *r)
 {
 	fprintf(out, "channel dependency graph: %llu channels, %llu "
 		"dependencies\n", (unsigned long long)r->channels,
 		(unsigned long long)r->deps);
-	if (!r->cycle) {
-		fprintf(out, "credit loops: none\n");
-		return;
-	}
-	fprintf(out, "credit loop of %u channels (each waits for the next, "
-		"the last for the first; the path that makes it wait):\n",
-		r->ncycle);
-	for (unsigned i = 0; i < r->ncycle; i++) {
-		const struct kr_check_chan *c = &r->cycle[i];
-		const struct kr_check_chan *n = &r->cycle[(i + 1) % r->ncycle];
+	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+		const struct kr_check_class *c = &r->cls[k];
 
-		fprintf(out, "  %s[%u] VL %u -> %s[%u] VL %u   LID %u -> LID %u\n",
-			name_of(f, c->slot), port_of(f, c->slot), c->vl,
-			name_of(f, n->slot), port_of(f, n->slot), n->vl,
-			c->slid, c->dlid);
+		fprintf(out, "%s: %llu pairs, %llu undelivered, credit loops: "
+			"%s%s\n", class_text[k], (unsigned long long)c->pairs,
+			(unsigned long long)(c->pairs - c->delivered),
+			c->loop == KR_LOOP_PROVEN ? "found"
+			: c->loop == KR_LOOP_ASSUMED ? "only through assumed inputs"
+						     : "none",
+			k == counted(r) ? "   [counted]" : "");
+		if (c->cycle)
+			text_witness(out, f, c);
 	}
+}
+
+/* "credit loop through 3 pairs whose SL was assumed: capture ..." */
+static void text_unproven(FILE *out, const struct kr_check_class *c)
+{
+	fprintf(out, "verdict: UNPROVEN: credit loop through ");
+	if (c->loop_sl_pairs)
+		fprintf(out, "%u pairs whose SL was assumed%s", c->loop_sl_pairs,
+			c->loop_map_deps ? " and " : "");
+	if (c->loop_map_deps)
+		fprintf(out, "%u dependencies on assumed SL2VL maps",
+			c->loop_map_deps);
+	fprintf(out, ": capture %s%s%s too\n",
+		c->loop_sl_pairs ? "the SLs of switch destinations and every "
+				   "CA pair" : "",
+		c->loop_sl_pairs && c->loop_map_deps ? " and " : "",
+		c->loop_map_deps ? "the SL2VL maps of every port" : "");
+}
+
+static void text_verdict(FILE *out, const struct kr_check_report *r)
+{
+	const struct kr_check_class *c = &r->cls[counted(r)];
+	bool undel = c->delivered < c->pairs;
+
+	if (!undel && c->loop == KR_LOOP_NONE)
+		fprintf(out, "verdict: OK%s\n", r->exact ? "" :
+			" (under the assumptions above)");
+	else if (!undel && c->loop == KR_LOOP_ASSUMED)
+		text_unproven(out, c);
+	else
+		fprintf(out, "verdict: PROBLEM%s%s\n",
+			undel ? ": undelivered pairs" : "",
+			c->loop == KR_LOOP_PROVEN ? (undel ? ", credit loop"
+							   : ": credit loop")
+						  : "");
 }
 
 static int write_text(FILE *out, const struct kr_fabric *f,
@@ -176,15 +269,9 @@ static int write_text(FILE *out, const struct kr_fabric *f,
 	rc = text_vls(out, f, r);
 	if (rc)
 		return rc;
-	text_cycle(out, f, r);
-	if (r->delivered == r->pairs && !r->cycle)
-		fprintf(out, "verdict: OK\n");
-	else
-		fprintf(out, "verdict: PROBLEM%s%s\n",
-			r->delivered < r->pairs ? ": undelivered pairs" : "",
-			r->cycle ? (r->delivered < r->pairs ? ", credit loop"
-							    : ": credit loop")
-				 : "");
+	text_assumed(out, r);
+	text_classes(out, f, r);
+	text_verdict(out, r);
 	return KR_OK;
 }
 
@@ -273,33 +360,70 @@ static int json_vls(FILE *out, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static void json_cycle(FILE *out, const struct kr_fabric *f,
-		       const struct kr_check_report *r)
+static void json_witness(FILE *out, const struct kr_fabric *f,
+			 const struct kr_check_class *c)
 {
-	fprintf(out, " \"cdg\": {\"channels\": %llu, \"dependencies\": %llu},\n"
-		" \"credit_loop\": ", (unsigned long long)r->channels,
-		(unsigned long long)r->deps);
-	if (!r->cycle) {
-		fprintf(out, "null,\n");
+	if (!c->cycle) {
+		fprintf(out, "null");
 		return;
 	}
 	fputc('[', out);
-	for (unsigned i = 0; i < r->ncycle; i++) {
-		const struct kr_check_chan *c = &r->cycle[i];
+	for (unsigned i = 0; i < c->ncycle; i++) {
+		const struct kr_check_chan *h = &c->cycle[i];
 
 		fprintf(out, "%s{", i ? ", " : "");
-		json_port(out, "node", f, c->slot);
-		fprintf(out, ", \"vl\": %u, \"slid\": %u, \"dlid\": %u}", c->vl,
-			c->slid, c->dlid);
+		json_port(out, "node", f, h->slot);
+		fprintf(out, ", \"vl\": %u, \"slid\": %u, \"dlid\": %u, "
+			"\"assumed\": [%s%s%s]}", h->vl, h->slid, h->dlid,
+			h->assumed & KR_CHECK_ASSUMED_SL ? "\"sl\"" : "",
+			h->assumed == (KR_CHECK_ASSUMED_SL | KR_CHECK_ASSUMED_MAP)
+				? ", " : "",
+			h->assumed & KR_CHECK_ASSUMED_MAP ? "\"sl2vl\"" : "");
 	}
-	fprintf(out, "],\n");
+	fputc(']', out);
+}
+
+static void json_classes(FILE *out, const struct kr_fabric *f,
+			 const struct kr_check_report *r)
+{
+	fprintf(out, " \"cdg\": {\"channels\": %llu, \"dependencies\": %llu},\n"
+		" \"classes\": {", (unsigned long long)r->channels,
+		(unsigned long long)r->deps);
+	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+		const struct kr_check_class *c = &r->cls[k];
+
+		fprintf(out, "%s\"%s\": {\"pairs\": %llu, \"delivered\": %llu, "
+			"\"verdict\": \"%s\", \"loop_sl_pairs\": %u, "
+			"\"loop_map_deps\": %u, \"credit_loop\": ", k ? ",\n  " : "",
+			class_names[k], (unsigned long long)c->pairs,
+			(unsigned long long)c->delivered, verdict_name(c),
+			c->loop_sl_pairs, c->loop_map_deps);
+		json_witness(out, f, c);
+		fputc('}', out);
+	}
+	fprintf(out, "},\n \"credit_loop\": ");
+	json_witness(out, f, &r->cls[counted(r)]);
+	fprintf(out, ",\n");
+}
+
+static void json_assumed(FILE *out, const struct kr_check_report *r)
+{
+	const struct kr_check_assumed *a = &r->assumed;
+
+	fprintf(out, " \"assumed\": {\"exact\": %s, \"sl2vl_ports\": %u, "
+		"\"ports\": %u, \"sl_pairs\": {\"data\": %llu, "
+		"\"management\": %llu}, \"sl_taken\": \"%s\", "
+		"\"lids_without_port\": %u, \"ports_without_lid\": %u},\n",
+		r->exact ? "true" : "false", a->map_ports, a->ports,
+		(unsigned long long)a->sl_pairs[0],
+		(unsigned long long)a->sl_pairs[1],
+		a->sl_nonzero ? "dlid_majority" : "0", a->lids_no_port,
+		a->ports_no_lid);
 }
 
 static int write_json(FILE *out, const struct kr_fabric *f,
 		      const struct kr_check_report *r)
 {
-	const char *v = r->delivered < r->pairs ? "undelivered"
-			: r->cycle ? "credit_loop" : "ok";
 	int rc;
 
 	fputc('{', out);
@@ -308,8 +432,11 @@ static int write_json(FILE *out, const struct kr_fabric *f,
 	rc = json_vls(out, f, r);
 	if (rc)
 		return rc;
-	json_cycle(out, f, r);
-	fprintf(out, " \"verdict\": \"%s\"}\n", v);
+	json_assumed(out, r);
+	json_classes(out, f, r);
+	fprintf(out, " \"dests\": \"%s\", \"verdict\": \"%s\"}\n",
+		r->dests == KR_CHECK_DESTS_CAS ? "cas" : "all",
+		verdict_name(&r->cls[counted(r)]));
 	return KR_OK;
 }
 

@@ -76,10 +76,12 @@ static bool same_class(const struct walk *w, uint32_t a, uint32_t b,
 	unsigned ib = kr_port_num(f, (uint32_t)f->peer[b]);
 
 	if (f->oper_vls[a] != f->oper_vls[b] ||
-	    check_map(w, na, pa, pa) != check_map(w, nb, pb, pb))
+	    check_map(w, na, pa, pa) != check_map(w, nb, pb, pb) ||
+	    check_map_why(w, na, pa, pa) != check_map_why(w, nb, pb, pb))
 		return false;
 	for (unsigned out = 0; out <= f->nports[sw]; out++)
-		if (check_map(w, sw, ia, out) != check_map(w, sw, ib, out))
+		if (check_map(w, sw, ia, out) != check_map(w, sw, ib, out) ||
+		    check_map_why(w, sw, ia, out) != check_map_why(w, sw, ib, out))
 			return false;
 	return true;
 }
@@ -135,7 +137,7 @@ static int make_classes(struct walk *w)
 		c->minus = 0;
 		c->seen = seen;
 		if (c->sw != KR_NONE)
-			seen += (f->nports[c->sw] + 1u) * KR_NSL;
+			seen += (f->nports[c->sw] + 1u) * KR_NSL * 2;
 	}
 	for (uint32_t i = 0; i < nsrc; i++) {
 		struct src_class *c = &w->cls[of_src[i]];
@@ -214,7 +216,7 @@ static int alloc_walk(struct walk *w)
 	w->bucket = malloc(nsw * sizeof(uint32_t));
 	w->col = malloc(nsw * BLOCK);
 	w->ch = calloc(nch, sizeof(*w->ch));
-	w->dep_cache = malloc(ndep * sizeof(uint32_t));
+	w->dep_cache = malloc(ndep * sizeof(uint64_t));
 	w->cstack_cap = 64;
 	w->cstack = malloc(w->cstack_cap * sizeof(uint32_t));
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
@@ -225,7 +227,7 @@ static int alloc_walk(struct walk *w)
 	    !w->dep_cache || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
 	/* all ones is no key: it needs a channel id beyond MAX_NPORT * 16 */
-	memset(w->dep_cache, 0xff, ndep * sizeof(uint32_t));
+	memset(w->dep_cache, 0xff, ndep * sizeof(uint64_t));
 	memset(w->class_of, 0xff, ((size_t)f->nport + 1) * sizeof(uint32_t));
 	return kr_cdg_init(&w->g, (uint32_t)(nch - 1));
 }
@@ -268,7 +270,7 @@ void check_teardown(struct walk *w)
 		      w->seen_bits, w->ex, w->ex_first, w->col, w->sw_gen,
 		      w->sw_dist, w->sw_at, w->sw_next, w->sw_res, w->w,
 		      w->stack, w->touched, w->bucket, w->ch, w->dep_cache,
-		      w->cstack };
+		      w->cstack, w->eflag };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -343,23 +345,145 @@ void check_sum_vls(struct walk *w)
 	}
 }
 
-/* The witness: channels of g->cycle and, per dependency, its tag. */
-int check_take_cycle(struct walk *w)
+/* Assumptions no walk needs to find: maps, LIDs. */
+static bool map_missing(const struct walk *w, uint32_t sw, unsigned out)
 {
-	struct kr_check_report *r = w->r;
-	const struct kr_cdg *g = &w->g;
+	const struct kr_fabric *f = w->f;
 
-	r->cycle = calloc((size_t)g->ncycle + 1, sizeof(*r->cycle));
-	if (!r->cycle)
+	for (unsigned in = 0; in <= f->nports[sw]; in++) {
+		bool used = in ? in != out && f->peer[f->port0[sw] + in] >= 0
+			       : w->o->switch_sources;
+
+		if (used && check_map_why(w, sw, in, out))
+			return true;
+	}
+	return false;
+}
+
+static void count_maps(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_assumed *a = &w->r->assumed;
+
+	for (uint32_t n = 0; n < f->nnode; n++)
+		for (unsigned p = 1; p <= f->nports[n]; p++) {
+			if (f->peer[f->port0[n] + p] < 0)
+				continue;
+			a->ports++;
+			if (kr_is_switch(f, n) ? map_missing(w, n, p)
+					       : check_map_why(w, n, p, p) != 0)
+				a->map_ports++;
+		}
+}
+
+static void count_lids(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	const struct kr_tables *t = w->t;
+	struct kr_check_assumed *a = &w->r->assumed;
+
+	for (uint32_t s = 0; s < f->nport; s++)
+		if (!f->lid[s] && (kr_is_switch(f, f->owner[s])
+				   ? s == f->port0[f->owner[s]]
+				   : s != f->port0[f->owner[s]] && f->peer[s] >= 0))
+			a->ports_no_lid++;
+	for (unsigned lid = 1; lid < t->stride; lid++) {
+		if (kr_port_by_lid(f, lid) != KR_NONE)
+			continue;
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			if (kr_lft_port(t, sw, lid) != KR_NO_PORT) {
+				a->lids_no_port++;
+				break;
+			}
+	}
+}
+
+void check_count_assumed(struct walk *w)
+{
+	const struct kr_tables *t = w->t;
+
+	const struct kr_check_assumed *a = &w->r->assumed;
+
+	count_maps(w);
+	count_lids(w);
+	if (t->sl_given && t->dlid_sl)
+		for (unsigned lid = 1; lid < t->stride; lid++)
+			if (t->sl_given[lid] != KR_SL_ALL && t->dlid_sl[lid] &&
+			    kr_port_by_lid(w->f, lid) != KR_NONE)
+				w->r->assumed.sl_nonzero = 1;
+	/* records of what was given, all of it given: nothing assumed */
+	if (!a->map_ports && !a->sl_pairs[0] && !a->sl_pairs[1] &&
+	    !a->lids_no_port && !a->ports_no_lid)
+		w->r->exact = 1;
+}
+
+/* The witness: channels of g->cycle and, per dependency, the tag and
+ * assumptions the full graph has for it. */
+static int take_cycle(struct walk *w, struct kr_check_class *cl,
+		      const struct kr_cdg *g)
+{
+	cl->cycle = calloc((size_t)g->ncycle + 1, sizeof(*cl->cycle));
+	if (!cl->cycle)
 		return KR_ENOMEM;
-	r->ncycle = g->ncycle;
+	cl->ncycle = g->ncycle;
 	for (uint32_t i = 0; i < g->ncycle; i++) {
 		uint32_t c = g->cycle[i], next = g->cycle[(i + 1) % g->ncycle];
-		uint32_t tag = g->tag[kr_cdg_find(g, c, next)];
+		uint32_t e = kr_cdg_find(&w->g, c, next), tag = w->g.tag[e];
+		uint8_t why = w->exact || (w->eflag[e] & EDGE_PROVEN)
+				      ? 0 : w->eflag[e];
+		bool seen = false;
 
-		r->cycle[i] = (struct kr_check_chan){
+		cl->cycle[i] = (struct kr_check_chan){
 			.slot = CH_SLOT(w, c), .vl = (uint8_t)CH_VL(w, c),
-			.slid = (uint16_t)(tag >> 16), .dlid = (uint16_t)tag };
+			.assumed = why, .slid = (uint16_t)(tag >> 16),
+			.dlid = (uint16_t)tag };
+		for (uint32_t j = 0; j < i; j++)
+			seen |= (cl->cycle[j].assumed & KR_CHECK_ASSUMED_SL) &&
+				cl->cycle[j].slid == cl->cycle[i].slid &&
+				cl->cycle[j].dlid == cl->cycle[i].dlid;
+		if ((why & KR_CHECK_ASSUMED_SL) && !seen)
+			cl->loop_sl_pairs++;
+		if (why & KR_CHECK_ASSUMED_MAP)
+			cl->loop_map_deps++;
 	}
 	return KR_OK;
+}
+
+/* The graph of proven dependencies alone: a subgraph of the real one
+ * whatever the assumed values are, so a cycle in it is a real credit
+ * loop. */
+static int proven_cycle(struct walk *w, struct kr_cdg *p)
+{
+	const struct kr_cdg *g = &w->g;
+	int rc = kr_cdg_init(p, g->nnode);
+
+	for (uint32_t e = 0; !rc && e < g->nedge; e++)
+		if (w->eflag[e] & EDGE_PROVEN &&
+		    kr_cdg_add(p, g->from[e], g->to[e], g->tag[e]) < 0)
+			rc = KR_ENOMEM;
+	return rc ? rc : kr_cdg_order(p);
+}
+
+int check_class_loop(struct walk *w, unsigned k)
+{
+	struct kr_check_class *cl = &w->r->cls[k];
+	struct kr_cdg p = { 0 };
+	int rc = kr_cdg_order(&w->g);
+
+	if (rc != KR_ECYCLE)
+		return rc;
+	if (w->exact) {
+		cl->loop = KR_LOOP_PROVEN;
+		return take_cycle(w, cl, &w->g);
+	}
+	rc = proven_cycle(w, &p);
+	if (rc == KR_ECYCLE) {
+		cl->loop = KR_LOOP_PROVEN;
+		rc = take_cycle(w, cl, &p);
+	} else if (rc == KR_OK) {
+		cl->loop = KR_LOOP_ASSUMED;
+		rc = take_cycle(w, cl, &w->g);
+	}
+	kr_cdg_free(&p);
+	return rc;
 }

@@ -339,3 +339,101 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 	free(order);
 	return ferror(out) ? KR_EIO : KR_OK;
 }
+
+/* ------------------------------------------------------------------ */
+/* LIDs from the comments                                              */
+
+/* Each entry's comment names the port GUID owning its LID; every block
+ * repeats them, so they must agree. */
+static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
+		     uint32_t *owner, unsigned *line, struct kr_diag *d)
+{
+	const char *s = dump_skip_ws(r->line), *g;
+	uint64_t lid, guid;
+	uint32_t slot;
+
+	if (strncmp(s, "0x", 2) || !dump_number(&s, 0xffff, &lid) ||
+	    !(g = strstr(s, "portguid 0x")))
+		return KR_OK;
+	g += 9;
+	if (!dump_hex_guid(&g, &guid))
+		return kr_fail(d, KR_EPARSE, r->lineno,
+			       "expected a port GUID after \"portguid\"");
+	slot = kr_port_by_guid(f, guid);
+	if (slot == KR_NONE)
+		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u: no port of "
+			       "the topology has port GUID 0x%016" PRIx64,
+			       (unsigned)lid, guid);
+	if (owner[lid] != KR_NONE && owner[lid] != slot)
+		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u named port GUID "
+			       "0x%016" PRIx64 " here, 0x%016" PRIx64 " on line %u",
+			       (unsigned)lid, guid, f->port_guid[owner[lid]],
+			       line[lid]);
+	if (owner[lid] == KR_NONE)
+		line[lid] = r->lineno;
+	owner[lid] = slot;
+	return KR_OK;
+}
+
+/* A port's LIDs must form one range of 2^LMC, aligned to it. */
+static int set_lids(struct kr_fabric *f, const uint32_t *owner,
+		    const unsigned *line, struct kr_diag *d)
+{
+	for (unsigned lid = 1; lid <= 0xffff; lid++) {
+		uint32_t slot = owner[lid];
+		unsigned n = 1, lmc = 0;
+
+		if (slot == KR_NONE || f->lid[slot])
+			continue;
+		while (lid + n <= 0xffff && owner[lid + n] == slot)
+			n++;
+		while ((1u << lmc) < n)
+			lmc++;
+		if ((1u << lmc) != n || lid & (n - 1))
+			return kr_fail(d, KR_EPARSE, line[lid], "LIDs %u-%u of "
+				       "port GUID 0x%016" PRIx64 " are no "
+				       "aligned range of 2^LMC", lid,
+				       lid + n - 1, f->port_guid[slot]);
+		f->lid[slot] = (uint16_t)lid;
+		f->lmc[slot] = (uint8_t)lmc;
+	}
+	return kr_fabric_index_lids(f, d);
+}
+
+int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
+		       struct kr_diag *d)
+{
+	uint32_t *owner = malloc(0x10000 * sizeof(*owner));
+	unsigned *line = malloc(0x10000 * sizeof(*line));
+	struct dump_lines r;
+	int rc;
+
+	if (!owner || !line) {
+		free(owner);
+		free(line);
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	memset(owner, 0xff, 0x10000 * sizeof(*owner));
+	dump_lines_init(&r, buf, len);
+	while ((rc = dump_next_line(&r, d)) > 0 &&
+	       !(rc = lid_owner(&r, f, owner, line, d)))
+		;
+	if (!rc)
+		rc = set_lids(f, owner, line, d);
+	free(owner);
+	free(line);
+	return rc;
+}
+
+int kr_lfts_read_lids(const char *path, struct kr_fabric *f,
+		      struct kr_diag *d)
+{
+	char *buf;
+	size_t len;
+	int rc = kr_slurp(path, &buf, &len, d);
+
+	if (!rc)
+		rc = kr_lfts_parse_lids(buf, len, f, d);
+	free(buf);
+	return rc;
+}

@@ -4,7 +4,9 @@
  * DLID SL" overrides it for one pair; LIDs decimal or 0x-hex, '#' starts a
  * comment. saquery prints "PathRecord dump:" blocks of "name....value"
  * fields, of which slid, dlid and sl matter here. Either way the result is
- * t->dlid_sl plus the pairs that differ from it. */
+ * t->dlid_sl plus the pairs that differ from it, and t->sl_given: a "DLID
+ * SL" line speaks for every source, PathRecords only for the pairs they
+ * list (all of a DLID's CA sources, or each listed pair kept on its own). */
 #include "kr_dump.h"
 
 #include <stdlib.h>
@@ -98,6 +100,7 @@ static int text_line(struct psl_parse *ps, const char *s)
 			       (unsigned)v[0], ps->dlid_line[v[0]]);
 	ps->dlid_line[v[0]] = ps->r.lineno;
 	ps->t->dlid_sl[v[0]] = (uint8_t)v[1];
+	ps->t->sl_given[v[0]] = KR_SL_ALL;
 	return KR_OK;
 }
 
@@ -174,11 +177,52 @@ static int rec_cmp(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* A CA port that sends as the checker's sources do: linked, from its
+ * base LID. */
+static bool ca_source(const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t s = kr_port_by_lid(f, lid);
+
+	return s != KR_NONE && !kr_is_switch(f, f->owner[s]) &&
+	       f->peer[s] >= 0 && f->lid[s] == lid;
+}
+
+static uint32_t count_ca_sources(const struct kr_fabric *f)
+{
+	uint32_t n = 0;
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++)
+		n += ca_source(f, lid);
+	return n;
+}
+
+/* Whether records i .. j-1 (one DLID, by SLID) come from every CA source
+ * but the DLID's own port. */
+static bool covers_cas(const struct psl_parse *ps, size_t i, size_t j,
+		       uint32_t ncas)
+{
+	const struct kr_fabric *f = ps->f;
+	unsigned dlid = ps->rec[i].p.dlid;
+	uint32_t own = kr_port_by_lid(f, dlid), n = 0;
+
+	if (ca_source(f, f->lid[own]))
+		ncas--;
+	for (size_t k = i; k < j; k++)
+		if ((k == i || ps->rec[k].p.slid != ps->rec[k - 1].p.slid) &&
+		    ca_source(f, ps->rec[k].p.slid) &&
+		    kr_port_by_lid(f, ps->rec[k].p.slid) != own)
+			n++;
+	return n == ncas;
+}
+
 /* Records sorted by (dlid, slid); for saquery each DLID first takes the SL
- * most of its records carry. Keeps only pairs that differ. */
+ * most of its records carry. A DLID whose SL holds for every source keeps
+ * only the pairs that differ; any other keeps every pair it lists, since
+ * only those are known. */
 static int build_pairs(struct psl_parse *ps, bool saquery)
 {
 	struct kr_tables *t = ps->t;
+	uint32_t ncas = saquery ? count_ca_sources(ps->f) : 0;
 	size_t out = 0;
 
 	qsort(ps->rec, ps->nrec, sizeof(*ps->rec), rec_cmp);
@@ -199,10 +243,14 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 		for (unsigned sl = 1; sl < KR_NSL; sl++)
 			if (cnt[sl] > cnt[best])
 				best = sl;
-		if (saquery)
+		if (saquery) {
 			t->dlid_sl[dlid] = (uint8_t)best;
+			if (covers_cas(ps, i, j, ncas))
+				t->sl_given[dlid] = KR_SL_CAS;
+		}
 		for (size_t k = i; k < j; k++)
-			if (ps->rec[k].p.sl != t->dlid_sl[dlid] &&
+			if ((ps->rec[k].p.sl != t->dlid_sl[dlid] ||
+			     t->sl_given[dlid] == KR_SL_ASSUMED) &&
 			    (k == i || ps->rec[k].p.slid != ps->rec[k - 1].p.slid))
 				t->pair_sl[out++] = ps->rec[k].p;
 	}
@@ -232,8 +280,12 @@ static int alloc_sl(struct psl_parse *ps)
 		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
 	else
 		memset(t->dlid_sl, 0, t->stride);
+	if (!t->sl_given)
+		t->sl_given = calloc((size_t)t->stride + 1, 1);
+	else
+		memset(t->sl_given, KR_SL_ASSUMED, t->stride);
 	ps->dlid_line = calloc((size_t)t->stride + 1, sizeof(*ps->dlid_line));
-	return t->dlid_sl && ps->dlid_line ? KR_OK : KR_ENOMEM;
+	return t->dlid_sl && t->sl_given && ps->dlid_line ? KR_OK : KR_ENOMEM;
 }
 
 int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
@@ -272,22 +324,28 @@ int kr_path_sl_read(const char *path, const struct kr_fabric *f,
 	return dump_read(path, kr_path_sl_parse, f, t, d);
 }
 
+/* A "DLID SL" line states the SL of every pair towards DLID: written only
+ * where the tables know it so. */
+static bool dlid_line(const struct kr_tables *t, unsigned lid)
+{
+	return lid < t->stride && (!t->sl_given || t->sl_given[lid]);
+}
+
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t)
 {
-	fputs("# knsroute path-sl: \"DLID SL\" for every LID, then "
-	      "\"SLID DLID SL\" where a pair differs\n", out);
+	fputs("# knsroute path-sl: \"DLID SL\" for every LID whose SL is known "
+	      "for all sources, then \"SLID DLID SL\" where a pair differs or "
+	      "only the pair is known\n", out);
 	for (uint32_t lid = 1; lid < t->stride; lid++)
-		if (kr_port_by_lid(f, lid) != KR_NONE)
+		if (kr_port_by_lid(f, lid) != KR_NONE && dlid_line(t, lid))
 			fprintf(out, "%u %u\n", lid,
 				t->dlid_sl ? t->dlid_sl[lid] : 0);
 	for (size_t i = 0; i < t->npair_sl; i++) {
 		const struct kr_sl_pair *p = &t->pair_sl[i];
 
-		if (p->dlid < t->stride && t->dlid_sl &&
-		    p->sl == t->dlid_sl[p->dlid])
-			continue;
-		if (!t->dlid_sl && !p->sl)
+		if (dlid_line(t, p->dlid) &&
+		    p->sl == (t->dlid_sl ? t->dlid_sl[p->dlid] : 0))
 			continue;
 		fprintf(out, "%u %u %u\n", p->slid, p->dlid, p->sl);
 	}

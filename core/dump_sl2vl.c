@@ -135,6 +135,7 @@ static int store_map(struct sl2vl_parse *ps, uint64_t in, uint64_t out,
 			       "twice (first on line %u)", (unsigned)in,
 			       (unsigned)out, kr_node_name(f, node), ps->seen[i]);
 	ps->seen[i] = ps->r.lineno;
+	ps->t->sl2vl_given[i] = 1;
 	*ref = map;
 	return KR_OK;
 }
@@ -189,20 +190,28 @@ static int parse_line(struct sl2vl_parse *ps)
 		       "Adapter 0x...\", \"# SL2VL table: Lid N\") or a map line");
 }
 
-/* SL2VL maps for t, borrowed from a scratch kr_tables_init. */
+/* SL2VL maps for t, borrowed from a scratch kr_tables_init, and a record
+ * of which ones a file gave (maps t had already count as given). */
 static int alloc_maps(const struct kr_fabric *f, struct kr_tables *t)
 {
 	struct kr_tables tmp;
+	bool had = t->sl2vl != NULL;
 
-	if (t->sl2vl)
+	if (!had) {
+		if (kr_tables_init(&tmp, f, 0, 1, 0))
+			return KR_ENOMEM;
+		t->sl2vl_base = tmp.sl2vl_base;
+		t->sl2vl = tmp.sl2vl;
+		tmp.sl2vl_base = NULL;
+		tmp.sl2vl = NULL;
+		kr_tables_free(&tmp);
+	}
+	if (t->sl2vl_given)
 		return KR_OK;
-	if (kr_tables_init(&tmp, f, 0, 1, 0))
+	t->sl2vl_given = malloc((size_t)t->sl2vl_base[f->nnode] + 1);
+	if (!t->sl2vl_given)
 		return KR_ENOMEM;
-	t->sl2vl_base = tmp.sl2vl_base;
-	t->sl2vl = tmp.sl2vl;
-	tmp.sl2vl_base = NULL;
-	tmp.sl2vl = NULL;
-	kr_tables_free(&tmp);
+	memset(t->sl2vl_given, had, (size_t)t->sl2vl_base[f->nnode] + 1);
 	return KR_OK;
 }
 

@@ -20,7 +20,8 @@
 	X(ECYCLE, -5, "credit loop")                                   \
 	X(EIO, -6, "input/output error")                               \
 	X(EINVAL, -7, "invalid argument")                              \
-	X(EROUTE, -8, "routing failed")
+	X(EROUTE, -8, "routing failed")                                \
+	X(EASSUMED, -9, "credit loop only through assumed inputs")
 
 enum kr_err {
 #define X(name, val, text) KR_##name = (val),

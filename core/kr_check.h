@@ -12,7 +12,14 @@
  *
  * The walk goes destination by destination (LFT routing depends on the
  * DLID only) and memoises: each switch is resolved once per DLID, each
- * channel once per (DLID, SL). Runs inside OpenSM: never prints. */
+ * channel once per (DLID, SL). Runs inside OpenSM: never prints.
+ *
+ * Two traffic classes, two verdicts: data (CA port to CA port) first, then
+ * the same graph grown by management traffic (towards switch LIDs, and
+ * from switches with switch_sources). Inputs a reader did not have
+ * (t->sl2vl_given, t->sl_given) are assumptions: they are counted, and a
+ * credit loop the given inputs alone do not close is told apart from one
+ * they prove (docs/design.md, "Honest inputs"). */
 #ifndef KR_CHECK_H
 #define KR_CHECK_H
 
@@ -22,9 +29,23 @@
 #include "kr_fabric.h"
 #include "kr_tables.h"
 
+enum kr_check_class_id {
+	KR_CHECK_DATA,		/* CA port to CA port */
+	KR_CHECK_ALL,		/* data and management: every pair */
+	KR_CHECK_NCLASS
+};
+
+enum kr_check_dests {		/* which class the result code stands for */
+	KR_CHECK_DESTS_ALL,	/* every pair (the plugin) */
+	KR_CHECK_DESTS_CAS,	/* data only */
+	KR_CHECK_DESTS_AUTO,	/* all when no management pair's SL was
+				 * assumed, else data */
+};
+
 struct kr_check_opts {
 	unsigned max_examples;	/* failing pairs to keep (0: none) */
 	int switch_sources;	/* also route from every switch's port 0 */
+	int dests;		/* enum kr_check_dests */
 };
 
 enum kr_check_fail {
@@ -53,11 +74,48 @@ struct kr_check_link {
 	uint64_t load;		/* delivered paths crossing it */
 };
 
+/* Why a dependency is not proven: every path making it had one of these. */
+#define KR_CHECK_ASSUMED_SL 1	/* its SL was assumed */
+#define KR_CHECK_ASSUMED_MAP 2	/* an SL2VL map on its two hops was */
+
 struct kr_check_chan {
 	uint32_t slot;		/* sending port */
 	uint8_t vl;
+	uint8_t assumed;	/* KR_CHECK_ASSUMED_* of the dependency on
+				 * the next channel; 0: proven */
 	uint16_t slid, dlid;	/* a path making this channel wait for the
-				 * next one of the cycle */
+				 * next one of the cycle (a proven one when
+				 * there is one) */
+};
+
+enum kr_check_loop {
+	KR_LOOP_NONE,
+	KR_LOOP_PROVEN,		/* the given inputs alone close it */
+	KR_LOOP_ASSUMED,	/* only with assumed SLs or maps */
+};
+
+struct kr_check_class {
+	uint64_t pairs, delivered;	/* KR_CHECK_ALL: every pair */
+	uint8_t loop;		/* enum kr_check_loop */
+	struct kr_check_chan *cycle;	/* the loop's witness, NULL if none */
+	unsigned ncycle;
+	unsigned loop_sl_pairs;	/* an assumed loop: pairs with an assumed
+				 * SL making its dependencies */
+	unsigned loop_map_deps;	/* and dependencies on assumed maps */
+};
+
+/* What the inputs did not give and the check took instead. */
+struct kr_check_assumed {
+	uint32_t map_ports, ports;	/* sending ports with a map the walk
+					 * may use missing (VL 0 taken), of */
+	uint64_t sl_pairs[KR_CHECK_NCLASS];	/* pairs without a path SL:
+						 * data, management */
+	int sl_nonzero;		/* some assumed SL is not 0 (a DLID's most
+				 * common SL in the PathRecords) */
+	uint32_t lids_no_port;	/* LIDs the LFTs route that no port owns
+				 * (not checked) */
+	uint32_t ports_no_lid;	/* linked CA ports and switches without a
+				 * LID (neither source nor destination) */
 };
 
 #define KR_CHECK_TOP_LINKS 5
@@ -86,18 +144,51 @@ struct kr_check_report {
 	uint32_t oper_vl_ports;	/* ports sending on a VL >= their OperVLs */
 
 	uint64_t channels, deps;	/* CDG size */
-	struct kr_check_chan *cycle;	/* a credit loop, NULL if none */
-	unsigned ncycle;
+
+	struct kr_check_class cls[KR_CHECK_NCLASS];
+	struct kr_check_assumed assumed;
+	int exact;		/* nothing was assumed (all counters 0) */
+	int dests;		/* the class counted: KR_CHECK_DESTS_ALL or
+				 * _CAS (auto resolved) */
 };
 
-/* KR_OK: every pair delivered and the CDG acyclic. KR_EROUTE: some pair
- * undelivered (a loop included). KR_ECYCLE: all delivered but a credit
- * loop. KR_ENOMEM. The report is filled in every case but KR_ENOMEM (then
- * it is freeable); d->msg sums up what was found. */
+/* For the class o->dests picks: KR_OK: every pair delivered and the CDG
+ * acyclic. KR_EROUTE: some pair undelivered (a loop included). KR_ECYCLE:
+ * all delivered, a credit loop the given inputs prove. KR_EASSUMED: a
+ * credit loop only through assumed inputs. KR_ENOMEM. The report is filled
+ * in every case but KR_ENOMEM (then it is freeable); d->msg sums up what
+ * was found. */
 int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 const struct kr_check_opts *o, struct kr_check_report *r,
 		 struct kr_diag *d);
 void kr_check_report_free(struct kr_check_report *r);
+
+/* One pair followed hop by hop (knsroute path). */
+struct kr_hop {
+	uint32_t node;
+	uint8_t in, out;	/* in 0 at a source switch and for a CA;
+				 * out 0: delivered to the switch itself,
+				 * KR_NO_PORT: no LFT entry */
+	uint8_t vl;		/* on the link leaving through out */
+	uint8_t why;		/* KR_CHECK_ASSUMED_MAP: that map was */
+};
+
+struct kr_path {
+	uint16_t slid, dlid;
+	uint8_t sl;
+	uint8_t sl_assumed;	/* no input gave this pair's SL */
+	struct kr_hop *hop;
+	unsigned nhop;
+	int fail;		/* -1: delivered, else enum kr_check_fail */
+	uint32_t at;		/* slot reached (delivered, wrong dest) or
+				 * where it failed, as kr_check_example.at */
+};
+
+/* Follows the LFTs from source slot src (its base LID as SLID) to dlid.
+ * KR_OK whether or not it arrives (p->fail says), KR_ENOMEM. */
+int kr_check_path(const struct kr_fabric *f, const struct kr_tables *t,
+		  uint32_t src, unsigned dlid, struct kr_path *p);
+void kr_path_free(struct kr_path *p);
 
 /* Human summary (json = 0) or one JSON object; KR_EIO on write error. */
 int kr_check_report_write(FILE *out, const struct kr_fabric *f,

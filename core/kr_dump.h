@@ -30,6 +30,13 @@ int kr_lfts_parse(const char *buf, size_t len, const struct kr_fabric *f,
 		  struct kr_tables *t, struct kr_diag *d);
 int kr_lfts_read(const char *path, const struct kr_fabric *f,
 		 struct kr_tables *t, struct kr_diag *d);
+/* LIDs for a fabric that has none, from the port GUIDs the entries'
+ * comments name (opensm-lfts.dump, ibroute): each port gets the aligned
+ * range of LIDs naming it. Ports already with a LID keep it. */
+int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
+		       struct kr_diag *d);
+int kr_lfts_read_lids(const char *path, struct kr_fabric *f,
+		      struct kr_diag *d);
 /* opensm-lfts.dump: switches in OpenSM's order (see kr_guid_order), LIDs
  * 0 .. t->stride - 1. */
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,

@@ -6,6 +6,7 @@
 #ifndef KR_TABLES_H
 #define KR_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,20 @@ struct kr_tables {
 	uint8_t *dlid_sl;	/* [stride] SL towards each LID; NULL: SL 0 */
 	struct kr_sl_pair *pair_sl;	/* sorted by (slid, dlid) */
 	size_t npair_sl;
+
+	/* What the inputs vouch for; the rest was assumed (VL 0 for a map no
+	 * file gave, dlid_sl for a pair no file gave). NULL: everything, as
+	 * in the planner's own tables. The readers fill them, the checker
+	 * tells proven findings from assumed ones with them. */
+	uint8_t *sl2vl_given;	/* [like sl2vl] 1: the map was read */
+	uint8_t *sl_given;	/* [stride] enum kr_sl_given; pairs in
+				 * pair_sl are always given */
+};
+
+enum kr_sl_given {
+	KR_SL_ASSUMED,		/* only the pairs listed in pair_sl */
+	KR_SL_ALL,		/* every source ("DLID SL" line) */
+	KR_SL_CAS,		/* every CA source (a record from each) */
 };
 
 static inline uint8_t kr_lft_port(const struct kr_tables *t, uint32_t sw,
@@ -62,6 +77,13 @@ uint64_t *kr_tables_sl2vl_ref(const struct kr_fabric *f, struct kr_tables *t,
 			      uint32_t node, unsigned in, unsigned out);
 unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
 			   unsigned dlid);
+/* Whether an input gave the map of (node, in, out) (tables without a
+ * record of it: yes). */
+bool kr_tables_sl2vl_given(const struct kr_fabric *f, const struct kr_tables *t,
+			   uint32_t node, unsigned in, unsigned out);
+/* Whether pair_sl lists (slid, dlid). */
+bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
+			  unsigned dlid);
 
 /* Allocates an all-KR_NO_PORT LFT for LIDs 0 .. stride-1 and, on request,
  * SL2VL maps (all VL 0) and a dlid_sl row (all SL 0). */
@@ -70,6 +92,10 @@ int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
 /* Sorts pair_sl and drops exact duplicates; a pair given twice with
  * different SLs is reported. */
 int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);
+/* After reading dumps: what no reader filled becomes an assumption on
+ * record. Without SL2VL maps t gets all-VL-0 maps, none given; without
+ * path SLs, SL 0 towards every LID, none given. */
+int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f);
 void kr_tables_free(struct kr_tables *t);
 
 #endif

@@ -449,6 +449,16 @@ static const struct keyword *lookup(const char *w, size_t n)
 }
 
 /* Any line that is not a port line or a comment ends the open record. */
+/* After the type word, ibnetdiscover's node lists go on "\t : 0xGUID
+ * ports N devid ...". */
+static bool node_list_line(const struct span *s)
+{
+	struct span t = *s;
+
+	skip_ws(&t);
+	return starts(&t, ": 0x") && find(&t, " ports ") != NULL;
+}
+
 static int parse_keyword(struct parser *ps, struct span *s)
 {
 	const char *w = s->p;
@@ -459,6 +469,10 @@ static int parse_keyword(struct parser *ps, struct span *s)
 		s->p++;
 	k = lookup(w, (size_t)(s->p - w));
 	ps->cur = -1;
+	if (node_list_line(s))
+		return perr(ps, ps->line, "a node list (`ibnetdiscover -l`, -H, "
+			    "-S or -R output) has no links: use plain "
+			    "`ibnetdiscover` output");
 	if (!k)
 		return perr(ps, ps->line, "unknown line \"%.*s\" (expected "
 			    "Switch, Ca, Hca or Rt records, [port] lines or "

@@ -28,6 +28,14 @@ uint64_t kr_tables_sl2vl(const struct kr_fabric *f, const struct kr_tables *t,
 	return t->sl2vl[map_index(f, t, node, in, out)];
 }
 
+bool kr_tables_sl2vl_given(const struct kr_fabric *f, const struct kr_tables *t,
+			   uint32_t node, unsigned in, unsigned out)
+{
+	if (!t->sl2vl_given || in > f->nports[node] || out > f->nports[node])
+		return !t->sl2vl_given;
+	return t->sl2vl_given[map_index(f, t, node, in, out)];
+}
+
 uint64_t *kr_tables_sl2vl_ref(const struct kr_fabric *f, struct kr_tables *t,
 			      uint32_t node, unsigned in, unsigned out)
 {
@@ -45,21 +53,33 @@ static int pair_cmp(const void *a, const void *b)
 	return (x->dlid > y->dlid) - (x->dlid < y->dlid);
 }
 
+static const struct kr_sl_pair *find_pair(const struct kr_tables *t,
+					  unsigned slid, unsigned dlid)
+{
+	struct kr_sl_pair key = { .slid = (uint16_t)slid,
+				  .dlid = (uint16_t)dlid };
+
+	if (!t->npair_sl)
+		return NULL;
+	return bsearch(&key, t->pair_sl, t->npair_sl, sizeof(key), pair_cmp);
+}
+
 unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
 			   unsigned dlid)
 {
-	if (t->npair_sl) {
-		struct kr_sl_pair key = { .slid = (uint16_t)slid,
-					  .dlid = (uint16_t)dlid };
-		const struct kr_sl_pair *hit = bsearch(&key, t->pair_sl,
-						       t->npair_sl,
-						       sizeof(key), pair_cmp);
-		if (hit)
-			return hit->sl;
-	}
+	const struct kr_sl_pair *hit = find_pair(t, slid, dlid);
+
+	if (hit)
+		return hit->sl;
 	if (t->dlid_sl && dlid < t->stride)
 		return t->dlid_sl[dlid];
 	return 0;
+}
+
+bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
+			  unsigned dlid)
+{
+	return find_pair(t, slid, dlid) != NULL;
 }
 
 int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
@@ -116,6 +136,29 @@ int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d)
 	return KR_OK;
 }
 
+int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f)
+{
+	if (!t->sl2vl) {
+		struct kr_tables tmp;
+
+		if (kr_tables_init(&tmp, f, 0, 1, 0))
+			return KR_ENOMEM;
+		t->sl2vl_base = tmp.sl2vl_base;
+		t->sl2vl = tmp.sl2vl;
+		free(tmp.lft);
+		t->sl2vl_given = calloc((size_t)t->sl2vl_base[f->nnode] + 1, 1);
+		if (!t->sl2vl_given)
+			return KR_ENOMEM;
+	}
+	if (!t->dlid_sl) {
+		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
+		t->sl_given = calloc((size_t)t->stride + 1, 1);
+		if (!t->dlid_sl || !t->sl_given)
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
 void kr_tables_free(struct kr_tables *t)
 {
 	free(t->lft);
@@ -123,5 +166,7 @@ void kr_tables_free(struct kr_tables *t)
 	free(t->sl2vl);
 	free(t->dlid_sl);
 	free(t->pair_sl);
+	free(t->sl2vl_given);
+	free(t->sl_given);
 	*t = (struct kr_tables){ 0 };
 }

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_error(const struct kr_diag *d)
@@ -93,4 +94,107 @@ unsigned long cli_number(const char *cmd, const char *opt, const char *s,
 		exit(EXIT_USAGE);
 	}
 	return v;
+}
+
+/* The first of names present in dir, into buf; NULL if none is. */
+static const char *dir_file(const char *dir, const char *const *names,
+			    char *buf, size_t size)
+{
+	struct stat st;
+
+	for (; *names; names++) {
+		snprintf(buf, size, "%s/%s", dir, *names);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode))
+			return buf;
+	}
+	return NULL;
+}
+
+static int from_dir(const char *cmd, struct cli_inputs *in)
+{
+	static const char *const topo[] = { "topology.net", NULL };
+	static const char *const lfts[] = { "lfts.dump", "opensm-lfts.dump",
+					    NULL };
+	static const char *const sl2vl[] = { "sl2vl.dump", "opensm-sl2vl.dump",
+					     NULL };
+	static const char *const psl[] = { "path-sl", NULL };
+	const char *dir = in->topo;
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	in->topo = dir_file(dir, topo, in->dir_file[0], sizeof(in->dir_file[0]));
+	if (!in->topo)
+		return cli_usage_error(cmd, "%s: a directory, but without "
+				       "topology.net (a capture holds "
+				       "topology.net and lfts.dump)", dir);
+	if (!in->lfts)
+		in->lfts = dir_file(dir, lfts, in->dir_file[1],
+				    sizeof(in->dir_file[1]));
+	if (!in->lfts)
+		return cli_usage_error(cmd, "%s: no lfts.dump or "
+				       "opensm-lfts.dump, and no --lfts", dir);
+	if (!in->sl2vl)
+		in->sl2vl = dir_file(dir, sl2vl, in->dir_file[2],
+				     sizeof(in->dir_file[2]));
+	if (!in->path_sl)
+		in->path_sl = dir_file(dir, psl, in->dir_file[3],
+				       sizeof(in->dir_file[3]));
+	return 0;
+}
+
+/* LIDs from guid2lid, else from the topology, else from the LFT dump. */
+static int read_lids(const char *cmd, const struct cli_inputs *in,
+		     struct kr_fabric *f)
+{
+	struct kr_diag d = { 0 };
+
+	if (in->guid2lid && (d.file = in->guid2lid,
+			     kr_guid2lid_read(in->guid2lid, f, &d)))
+		return cli_error(&d);
+	if (f->max_lid)
+		return 0;
+	if (kr_lfts_read_lids(in->lfts, f, &d))
+		return cli_error(&d);
+	if (!f->max_lid) {
+		d = (struct kr_diag){ .file = in->topo,
+				      .msg = "no LIDs: use a topology with LIDs "
+					     "(ibnetdiscover output), --guid2lid, "
+					     "or an LFT dump naming port GUIDs" };
+		return cli_error(&d);
+	}
+	fprintf(stderr, "knsroute %s: LIDs taken from the port GUIDs %s "
+		"names\n", cmd, in->lfts);
+	return 0;
+}
+
+int cli_read_inputs(const char *cmd, struct cli_inputs *in,
+		    struct kr_fabric *f, struct kr_tables *t)
+{
+	struct kr_diag d = { 0 };
+	int rc = from_dir(cmd, in);
+
+	if (!rc && !in->lfts)
+		rc = cli_usage_error(cmd, "--lfts FILE is required");
+	if (!rc)
+		rc = cli_read_fabric(in->topo, f);
+	if (!rc)
+		rc = read_lids(cmd, in, f);
+	if (rc)
+		return rc;
+	if (kr_lfts_read(in->lfts, f, t, &d) ||
+	    (in->sl2vl && kr_sl2vl_read(in->sl2vl, f, t, &d)) ||
+	    (in->path_sl && kr_path_sl_read(in->path_sl, f, t, &d)))
+		return cli_error(&d);
+	if (!in->sl2vl)
+		fprintf(stderr, "knsroute %s: no SL2VL maps (--sl2vl): every SL "
+			"taken as VL 0 on every port\n", cmd);
+	if (!in->path_sl)
+		fprintf(stderr, "knsroute %s: no path SLs (--path-sl): every "
+			"pair taken as SL 0\n", cmd);
+	if (kr_tables_assume(t, f)) {
+		fprintf(stderr, "knsroute: out of memory\n");
+		return EXIT_USAGE;
+	}
+	return 0;
 }

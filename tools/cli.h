@@ -8,7 +8,8 @@
 
 #include "kr.h"
 
-enum { EXIT_PROBLEM = 1, EXIT_USAGE = 2 };
+/* 3: check found a problem only under assumed inputs (see knsroute(8)). */
+enum { EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ASSUMED = 3 };
 
 /* Subcommands: each parses its own options and returns the exit code. */
 int cmd_gen(int argc, char **argv);
@@ -18,6 +19,7 @@ int cmd_route(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_faults(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
@@ -26,6 +28,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Reads a topology; on failure prints why and returns EXIT_USAGE. */
 int cli_read_fabric(const char *path, struct kr_fabric *f);
+
+/* What check and path read: a topology and the tables programmed on it.
+ * A directory in place of the topology is a capture (topology.net,
+ * lfts.dump, sl2vl.dump, path-sl) or `knsroute route` output (topology.net,
+ * opensm-lfts.dump, opensm-sl2vl.dump, path-sl); files named by options
+ * win over the directory's. */
+struct cli_inputs {
+	const char *topo, *lfts, *sl2vl, *path_sl, *guid2lid;
+	char dir_file[4][4200];	/* paths found in the directory */
+};
+/* Reads them all into f and t (what none gave becomes an assumption on
+ * record, with a warning on stderr); EXIT_USAGE after printing why. */
+int cli_read_inputs(const char *cmd, struct cli_inputs *in,
+		    struct kr_fabric *f, struct kr_tables *t);
 
 /* A file written to PATH.tmp.PID and renamed over PATH on commit, so readers
  * never see half a file; "-" or NULL means stdout. */

@@ -10,9 +10,11 @@ static void check_usage(FILE *out)
 {
 	fprintf(out,
 "Usage: knsroute check TOPOLOGY --lfts FILE [--sl2vl FILE] [--path-sl FILE]\n"
-"                      [--guid2lid FILE] [--json] [--max-examples N]\n"
-"                      [--switch-sources] [--write-lfts FILE]\n"
-"                      [--write-sl2vl FILE] [--write-path-sl FILE]\n"
+"                      [--guid2lid FILE] [--dests cas|all|auto] [--json]\n"
+"                      [--max-examples N] [--switch-sources]\n"
+"                      [--write-lfts FILE] [--write-sl2vl FILE]\n"
+"                      [--write-path-sl FILE]\n"
+"       knsroute check DIR [OPTIONS]\n"
 "\n"
 "Checks the tables a fabric is (or would be) programmed with, whatever\n"
 "engine made them: every source CA port (its base LID as SLID) to every\n"
@@ -21,7 +23,11 @@ static void check_usage(FILE *out)
 "consecutive hops of a path depend on each other) must have no cycle: a\n"
 "cycle is a credit loop, a possible deadlock.\n"
 "\n"
-"  TOPOLOGY            ibnetdiscover output or ibsim net file, with LIDs\n"
+"  TOPOLOGY            ibnetdiscover output or ibsim net file; LIDs from\n"
+"                      it, else --guid2lid, else the LFT dump's port GUIDs\n"
+"  DIR                 a capture: DIR/topology.net, DIR/lfts.dump and, if\n"
+"                      there, DIR/sl2vl.dump, DIR/path-sl (`knsroute route`\n"
+"                      output's opensm-*.dump names too); options win\n"
 "  --lfts FILE         opensm-lfts.dump, or ibroute / dump_fts /\n"
 "                      dump_lfts.sh output (told apart automatically)\n"
 "  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
@@ -30,6 +36,10 @@ static void check_usage(FILE *out)
 "                      or `saquery -p` output; default: SL 0 for every pair\n"
 "  --guid2lid FILE     take LIDs from OpenSM's guid2lid cache\n"
 "  --switch-sources    also route from every switch (port 0)\n"
+"  --dests WHICH       the traffic the exit status stands for: cas (data:\n"
+"                      CA to CA), all (data and management: to and from\n"
+"                      switch LIDs too), auto (default: all when every\n"
+"                      management pair's SL was given, else cas)\n"
 "  --max-examples N    undelivered pairs to list (default 10)\n"
 "  --json              one JSON object instead of the text report\n"
 "  --write-lfts FILE   write the LFTs read as an opensm-lfts.dump\n"
@@ -48,27 +58,52 @@ static void check_usage(FILE *out)
 "channels \"NAME[PORT] VL v\", each with a SLID -> DLID path that makes it\n"
 "wait for the next.\n"
 "\n"
+"Assumptions: ports without an SL2VL map (VL 0 taken), pairs without a path\n"
+"SL (SL 0, or the SL most PathRecords towards the DLID carry), LIDs the\n"
+"LFTs route that no port owns, ports without a LID. Each traffic class,\n"
+"data and data + management, gets a verdict: ok, undelivered, credit_loop\n"
+"(the given inputs alone close it) or assumed_credit_loop (only with\n"
+"assumed values: capture them to decide).\n"
+"\n"
 "JSON keys: pairs, sources, destinations, delivered, undelivered, fail\n"
 "{no_entry, down_port, loop, wrong_dest, vl15, oper_vl}, examples [{src,\n"
 "src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
 "count], links {count, max, mean, top [{node, node_port, peer, peer_port,\n"
 "load}]}, vls {max_vl, oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
-"{channels, dependencies}, credit_loop (null or [{node, node_port, vl,\n"
-"slid, dlid}]), verdict (ok, undelivered, credit_loop).\n"
+"{channels, dependencies}, assumed {exact, sl2vl_ports, ports, sl_pairs\n"
+"{data, management}, sl_taken, lids_without_port, ports_without_lid},\n"
+"classes {data, all: {pairs, delivered, verdict, loop_sl_pairs,\n"
+"loop_map_deps, credit_loop}}, credit_loop (the counted class's: null or\n"
+"[{node, node_port, vl, slid, dlid, assumed [sl, sl2vl]}]), dests (cas,\n"
+"all), verdict (ok, undelivered, credit_loop, assumed_credit_loop).\n"
 "\n"
-"Exit status: 0 all delivered and no credit loop, 1 a problem was found,\n"
-"2 usage or input error (FILE:LINE: what was expected).\n");
+"Exit status (for the class --dests counts): 0 all delivered and no credit\n"
+"loop, 1 a problem the inputs prove (undelivered pairs, a credit loop),\n"
+"2 usage or input error (FILE:LINE: what was expected), 3 a credit loop\n"
+"only through assumed SLs or SL2VL maps.\n");
 }
 
 struct check_args {
-	const char *topo, *lfts, *sl2vl, *path_sl, *guid2lid;
+	struct cli_inputs in;
 	const char *w_lfts, *w_sl2vl, *w_path_sl;
 	struct kr_check_opts o;
 	int json;
 };
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_JSON, OPT_MAXEX,
-       OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL };
+       OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL, OPT_DESTS };
+
+static int parse_dests(const char *s)
+{
+	static const char *const names[] = { [KR_CHECK_DESTS_ALL] = "all",
+					     [KR_CHECK_DESTS_CAS] = "cas",
+					     [KR_CHECK_DESTS_AUTO] = "auto" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
 
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
@@ -80,6 +115,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "max-examples", required_argument, NULL, OPT_MAXEX },
 		{ "switch-sources", no_argument, NULL, OPT_SWSRC },
+		{ "dests", required_argument, NULL, OPT_DESTS },
 		{ "write-lfts", required_argument, NULL, OPT_WLFTS },
 		{ "write-sl2vl", required_argument, NULL, OPT_WSL2VL },
 		{ "write-path-sl", required_argument, NULL, OPT_WPSL },
@@ -91,10 +127,17 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_LFTS: a->lfts = optarg; break;
-		case OPT_SL2VL: a->sl2vl = optarg; break;
-		case OPT_PSL: a->path_sl = optarg; break;
-		case OPT_G2L: a->guid2lid = optarg; break;
+		case OPT_LFTS: a->in.lfts = optarg; break;
+		case OPT_SL2VL: a->in.sl2vl = optarg; break;
+		case OPT_PSL: a->in.path_sl = optarg; break;
+		case OPT_G2L: a->in.guid2lid = optarg; break;
+		case OPT_DESTS:
+			a->o.dests = parse_dests(optarg);
+			if (a->o.dests < 0)
+				return cli_usage_error("check", "--dests expects "
+						       "cas, all or auto, not "
+						       "\"%s\"", optarg);
+			break;
 		case OPT_JSON: a->json = 1; break;
 		case OPT_MAXEX:
 			a->o.max_examples = (unsigned)cli_number(
@@ -111,35 +154,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (optind + 1 != argc)
 		return cli_usage_error("check", optind < argc ?
 				       "expected one TOPOLOGY, not several" :
-				       "expected a TOPOLOGY file");
-	a->topo = argv[optind];
-	if (!a->lfts)
-		return cli_usage_error("check", "--lfts FILE is required");
-	return 0;
-}
-
-/* Everything the command reads; on failure the reason is printed. */
-static int read_inputs(const struct check_args *a, struct kr_fabric *f,
-		       struct kr_tables *t)
-{
-	struct kr_diag d = { 0 };
-	int rc = cli_read_fabric(a->topo, f);
-
-	if (rc)
-		return rc;
-	if (a->guid2lid && (d.file = a->guid2lid,
-			    kr_guid2lid_read(a->guid2lid, f, &d)))
-		return cli_error(&d);
-	if (!f->max_lid) {
-		d = (struct kr_diag){ .file = a->topo,
-				      .msg = "no LIDs: use a topology with LIDs "
-					     "(ibnetdiscover output) or --guid2lid" };
-		return cli_error(&d);
-	}
-	if (kr_lfts_read(a->lfts, f, t, &d) ||
-	    (a->sl2vl && kr_sl2vl_read(a->sl2vl, f, t, &d)) ||
-	    (a->path_sl && kr_path_sl_read(a->path_sl, f, t, &d)))
-		return cli_error(&d);
+				       "expected a TOPOLOGY file or DIR");
+	a->in.topo = argv[optind];
 	return 0;
 }
 
@@ -183,7 +199,8 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .o = { .max_examples = 10 } };
+	struct check_args a = { .o = { .max_examples = 10,
+				       .dests = KR_CHECK_DESTS_AUTO } };
 	struct kr_fabric f = { 0 };
 	struct kr_tables t = { 0 };
 	struct kr_check_report r;
@@ -192,7 +209,7 @@ int cmd_check(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	rc = read_inputs(&a, &f, &t);
+	rc = cli_read_inputs("check", &a.in, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);
 	if (!rc) {
@@ -205,7 +222,8 @@ int cmd_check(int argc, char **argv)
 			fprintf(stderr, "knsroute: cannot write the report\n");
 			rc = EXIT_USAGE;
 		} else {
-			rc = res ? EXIT_PROBLEM : 0;
+			rc = res == KR_EASSUMED ? EXIT_ASSUMED
+			     : res ? EXIT_PROBLEM : 0;
 		}
 		kr_check_report_free(&r);
 	}

@@ -17,6 +17,7 @@ static const struct {
 	{ "info", cmd_info, "summarise a topology file (counts, LIDs, components)" },
 	{ "route", cmd_route, "dry run: route, plan SLs/VLs, check, write dumps" },
 	{ "check", cmd_check, "check tables: delivery, link load, credit loops" },
+	{ "path", cmd_path, "one pair hop by hop: ports, SL and VLs" },
 	{ "stats", cmd_stats, "destinations per output port and VL" },
 	{ "faults", cmd_faults, "random link or switch faults: how repair copes" },
 };

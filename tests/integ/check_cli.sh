@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 14
+kr_plan 27
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -41,19 +41,38 @@ run clean "$D/chk_fattree.ibnd" --lfts "$D/chk_fattree-ftree-lfts.dump"
 [ $RC -eq 0 ] && grep -q "verdict: OK" "$T/clean.out"
 kr_ok $? "ftree on a fat tree: exit 0, verdict OK"
 
+# Every LID's SL given (dor leaves all on SL 0): the loop is proven.
+awk '/^0x/ { print strtonum($1), 0 }' "$D/chk_t33-lfts.dump" | sort -un \
+	>"$T/t33-sl0.path-sl"
+
 # shellcheck disable=SC2086
-run loop $T33 --sl2vl "$D/chk_t33-sl2vl.dump"
-[ $RC -eq 1 ] && grep -q "credit loop of 4 channels" "$T/loop.out"
-kr_ok $? "dor on the shuffled 3x3 torus: exit 1, a 4-channel credit loop"
+run loop $T33 --sl2vl "$D/chk_t33-sl2vl.dump" --path-sl "$T/t33-sl0.path-sl"
+[ $RC -eq 1 ] && grep -q "credit loop of 4 channels" "$T/loop.out" &&
+	grep -q "verdict: PROBLEM: credit loop" "$T/loop.out"
+kr_ok $? "dor on the shuffled 3x3 torus, every SL given: exit 1, a 4-channel credit loop"
+
+# shellcheck disable=SC2086
+run unproven $T33 --sl2vl "$D/chk_t33-sl2vl.dump"
+[ $RC -eq 3 ] && grep -q "verdict: UNPROVEN: credit loop through 4 pairs whose SL was assumed" \
+	"$T/unproven.out" && grep -q "no path SLs (--path-sl)" "$T/unproven.err" &&
+	grep -q "pairs without a path SL:    144 data, 81 management" "$T/unproven.out"
+kr_ok $? "the same loop with the SLs not given (QoS maps): exit 3, UNPROVEN, a warning"
 
 # shellcheck disable=SC2086
 run json $T33 --json
-[ $RC -eq 1 ] && python3 -c 'import json, sys
+[ $RC -eq 3 ] && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["verdict"] == "credit_loop" and r["pairs"] == r["delivered"] == 225
-assert len(r["credit_loop"]) == 4 and r["cdg"]["dependencies"] > 0' \
-	"$T/json.out"
-kr_ok $? "--json parses, with verdict, pairs and the loop"
+assert r["verdict"] == "assumed_credit_loop" and r["pairs"] == r["delivered"] == 225
+assert len(r["credit_loop"]) == 4 and r["cdg"]["dependencies"] > 0
+assert all(c["assumed"] == ["sl2vl"] for c in r["credit_loop"])
+a = r["assumed"]
+assert not a["exact"] and a["sl2vl_ports"] == a["ports"] == 54
+assert a["sl_pairs"] == {"data": 144, "management": 81}
+c = r["classes"]
+assert c["data"]["pairs"] == 144 and c["all"]["pairs"] == 225
+assert c["data"]["verdict"] == c["all"]["verdict"] == "assumed_credit_loop"
+assert r["dests"] == "cas"' "$T/json.out"
+kr_ok $? "--json parses, with verdict, pairs, classes, assumptions and the loop"
 
 run badlfts "$D/chk_t33.ibnd" --lfts "$D/chk_t33-sl2vl.dump"
 [ $RC -eq 2 ] && grep -q "chk_t33-sl2vl.dump:1: expected \"Unicast lids" \
@@ -103,4 +122,95 @@ run cut "$D/chk_t33.ibnd" --lfts "$T/cut.lfts" --write-lfts "$T/cut.rewritten"
 [ $RC -eq 2 ] && grep -q "cut.lfts:5: truncated" "$T/cut.err" &&
 	[ ! -e "$T/cut.rewritten" ]
 kr_ok $? "a truncated dump: exit 2 at its last line, nothing written"
+
+# A capture directory: check DIR reads topology.net, lfts.dump and the
+# optional files; each missing one is a warning and an assumption.
+mkdir -p "$T/cap"
+cp "$D/chk_t33.ibnd" "$T/cap/topology.net"
+cp "$D/chk_t33-lfts.dump" "$T/cap/lfts.dump"
+run capmin "$T/cap"
+[ $RC -eq 3 ] && grep -q "no SL2VL maps" "$T/capmin.err" &&
+	grep -q "no path SLs" "$T/capmin.err" &&
+	grep -q "ports without an SL2VL map: 54 of 54" "$T/capmin.out"
+kr_ok $? "check DIR with topology and LFTs only: exit 3, two warnings, the maps counted"
+
+cp "$D/chk_t33-sl2vl.dump" "$T/cap/sl2vl.dump"
+cp "$T/t33-sl0.path-sl" "$T/cap/path-sl"
+run capall "$T/cap"
+[ $RC -eq 1 ] && [ ! -s "$T/capall.err" ] &&
+	grep -q "assumed: nothing" "$T/capall.out" &&
+	grep -q "verdict: PROBLEM: credit loop" "$T/capall.out"
+kr_ok $? "check DIR with every file: no warning, nothing assumed, the loop proven"
+
+run capover "$T/cap" --lfts "$D/chk_t33-dump_lfts.txt" --json
+[ $RC -eq 1 ] && python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); assert r["assumed"]["exact"] is True
+assert r["verdict"] == "credit_loop" and r["dests"] == "all"' "$T/capover.out"
+kr_ok $? "an option overrides the directory's file"
+
+# Partial inputs: path SLs for one DLID only, SL2VL maps of CAs only.
+head -1 "$T/t33-sl0.path-sl" >"$T/one.psl"
+awk '/^Switch/ { skip = 1 } /^Channel/ { skip = 0 } !skip' \
+	"$D/chk_t33-sl2vl.dump" >"$T/ca.sl2vl"
+# shellcheck disable=SC2086
+run partial $T33 --path-sl "$T/one.psl" --sl2vl "$T/ca.sl2vl"
+[ $RC -eq 3 ] && [ ! -s "$T/partial.err" ] &&
+	grep -q "ports without an SL2VL map: 45 of 54" "$T/partial.out" &&
+	grep -q "pairs without a path SL:    144 data, 72 management" "$T/partial.out"
+kr_ok $? "partial SL2VL and path SLs: counted in the report, exit 3"
+
+# --dests: the data alone, or everything.
+# shellcheck disable=SC2086
+run dests $T33 --dests all --json
+[ $RC -eq 3 ] && python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["dests"] == "all"' "$T/dests.out"
+kr_ok $? "--dests all counts management traffic"
+# shellcheck disable=SC2086
+run badests $T33 --dests some
+[ $RC -eq 2 ] && grep -q "dests expects cas, all or auto" "$T/badests.err"
+kr_ok $? "--dests with another word: exit 2"
+
+# LIDs from the LFT dump's port GUIDs when the topology has none.
+sed 's/ lid [0-9]* lmc [0-9]*//; s/# lid [0-9]* /# /; s/ lid [0-9]* 4x/ 4x/' \
+	"$D/chk_t33.ibnd" >"$T/nolids.ibnd"
+"$KR_CLI" info "$T/nolids.ibnd" 2>/dev/null | grep -qi "lids: *0\|no lids" ; :
+run nolids "$T/nolids.ibnd" --lfts "$D/chk_t33-lfts.dump" --sl2vl "$D/chk_t33-sl2vl.dump" \
+	--path-sl "$T/t33-sl0.path-sl"
+[ $RC -eq 1 ] && grep -q "LIDs taken from the port GUIDs" "$T/nolids.err" &&
+	grep -q "credit loop of 4 channels" "$T/nolids.out"
+kr_ok $? "a topology without LIDs: LIDs from the LFT dump, same verdict"
+
+# ibnetdiscover -l output: a node list, refused by name.
+printf 'Switch\t : 0x0002c9783aac1b04 ports 5 devid 0x0 vendid 0x0 "sw"\n' \
+	>"$T/list.txt"
+run nodelist "$T/list.txt" --lfts "$D/chk_t33-lfts.dump"
+[ $RC -eq 2 ] && grep -q "list.txt:1: a node list (.ibnetdiscover -l." "$T/nodelist.err" &&
+	grep -q "use plain .ibnetdiscover. output" "$T/nodelist.err"
+kr_ok $? "a node list: exit 2 naming the format to use"
+
+# knsroute path: hops to delivery (exit 0), to a failure (exit 1), JSON.
+"$KR_CLI" path "$T/cap" H-0002ccbdb8176800 S-0002c9783aac1b04 \
+	>"$T/path.out" 2>"$T/path.err"
+RC=$?
+[ $RC -eq 0 ] && grep -q "SLID 2 -> DLID 4, SL 0$" "$T/path.out" &&
+	grep -q "delivered at S-0002c9783aac1b04\[0\]" "$T/path.out" &&
+	[ "$(grep -c '^  [0-9]' "$T/path.out")" -eq 4 ]
+kr_ok $? "path by node names in a capture: 4 hops, delivered"
+"$KR_CLI" path "$T/cap" 0x0002ccbdb8176801 24 --json >"$T/pathj.out" 2>&1
+RC=$?
+[ $RC -eq 0 ] && python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["slid"] == 2 and p["dlid"] == 24 and p["result"] == "delivered"
+assert not p["sl_assumed"] and p["hops"][0]["node"] == "H-0002ccbdb8176800"
+assert all(h["vl"] == 0 and not h["map_assumed"] for h in p["hops"])' "$T/pathj.out"
+kr_ok $? "path by port GUID and LID, --json"
+sed 's/^0x0018 002/0x0018 003/' "$D/chk_t33-lfts.dump" >"$T/broken.lfts"
+"$KR_CLI" path "$D/chk_t33.ibnd" 2 24 --lfts "$T/broken.lfts" \
+	>"$T/pathb.out" 2>/dev/null
+RC=$?
+[ $RC -eq 1 ] && grep -q "not delivered: " "$T/pathb.out"
+kr_ok $? "path through a broken entry: exit 1 and where it failed"
+"$KR_CLI" path "$T/cap" nosuchnode 24 >/dev/null 2>"$T/pathu.err"
+[ $? -eq 2 ] && grep -q '"nosuchnode": no node' "$T/pathu.err"
+kr_ok $? "path with an unknown SRC: exit 2"
 kr_done

@@ -119,10 +119,10 @@ static void check_ring_cycle(unsigned n)
 	route_one_way(&f, &t);
 	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
 	assert_int_equal(r.delivered, r.pairs);
-	assert_int_equal(r.ncycle, n);
+	assert_int_equal(r.cls[KR_CHECK_ALL].ncycle, n);
 	for (unsigned i = 0; i < n; i++) {
-		const struct kr_check_chan *c = &r.cycle[i];
-		const struct kr_check_chan *next = &r.cycle[(i + 1) % n];
+		const struct kr_check_chan *c = &r.cls[KR_CHECK_ALL].cycle[i];
+		const struct kr_check_chan *next = &r.cls[KR_CHECK_ALL].cycle[(i + 1) % n];
 		uint32_t sw = f.owner[c->slot];
 
 		assert_int_equal(c->vl, 0);
@@ -213,7 +213,7 @@ static void check_dateline(unsigned n)
 					*m = kr_map_set(*m, sl, sw < sl);
 			}
 	assert_int_equal(run(&f, &t, &r), KR_OK);
-	assert_null(r.cycle);
+	assert_null(r.cls[KR_CHECK_ALL].cycle);
 	assert_int_equal(r.delivered, r.pairs);
 	assert_int_equal(r.max_vl, 1);
 	/* what leaves S0 on "+" goes to S1 .. S(n-1): i = 0 < d, VL 1 only */
@@ -554,7 +554,11 @@ static void assert_same_report(const struct kr_fabric *f,
 			    f->nport * sizeof(*a->vl_mask));
 	assert_int_equal(a->channels, b->channels);
 	assert_int_equal(a->deps, b->deps);
-	assert_int_equal(a->cycle != NULL, b->cycle != NULL);
+	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+		assert_int_equal(a->cls[k].pairs, b->cls[k].pairs);
+		assert_int_equal(a->cls[k].delivered, b->cls[k].delivered);
+		assert_int_equal(a->cls[k].loop, b->cls[k].loop);
+	}
 }
 
 /* Every pair of f with its SL under t, or (some) a random other one. */
@@ -628,6 +632,462 @@ static void test_classes_match_pairs(void **state)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Assumptions and traffic classes                                     */
+
+/* Every map of f: SL s on VL s (SLs 0..3). */
+static void identity_maps(const struct kr_fabric *f, struct kr_tables *t)
+{
+	uint64_t m = 0;
+
+	for (unsigned sl = 0; sl < 4; sl++)
+		m = kr_map_set(m, sl, sl);
+	for (uint32_t n = 0; n < f->nnode; n++)
+		for (unsigned out = 0; out <= f->nports[n]; out++)
+			for (unsigned in = 0; in <= f->nports[n]; in++) {
+				uint64_t *r = kr_tables_sl2vl_ref(f, t, n, in, out);
+
+				if (r)
+					*r = m;
+			}
+}
+
+/* Ring of 4 routed one way, maps SL s -> VL s. CA i's LID is given SL i:
+ * each destination's paths stay on a VL of their own and end at its
+ * switch, so data has no credit loop. Switch LIDs take SL 0, not given:
+ * their paths together go all the way round on VL 0, the loop exists only
+ * through assumed SLs. Given (sw_given), the same loop is proven. */
+static void ring4_mgmt_loop(struct kr_fabric *f, struct kr_tables *t,
+			    bool sw_given)
+{
+	build_ring(f, 4, 0);
+	route_one_way(f, t);
+	identity_maps(f, t);
+	t->sl_given = calloc(t->stride, 1);
+	for (unsigned i = 0; i < 4; i++) {
+		t->dlid_sl[4 + 1 + i] = (uint8_t)i;
+		t->sl_given[4 + 1 + i] = KR_SL_ALL;
+		t->sl_given[1 + i] = sw_given ? KR_SL_ALL : KR_SL_ASSUMED;
+	}
+}
+
+static int run_dests(const struct kr_fabric *f, const struct kr_tables *t,
+		     int dests, struct kr_check_report *r)
+{
+	struct kr_check_opts o = { .max_examples = 10, .dests = dests };
+
+	return kr_check_run(f, t, &o, r, NULL);
+}
+
+static void test_assumed_loop(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+	const struct kr_check_class *all = &r.cls[KR_CHECK_ALL];
+
+	(void)state;
+	ring4_mgmt_loop(&f, &t, false);
+	assert_int_equal(run_dests(&f, &t, KR_CHECK_DESTS_ALL, &r), KR_EASSUMED);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+	assert_null(r.cls[KR_CHECK_DATA].cycle);
+	assert_int_equal(all->loop, KR_LOOP_ASSUMED);
+	/* the 4 "+" channels on VL 0. Data towards CA 0 (SL 0, given)
+	 * proves S1 -> S2 -> S3 -> S0; the two dependencies through S0's
+	 * "+" channel are made only by CA -> switch pairs, SL assumed */
+	assert_int_equal(all->ncycle, 4);
+	assert_int_equal(all->loop_map_deps, 0);
+	assert_true(all->loop_sl_pairs >= 1 && all->loop_sl_pairs <= 2);
+	for (unsigned i = 0, n = 0; i < 4; i++) {
+		const struct kr_check_chan *c = &all->cycle[i];
+		uint32_t dst = kr_port_by_lid(&f, c->dlid);
+
+		assert_int_equal(c->vl, 0);
+		assert_true(c->assumed == 0 || c->assumed == KR_CHECK_ASSUMED_SL);
+		assert_true(!c->assumed || kr_is_switch(&f, f.owner[dst]));
+		assert_true(c->assumed || !kr_is_switch(&f, f.owner[dst]));
+		n += c->assumed != 0;
+		if (i == 3)
+			assert_int_equal(n, 2);
+	}
+	assert_int_equal(r.assumed.sl_pairs[0], 0);
+	assert_int_equal(r.assumed.sl_pairs[1], 16);	/* 4 CAs x 4 switches */
+	kr_check_report_free(&r);
+	/* data alone, and auto (a management SL was assumed): no problem */
+	assert_int_equal(run_dests(&f, &t, KR_CHECK_DESTS_CAS, &r), KR_OK);
+	assert_int_equal(r.dests, KR_CHECK_DESTS_CAS);
+	kr_check_report_free(&r);
+	assert_int_equal(run_dests(&f, &t, KR_CHECK_DESTS_AUTO, &r), KR_OK);
+	assert_int_equal(r.dests, KR_CHECK_DESTS_CAS);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+
+	/* the switch LIDs' SL 0 given: the same loop, proven; auto counts
+	 * management now */
+	ring4_mgmt_loop(&f, &t, true);
+	assert_int_equal(run_dests(&f, &t, KR_CHECK_DESTS_AUTO, &r), KR_ECYCLE);
+	assert_int_equal(r.dests, KR_CHECK_DESTS_ALL);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+	assert_int_equal(all->loop, KR_LOOP_PROVEN);
+	for (unsigned i = 0; i < all->ncycle; i++)
+		assert_int_equal(all->cycle[i].assumed, 0);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* An assumed SL does not matter where the maps send every SL to one VL:
+ * the one-way ring on VL 0 everywhere is a proven loop with no SL given. */
+static void test_assumed_sl_fixed_maps(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	t.sl_given = calloc(t.stride, 1);
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_PROVEN);
+	assert_int_equal(r.assumed.sl_pairs[0], 12);
+	kr_check_report_free(&r);
+	/* the same with S2's map from port 3 to port 2 missing: the
+	 * dependency into S2's "+" channel is made only through it; the one
+	 * out of it also by CA 2's packets (in port 1, map given) */
+	t.sl2vl_given = malloc(t.sl2vl_base[f.nnode]);
+	memset(t.sl2vl_given, 1, t.sl2vl_base[f.nnode]);
+	*(kr_tables_sl2vl_ref(&f, &t, 2, 3, 2) - t.sl2vl + t.sl2vl_given) = 0;
+	assert_int_equal(run(&f, &t, &r), KR_EASSUMED);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_ASSUMED);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop_map_deps, 1);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop_sl_pairs, 0);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* Each counter on its own: two maps missing (a CA's, one of switch 1's
+ * out port 2), one CA LID's SL missing, a LID routed past the fabric's
+ * LIDs, a CA without a LID. */
+static void test_assumption_counters(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t, big;
+	struct kr_check_report r;
+	uint8_t *given;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	/* the same tables two LIDs wider, LID max + 1 routed at switch 0 */
+	assert_int_equal(kr_tables_init(&big, &f, t.stride + 2, 1, 1), KR_OK);
+	for (uint32_t sw = 0; sw < f.nsw; sw++)
+		memcpy(big.lft + sw * big.stride, t.lft + sw * t.stride, t.stride);
+	big.lft[0 * big.stride + f.max_lid + 1] = 2;
+	kr_tables_free(&t);
+	given = malloc(big.sl2vl_base[f.nnode]);
+	memset(given, 1, big.sl2vl_base[f.nnode]);
+	given[kr_tables_sl2vl_ref(&f, &big, 4, 1, 1) - big.sl2vl] = 0;
+	given[kr_tables_sl2vl_ref(&f, &big, 1, 3, 2) - big.sl2vl] = 0;
+	big.sl2vl_given = given;
+	big.sl_given = malloc(big.stride);
+	memset(big.sl_given, KR_SL_ALL, big.stride);
+	big.sl_given[4 + 1 + 2] = KR_SL_ASSUMED;	/* CA 2's LID */
+	f.lid[kr_port_by_lid(&f, 4 + 1 + 3)] = 0;	/* CA 3 loses its LID */
+	assert_int_equal(kr_fabric_index_lids(&f, NULL), KR_OK);
+	run(&f, &big, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.assumed.ports, 16);	/* 3 linked per switch, 4 CAs */
+	assert_int_equal(r.assumed.map_ports, 2);
+	assert_int_equal(r.assumed.sl_pairs[0], 2);	/* CAs 0, 1 -> CA 2 */
+	assert_int_equal(r.assumed.sl_pairs[1], 0);
+	assert_int_equal(r.assumed.sl_nonzero, 0);
+	assert_int_equal(r.assumed.lids_no_port, 2);	/* CA 3's, max + 1 */
+	assert_int_equal(r.assumed.ports_no_lid, 1);
+	kr_check_report_free(&r);
+	kr_tables_free(&big);
+	kr_fabric_free(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reference: every pair walked hop by hop, no code shared with the
+ * checker; per class, delivered pairs and whether the dependency graph,
+ * and its proven part, has a cycle. */
+
+struct ref_edge {
+	uint32_t from, to;
+	bool proven, mgmt;
+};
+
+struct ref {
+	struct ref_edge *e;
+	size_t n, cap;
+	uint64_t pairs[2], delivered[2];	/* data, management */
+};
+
+static void ref_add(struct ref *rf, uint32_t from, uint32_t to, bool proven,
+		    bool mgmt)
+{
+	if (rf->n == rf->cap) {
+		rf->cap = rf->cap ? 2 * rf->cap : 4096;
+		rf->e = realloc(rf->e, rf->cap * sizeof(*rf->e));
+		assert_non_null(rf->e);
+	}
+	rf->e[rf->n++] = (struct ref_edge){ from, to, proven, mgmt };
+}
+
+static bool ref_map_given(const struct kr_fabric *f, const struct kr_tables *t,
+			  uint32_t node, unsigned in, unsigned out)
+{
+	uint64_t *m = kr_tables_sl2vl_ref(f, (struct kr_tables *)t, node, in, out);
+
+	return !t->sl2vl_given || t->sl2vl_given[m - t->sl2vl];
+}
+
+/* Where the LFTs take dlid from sw: true when it arrives. */
+static bool ref_route(const struct kr_fabric *f, const struct kr_tables *t,
+		      uint32_t sw, unsigned dlid)
+{
+	for (unsigned hop = 0; hop < 64; hop++) {
+		unsigned out = t->lft[sw * t->stride + dlid];
+		int32_t peer;
+
+		if (out > f->nports[sw])
+			return false;
+		if (out == 0)
+			return kr_port_by_lid(f, dlid) == f->port0[sw];
+		peer = f->peer[f->port0[sw] + out];
+		if (peer < 0)
+			return false;
+		if (!kr_is_switch(f, f->owner[peer]))
+			return kr_port_by_lid(f, dlid) == (uint32_t)peer;
+		sw = f->owner[peer];
+	}
+	return false;
+}
+
+static void ref_pair(struct ref *rf, const struct kr_fabric *f,
+		     const struct kr_tables *t, uint32_t s, unsigned dlid,
+		     bool mgmt)
+{
+	uint32_t node = f->owner[s], sw = node, prev = KR_NONE;
+	unsigned sl = kr_tables_path_sl(t, f->lid[s], dlid), in = 0;
+	uint8_t g = t->sl_given ? t->sl_given[dlid] : KR_SL_ALL;
+	bool sl_known = g == KR_SL_ALL ||
+			(g == KR_SL_CAS && !kr_is_switch(f, node)) ||
+			kr_tables_pair_given(t, f->lid[s], dlid);
+	bool prev_ok = true, prev_fixed = true;
+
+	rf->pairs[mgmt]++;
+	if (!kr_is_switch(f, node)) {
+		unsigned p = kr_port_num(f, s);
+		uint64_t m = kr_tables_sl2vl(f, t, node, p, p);
+		unsigned vl = kr_map_vl(m, sl);
+
+		if (vl == 15)
+			return;
+		sw = f->owner[f->peer[s]];
+		in = kr_port_num(f, f->peer[s]);
+		if (!ref_route(f, t, sw, dlid))
+			return;
+		prev = s * 16 + vl;
+		prev_ok = ref_map_given(f, t, node, p, p);
+		prev_fixed = m == (m & 0xf) * 0x1111111111111111ull;
+	} else if (!ref_route(f, t, sw, dlid)) {
+		return;
+	}
+	for (;;) {
+		unsigned out = t->lft[sw * t->stride + dlid];
+		uint32_t slot = f->port0[sw] + out;
+		uint64_t m;
+		unsigned vl;
+		bool ok, fixed;
+
+		if (out == 0)
+			break;
+		m = kr_tables_sl2vl(f, t, sw, in, out);
+		vl = kr_map_vl(m, sl);
+		ok = ref_map_given(f, t, sw, in, out);
+		fixed = m == (m & 0xf) * 0x1111111111111111ull;
+		if (prev != KR_NONE)
+			ref_add(rf, prev, slot * 16 + vl, prev_ok && ok &&
+				(sl_known || (prev_fixed && fixed)), mgmt);
+		if (vl == 15)
+			return;
+		if (!kr_is_switch(f, f->owner[f->peer[slot]]))
+			break;
+		prev = slot * 16 + vl;
+		prev_ok = ok;
+		prev_fixed = fixed;
+		in = kr_port_num(f, f->peer[slot]);
+		sw = f->owner[f->peer[slot]];
+	}
+	rf->delivered[mgmt]++;
+}
+
+/* Whether the edges passing keep (class: mgmt allowed; proven only) hold
+ * a cycle: Kahn's algorithm on nn nodes. */
+static bool ref_cyclic(const struct ref *rf, uint32_t nn, bool with_mgmt,
+		       bool proven_only)
+{
+	uint32_t *indeg = calloc(nn, sizeof(*indeg)), *first = calloc(nn + 1, 4);
+	uint32_t *adj = malloc((rf->n + 1) * 4), *queue = malloc(nn * 4);
+	uint32_t head = 0, tail = 0, done = 0, live = 0;
+	bool *used = calloc(nn, 1);
+
+	for (size_t i = 0; i < rf->n; i++) {
+		const struct ref_edge *e = &rf->e[i];
+
+		if ((e->mgmt && !with_mgmt) || (proven_only && !e->proven))
+			continue;
+		first[e->from + 1]++;
+		indeg[e->to]++;
+		used[e->from] = used[e->to] = true;
+	}
+	for (uint32_t v = 0; v < nn; v++)
+		first[v + 1] += first[v];
+	for (size_t i = 0, *fill = NULL; i < rf->n; i++) {
+		const struct ref_edge *e = &rf->e[i];
+
+		(void)fill;
+		if ((e->mgmt && !with_mgmt) || (proven_only && !e->proven))
+			continue;
+		adj[first[e->from]++] = e->to;
+	}
+	for (uint32_t v = nn; v > 0; v--)	/* undo the fill shift */
+		first[v] = first[v - 1];
+	first[0] = 0;
+	for (uint32_t v = 0; v < nn; v++) {
+		live += used[v];
+		if (used[v] && !indeg[v])
+			queue[tail++] = v;
+	}
+	while (head < tail) {
+		uint32_t v = queue[head++];
+
+		done++;
+		for (uint32_t k = first[v]; k < first[v + 1]; k++)
+			if (!--indeg[adj[k]])
+				queue[tail++] = adj[k];
+	}
+	free(indeg);
+	free(first);
+	free(adj);
+	free(queue);
+	free(used);
+	return done < live;
+}
+
+static uint8_t ref_loop(const struct ref *rf, uint32_t nn, bool with_mgmt)
+{
+	if (!ref_cyclic(rf, nn, with_mgmt, false))
+		return KR_LOOP_NONE;
+	return ref_cyclic(rf, nn, with_mgmt, true) ? KR_LOOP_PROVEN
+						   : KR_LOOP_ASSUMED;
+}
+
+static void ref_walk(struct ref *rf, const struct kr_fabric *f,
+		     const struct kr_tables *t)
+{
+	for (uint32_t s = 0; s < f->nport; s++) {
+		bool sw_src = kr_is_switch(f, f->owner[s]);
+
+		if (!f->lid[s] || (sw_src ? s != f->port0[f->owner[s]]
+					  : f->peer[s] < 0))
+			continue;
+		for (unsigned dlid = 1; dlid <= f->max_lid; dlid++) {
+			uint32_t d = kr_port_by_lid(f, dlid);
+			bool sw_dst;
+
+			if (d == KR_NONE || d == s)
+				continue;
+			sw_dst = kr_is_switch(f, f->owner[d]);
+			if (sw_dst ? d != f->port0[f->owner[d]] : f->peer[d] < 0)
+				continue;
+			ref_pair(rf, f, t, s, dlid, sw_src || sw_dst);
+		}
+	}
+}
+
+/* Maps on two VLs (so credit loops happen), SLs 0..3 by DLID and per pair,
+ * a random part of the SLs and maps not given: per class the checker's
+ * delivered pairs and loop verdict (none, proven, assumed) are the
+ * reference's. */
+static void test_classes_match_reference(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 3 }, .wrap = { 1, 1 }, .p = 2,
+				 .parallel = 1, .shuffle = 1, .assign_lids = 1 };
+	struct kr_check_opts co = { .switch_sources = 1 };
+	unsigned seen[3][3] = { { 0 } };
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 24; seed++) {
+		uint64_t x = seed * 0x9e3779b97f4a7c15ull;
+		struct kr_check_report r;
+		struct ref rf = { 0 };
+		struct kr_fabric f;
+		struct kr_tables t;
+		uint32_t nmap;
+
+		/* every fourth fabric a line: min-hop routes there cannot
+		 * close a credit loop */
+		o.ndim = seed % 4 ? 2 : 1;
+		o.wrap[0] = seed % 4 != 0;
+		o.shuffle_seed = seed;
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+		assert_int_equal(kr_tables_init(&t, &f, f.max_lid + 1, 1, 1), 0);
+		route_bfs(&f, &t, &x);
+		nmap = t.sl2vl_base[f.nnode];
+		for (uint32_t i = 0; i < nmap; i++)
+			for (unsigned sl = 0; sl < KR_NSL; sl++)
+				t.sl2vl[i] = kr_map_set(t.sl2vl[i], sl,
+					seed % 3 ? (unsigned)(rng_next(&x) % 2) : 0);
+		t.sl2vl_given = malloc(nmap);
+		for (uint32_t i = 0; i < nmap; i++)
+			t.sl2vl_given[i] = rng_next(&x) % 40 != 0;
+		t.sl_given = malloc(t.stride);
+		for (unsigned l = 0; l < t.stride; l++) {
+			t.dlid_sl[l] = (uint8_t)(rng_next(&x) % 4);
+			t.sl_given[l] = (uint8_t)(rng_next(&x) % 3);
+		}
+		t.npair_sl = 0;
+		t.pair_sl = malloc(64 * sizeof(*t.pair_sl));
+		for (unsigned i = 0; i < 64; i++) {
+			uint32_t s = (uint32_t)(rng_next(&x) % f.nport);
+			unsigned d = 1 + (unsigned)(rng_next(&x) % f.max_lid);
+
+			if (f.lid[s])
+				t.pair_sl[t.npair_sl++] = (struct kr_sl_pair){
+					.slid = f.lid[s], .dlid = (uint16_t)d,
+					.sl = (uint8_t)((f.lid[s] + d) % 4) };
+		}
+		assert_int_equal(kr_tables_sort_pairs(&t, NULL), KR_OK);
+		ref_walk(&rf, &f, &t);
+		kr_check_run(&f, &t, &co, &r, NULL);
+		assert_int_equal(r.cls[KR_CHECK_DATA].pairs, rf.pairs[0]);
+		assert_int_equal(r.cls[KR_CHECK_DATA].delivered, rf.delivered[0]);
+		assert_int_equal(r.cls[KR_CHECK_ALL].pairs, rf.pairs[0] + rf.pairs[1]);
+		assert_int_equal(r.cls[KR_CHECK_ALL].delivered,
+				 rf.delivered[0] + rf.delivered[1]);
+		assert_int_equal(r.cls[KR_CHECK_DATA].loop,
+				 ref_loop(&rf, f.nport * 16, false));
+		assert_int_equal(r.cls[KR_CHECK_ALL].loop,
+				 ref_loop(&rf, f.nport * 16, true));
+		seen[0][r.cls[KR_CHECK_DATA].loop]++;
+		seen[1][r.cls[KR_CHECK_ALL].loop]++;
+		free(rf.e);
+		kr_check_report_free(&r);
+		kr_tables_free(&t);
+		kr_fabric_free(&f);
+	}
+	/* the seeds reach every verdict */
+	for (unsigned v = 0; v < 3; v++)
+		assert_true(seen[0][v] + seen[1][v] > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +1102,10 @@ int main(void)
 		cmocka_unit_test(test_lmc_switch_sources_pair_sl),
 		cmocka_unit_test(test_report_write),
 		cmocka_unit_test(test_classes_match_pairs),
+		cmocka_unit_test(test_assumed_loop),
+		cmocka_unit_test(test_assumed_sl_fixed_maps),
+		cmocka_unit_test(test_assumption_counters),
+		cmocka_unit_test(test_classes_match_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

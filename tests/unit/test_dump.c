@@ -281,8 +281,14 @@ static void test_path_sl_text(void **state)
 	assert_int_equal(kr_tables_path_sl(&t, 10, 4), 5);
 	assert_int_equal(kr_tables_path_sl(&t, 11, 4), 0);
 	assert_int_equal(t.npair_sl, 1);	/* 10 -> 2 adds nothing */
+	assert_int_equal(t.sl_given[1], KR_SL_ALL);
+	assert_int_equal(t.sl_given[2], KR_SL_ALL);
+	assert_int_equal(t.sl_given[3], KR_SL_ASSUMED);
+	assert_int_equal(t.sl_given[4], KR_SL_ASSUMED);	/* one pair only */
 	buf = written(kr_path_sl_write, f, &t, &len);
-	assert_non_null(strstr(buf, "\n1 3\n2 4\n3 0\n"));
+	/* no "DLID SL" line states what no line gave (LID 3, 4) */
+	assert_non_null(strstr(buf, "\n1 3\n2 4\n1"));
+	assert_null(strstr(buf, "\n3 0\n"));
 	assert_non_null(strstr(buf, "\n10 4 5\n"));
 	free(buf);
 	kr_tables_free(&t);
@@ -359,6 +365,10 @@ static void test_saquery(void **state)
 	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 0), KR_OK);
 	assert_int_equal(kr_path_sl_parse(buf, len, f, &t, NULL), KR_OK);
 	assert_int_equal(kr_tables_path_sl(&t, 10, 21), 0);	/* real record */
+	/* one record towards 21, from a switch: no CA source covered, so
+	 * the record stays a pair of its own and the DLID's SL is assumed */
+	assert_int_equal(t.sl_given[21], KR_SL_ASSUMED);
+	assert_int_equal(t.npair_sl, 1);
 	all = malloc(len + sizeof(more));
 	memcpy(all, buf, len);
 	memcpy(all + len, more, sizeof(more));
