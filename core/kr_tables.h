@@ -23,6 +23,23 @@ struct kr_sl_pair {
 	uint8_t sl;
 };
 
+/* One multicast group's forwarding: each switch's MFT entry for the MLID
+ * as a port mask (bit p: port p; port 0 is the switch itself). */
+#define KR_MCAST_WORDS 4	/* ports 0 .. 255 */
+struct kr_mgroup {
+	uint16_t mlid;		/* 0xc000 and up */
+	uint8_t sl;		/* the group's SL (its MCMemberRecords') */
+	uint8_t sl_given;	/* 1: an input or the planner gave sl */
+	uint64_t *ports;	/* [nsw * KR_MCAST_WORDS] */
+};
+
+static inline int kr_mgroup_has(const struct kr_mgroup *g, uint32_t sw,
+				unsigned port)
+{
+	return (int)(g->ports[(size_t)sw * KR_MCAST_WORDS + port / 64] >>
+		     (port % 64) & 1);
+}
+
 struct kr_tables {
 	uint32_t nsw;
 	uint32_t stride;	/* LIDs 0 .. stride-1 in each LFT row */
@@ -45,6 +62,9 @@ struct kr_tables {
 	uint8_t *sl2vl_given;	/* [like sl2vl] 1: the map was read */
 	uint8_t *sl_given;	/* [stride] enum kr_sl_given; pairs in
 				 * pair_sl are always given */
+
+	struct kr_mgroup *mgroup;	/* sorted by MLID; NULL: no multicast */
+	size_t nmgroup;
 };
 
 enum kr_sl_given {

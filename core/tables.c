@@ -161,6 +161,9 @@ int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f)
 
 void kr_tables_free(struct kr_tables *t)
 {
+	for (size_t i = 0; i < t->nmgroup; i++)
+		free(t->mgroup[i].ports);
+	free(t->mgroup);
 	free(t->lft);
 	free(t->sl2vl_base);
 	free(t->sl2vl);
