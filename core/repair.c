@@ -118,6 +118,8 @@ static int setup(struct repair *r)
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
 	r->moved = calloc(nsw + 1, 1);
 	r->carrier = malloc(nsw + 1);
+	if ((r->pair_sl = malloc(r->stride + 1)))
+		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
 	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
 			     &r->order, &r->cnt, &r->rank, &r->comp };
@@ -125,7 +127,8 @@ static int setup(struct repair *r)
 	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
-	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier || !r->isw || !r->prev_pristine ||
+	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
+	    !r->pair_sl || !r->isw || !r->prev_pristine ||
 	    !r->prev_col || !r->prev_lvl)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
@@ -155,6 +158,7 @@ static void teardown(struct repair *r)
 	free(r->outvl);
 	free(r->moved);
 	free(r->carrier);
+	free(r->pair_sl);
 	free(r->pairs);
 	free(r->rank);
 	free(r->comp);
@@ -807,15 +811,12 @@ static unsigned old_sl_of(const struct kr_tables *old, const uint8_t *plan_sl,
 	return old ? kr_tables_path_sl(old, slid, dlid) : plan_sl[dlid];
 }
 
-/* The SL a pair has now: a moved pair's (pairs[k .. end) are x's), else
- * the destination's. */
-static unsigned new_sl_of(const struct repair *r, size_t k, size_t end,
-			  unsigned slid, unsigned dlid)
+/* The SL a pair has now: its own (r->pair_sl, set from x's moved pairs by
+ * stale_dest) or the destination's. */
+static unsigned new_sl_of(const struct repair *r, unsigned slid, unsigned dlid)
 {
-	for (; k < end; k++)
-		if (r->pairs[k].slid == slid)
-			return r->pairs[k].sl;
-	return r->t->dlid_sl[dlid];
+	return r->pair_sl[slid] != KR_NO_SL ? r->pair_sl[slid] :
+	       r->t->dlid_sl[dlid];
 }
 
 /* Packets still sent on a pair's old SL (applications keep PathRecords)
@@ -830,12 +831,14 @@ static int stale_dest(struct repair *r, const struct rdest *x,
 	uint16_t left = 0;
 	int rc = KR_OK;
 
+	for (size_t i = k; i < end; i++)
+		r->pair_sl[r->pairs[i].slid] = r->pairs[i].sl;
 	for (uint32_t j = 0; j < r->src_start[r->nsw]; j++) {
 		unsigned slid = f->lid[r->src_port[j]];
 
 		if (r->src_port[j] != x->ca_port &&
 		    old_sl_of(old, plan_sl, slid, x->lid) !=
-		    new_sl_of(r, k, end, slid, x->lid))
+		    new_sl_of(r, slid, x->lid))
 			left |= (uint16_t)(1u << old_sl_of(old, plan_sl, slid, x->lid));
 	}
 	if (!left)
@@ -854,7 +857,7 @@ static int stale_dest(struct repair *r, const struct rdest *x,
 
 				if (r->src_port[j] == x->ca_port ||
 				    old_sl_of(old, plan_sl, slid, x->lid) != sl ||
-				    new_sl_of(r, k, end, slid, x->lid) == sl)
+				    new_sl_of(r, slid, x->lid) == sl)
 					continue;
 				r->moved[s] = 1;
 				n++;
@@ -887,7 +890,8 @@ static int stale_pass(struct repair *r, const struct kr_tables *old,
 		     old_sl_of(old, plan_sl, 0, lid) != r->t->dlid_sl[lid]) &&
 		    dest_of(r, lid, &x))
 			rc = stale_dest(r, &x, old, plan_sl, k, end, st);
-		k = end;
+		for (; k < end; k++)
+			r->pair_sl[r->pairs[k].slid] = KR_NO_SL;
 	}
 	free(old_pairs);
 	return rc;

@@ -13,6 +13,7 @@
 #define LVL_GENERAL 3
 #define LVL_NONE 0xff		/* no live path to the target */
 #define HOPS_CUT 0xff		/* H: the dimension-order path is cut */
+#define KR_NO_SL 0xff
 #define CAMASK_KNOWN (1u << 16)
 #define SEEN_WAYS_LOG 3
 #define SEEN_WAYS (1u << SEEN_WAYS_LOG)
@@ -66,6 +67,8 @@ struct repair {
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
 	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
 	uint8_t *carrier;	/* [nsw] see mark_carriers */
+	uint8_t *pair_sl;	/* [stride] by SLID: the SL of a pair of the
+				 * destination at hand, else KR_NO_SL */
 	struct kr_sl_pair *pairs;	/* pairs moved off their destination's
 					 * SL, in DLID order */
 	size_t npairs, cap_pairs;
