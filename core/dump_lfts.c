@@ -295,9 +295,51 @@ int kr_lfts_read(const char *path, const struct kr_fabric *f,
 	return dump_read(path, kr_lfts_parse, f, t, d);
 }
 
-static void write_switch(FILE *out, const struct kr_fabric *f,
-			 const struct kr_tables *t, uint32_t sw)
+/* Each LID's comment ("TYPE portguid 0x...: 'desc'") is the same in every
+ * switch's block: formatted once, so a block is mostly copies. */
+struct lid_notes {
+	char *text;
+	size_t len;
+	size_t *off;		/* [stride + 1] */
+};
+
+static int notes_build(struct lid_notes *n, const struct kr_fabric *f,
+		       const struct kr_tables *t)
 {
+	FILE *m;
+
+	n->text = NULL;
+	if (!(n->off = malloc((t->stride + 1) * sizeof(*n->off))) ||
+	    !(m = open_memstream(&n->text, &n->len))) {
+		free(n->off);
+		return KR_ENOMEM;
+	}
+	for (unsigned lid = 0; lid < t->stride; lid++) {
+		uint32_t slot = kr_port_by_lid(f, lid);
+
+		n->off[lid] = (size_t)ftell(m);
+		if (slot == KR_NONE)
+			fputs("unknown node and type\n", m);
+		else
+			fprintf(m, "%s portguid 0x%016" PRIx64 ": '%s'\n",
+				node_type_str(f->type[f->owner[slot]]),
+				f->port_guid[slot],
+				kr_node_desc(f, f->owner[slot]));
+	}
+	n->off[t->stride] = (size_t)ftell(m);
+	if (fclose(m) || !n->text) {
+		free(n->off);
+		free(n->text);
+		return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
+static void write_switch(FILE *out, const struct kr_fabric *f,
+			 const struct kr_tables *t, const struct lid_notes *n,
+			 uint32_t sw)
+{
+	static const char hex[] = "0123456789abcdef";
 	unsigned max = t->stride - 1, nports = f->nports[sw];
 
 	fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64
@@ -305,18 +347,18 @@ static void write_switch(FILE *out, const struct kr_fabric *f,
 		kr_node_desc(f, sw));
 	for (unsigned lid = 0; lid <= max; lid++) {
 		unsigned port = kr_lft_port(t, sw, lid);
-		uint32_t slot = kr_port_by_lid(f, lid);
+		/* "0x%04x %03u # ", by hand: this loop is the whole dump */
+		char e[13] = { '0', 'x', hex[lid >> 12 & 15], hex[lid >> 8 & 15],
+			       hex[lid >> 4 & 15], hex[lid & 15], ' ',
+			       (char)('0' + port / 100),
+			       (char)('0' + port / 10 % 10),
+			       (char)('0' + port % 10), ' ', '#', ' ' };
 
 		if (port > nports)
 			continue;
-		fprintf(out, "0x%04x %03u # ", lid, port);
-		if (slot == KR_NONE)
-			fputs("unknown node and type\n", out);
-		else
-			fprintf(out, "%s portguid 0x%016" PRIx64 ": '%s'\n",
-				node_type_str(f->type[f->owner[slot]]),
-				f->port_guid[slot],
-				kr_node_desc(f, f->owner[slot]));
+		fwrite(e, 1, sizeof(e), out);
+		fwrite(n->text + n->off[lid], 1, n->off[lid + 1] - n->off[lid],
+		       out);
 	}
 	fprintf(out, "%u lids dumped\n", max);
 }
@@ -325,6 +367,7 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		  const struct kr_tables *t)
 {
 	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+	struct lid_notes n;
 
 	if (!ids)
 		return KR_ENOMEM;
@@ -332,11 +375,15 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		ids[i] = i;
 	order = kr_guid_order(f->guid, ids, f->nsw);
 	free(ids);
-	if (!order)
+	if (!order || notes_build(&n, f, t)) {
+		free(order);
 		return KR_ENOMEM;
+	}
 	for (uint32_t i = 0; i < f->nsw; i++)
-		write_switch(out, f, t, order[i]);
+		write_switch(out, f, t, &n, order[i]);
 	free(order);
+	free(n.off);
+	free(n.text);
 	return ferror(out) ? KR_EIO : KR_OK;
 }
 

@@ -739,31 +739,44 @@ static int to_detour(struct repair *r, const struct rdest *x,
 	return rc;
 }
 
-/* Unaffected destinations go into the graph in bulk; the rest are marked. */
-static int first_pass(struct repair *r, uint8_t *cut, uint32_t *ncut,
-		      struct kr_repair_stats *st)
+/* Marks the destinations a fault cut off somewhere; counts the others'
+ * pairs. */
+static void find_cut(struct repair *r, uint8_t *cut, uint32_t *ncut,
+		     struct kr_repair_stats *st)
 {
 	struct rdest x;
-	int rc = KR_OK;
 
-	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
+	for (unsigned lid = 1; lid < r->stride; lid++) {
 		if (!dest_of(r, lid, &x))
 			continue;
 		st->dests++;
 		get_column(r, lid, r->col);
-		if (!same_as_prev(r, &x))
-			remember(r, &x);
 		repair_walk(r, r->col, &x, r->dist);
 		/* switches cut off from the target are not the repair's */
 		for (uint32_t s = 0; s < r->nsw && !cut[lid]; s++)
 			cut[lid] = r->dist[s] == UNREACHED &&
 				   r->comp[s] == r->comp[x.target];
-		if (cut[lid]) {
+		if (cut[lid])
 			(*ncut)++;
+		else
+			count_pairs(r, &x, 0, 0, 0, st);
+	}
+}
+
+/* The destinations no fault touched go into the graph in bulk. */
+static int add_untouched(struct repair *r, const uint8_t *cut)
+{
+	struct rdest x;
+	int rc = KR_OK;
+
+	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
+		if (cut[lid] || !dest_of(r, lid, &x))
 			continue;
-		}
+		get_column(r, lid, r->col);
+		if (!same_as_prev(r, &x))
+			remember(r, &x);
+		repair_walk(r, r->col, &x, r->dist);
 		rc = deps_once(r, &x, r->t->dlid_sl[lid]);
-		count_pairs(r, &x, 0, 0, 0, st);
 	}
 	return rc;
 }
@@ -914,17 +927,19 @@ static int run(struct repair *r, const struct kr_tables *prev,
 		rc = KR_ENOMEM;
 	if (!rc)
 		rc = repair_updn_ranks(r);
-	if (!rc)
-		rc = first_pass(r, cut, &ncut, st);
 	if (rc)
 		return rc;
+	find_cut(r, cut, &ncut, st);
 	if (!ncut && (!prev || (!prev->npair_sl &&
 				!memcmp(prev->dlid_sl, plan_sl, r->stride))))
 		return KR_OK;	/* pristine, and so were the SLs in force */
+	rc = add_untouched(r, cut);
+	if (rc)
+		return rc;
 	if (kr_cdg_order(&r->g) == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
 			       "faults already close a credit loop");
-	r->prev_target = KR_NONE;	/* the first pass's columns are not repairs */
+	r->prev_target = KR_NONE;	/* add_untouched's columns are not repairs */
 	rc = ncut ? build_hops(r) : KR_OK;
 	if (!rc && ncut)
 		rc = choose_anchor(r);
