@@ -144,6 +144,7 @@ static void teardown(struct repair *r)
 	free(r->isw);
 	free(r->hops);
 	free(r->first);
+	free(r->arrive);
 	free(r->col);
 	free(r->lvl);
 	free(r->prev_pristine);
@@ -167,14 +168,37 @@ static void teardown(struct repair *r)
 	kr_cdg_free(&r->g);
 }
 
-/* hops[S][I] for every switch S and intermediate I. */
+/* The direction of the port by which a packet from u over port p (linked
+ * to a switch) enters it. */
+static unsigned arrival_dir(const struct repair *r, uint32_t u, unsigned p)
+{
+	return r->topo->port_dir[r->f->peer[r->f->port0[u] + p]];
+}
+
+/* The direction of the port by which s's packets along r->col enter
+ * x's target (KR_DIR_NONE: s is the target, or cut off). */
+static unsigned arrival_at(const struct repair *r, uint32_t s,
+			   const struct rdest *x)
+{
+	uint32_t u = s, v;
+
+	if (r->dist[s] == UNREACHED || s == x->target)
+		return KR_DIR_NONE;
+	while ((v = repair_next(r, u, r->col[u])) != x->target)
+		u = v;
+	return arrival_dir(r, u, r->col[u]);
+}
+
+/* hops[S][I] for every switch S and intermediate I, and where S's
+ * dimension-order path enters I. */
 static int build_hops(struct repair *r)
 {
 	uint32_t ni = r->ni;
 
 	r->hops = malloc((size_t)r->nsw * ni + 1);
 	r->first = malloc((size_t)r->nsw * ni + 1);
-	if (!r->hops || !r->first)
+	r->arrive = malloc((size_t)r->nsw * ni + 1);
+	if (!r->hops || !r->first || !r->arrive)
 		return KR_ENOMEM;
 	for (uint32_t i = 0; i < ni; i++) {
 		struct rdest x = { .target = r->isw[i], .local = 0 };
@@ -185,6 +209,7 @@ static int build_hops(struct repair *r)
 			r->hops[(size_t)s * ni + i] = r->dist[s] < HOPS_CUT ?
 				(uint8_t)r->dist[s] : HOPS_CUT;
 			r->first[(size_t)s * ni + i] = r->col[s];
+			r->arrive[(size_t)s * ni + i] = arrival_at(r, s, &x);
 		}
 	}
 	return KR_OK;
@@ -341,12 +366,6 @@ static int turn_ok(const struct repair *r, uint32_t u, unsigned din,
 	return 1;
 }
 
-/* The direction of the port by which a packet from u over port p (linked
- * to a switch) enters it. */
-static unsigned arrival_dir(const struct repair *r, uint32_t u, unsigned p)
-{
-	return r->topo->port_dir[r->f->peer[r->f->port0[u] + p]];
-}
 
 /* r->carrier: CARRIES for switches whose entries in r->col carry traffic,
  * from a CA on them or behind them, and the target; DEMOTED for unused
@@ -461,11 +480,17 @@ static void route_via_intermediates(struct repair *r, unsigned lvl,
 			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
 				continue;
 			c = h[i] + r->cost[in];
-			if (c < best && (!r->anchored || anchored_ok(r, s, i, target))) {
-				best = c;
-				via = in;
-				vi = i;
-			}
+			if (c >= best)
+				continue;
+			/* the turn at I rules most out before a walk */
+			if (r->anchored &&
+			    (!turn_ok(r, in, r->arrive[(size_t)s * ni + i],
+				      r->col[in], target, 1) ||
+			     !anchored_ok(r, s, i, target)))
+				continue;
+			best = c;
+			via = in;
+			vi = i;
 		}
 		if (via == KR_NONE)
 			continue;

@@ -52,6 +52,7 @@ struct repair {
 				 * HOPS_CUT when cut; NULL until needed */
 	uint8_t *first;		/* [nsw * ni] S's port on that path (the
 				 * LFT column of I may be repaired later) */
+	uint8_t *arrive;	/* [nsw * ni] the direction it enters I by */
 	uint32_t anchor;	/* grid position against-order turns keep to
 				 * in anchored columns (see turn_ok) */
 	int anchored;		/* the column being built keeps to it */
