@@ -390,9 +390,15 @@ static void mark_carriers(struct repair *r, uint32_t target)
  * one with a whole route, takes over from there. */
 static void unroute_incomplete(struct repair *r, const struct rdest *x)
 {
+	int any = 0;
+
 	for (uint32_t s = 0; s < r->nsw; s++)
-		if (r->lvl[s] == LVL_NONE)
+		if (r->lvl[s] == LVL_NONE && r->live[s] != UNREACHED) {
 			r->col[s] = KR_NO_PORT;
+			any = 1;
+		}
+	if (!any)
+		return;
 	repair_walk(r, r->col, x, r->dist);
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (r->lvl[s] != LVL_GOOD && r->dist[s] == UNREACHED)
@@ -458,6 +464,7 @@ static void repoint_plan(struct repair *r, uint32_t s, uint32_t vi,
 		r->lvl[u] = (uint8_t)lvl;
 		r->cost[u] = r->hops[(size_t)u * r->ni + vi] + r->cost[in];
 		r->carrier[u] |= DEMOTED;
+		r->repointed = 1;
 	}
 }
 
@@ -533,6 +540,8 @@ static void route_general(struct repair *r)
  * return to dimension order: fewer LFT blocks change, no route does. */
 static void restore_unused(struct repair *r, const struct rdest *x)
 {
+	if (!r->repointed)
+		return;
 	mark_carriers(r, x->target);
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (r->carrier[s] == DEMOTED) {
@@ -552,6 +561,7 @@ static void repair_column(struct repair *r, const struct rdest *x,
 	if (r->anchored) {
 		memset(r->carrier, 0, r->nsw);
 		mark_carriers(r, x->target);
+		r->repointed = 0;
 	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;

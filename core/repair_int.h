@@ -68,6 +68,8 @@ struct repair {
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
 	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
 	uint8_t *carrier;	/* [nsw] see mark_carriers */
+	int repointed;		/* the anchored column re-pointed an unused
+				 * entry (restore_unused has work) */
 	uint8_t *pair_sl;	/* [stride] by SLID: the SL of a pair of the
 				 * destination at hand, else KR_NO_SL */
 	struct kr_sl_pair *pairs;	/* pairs moved off their destination's
