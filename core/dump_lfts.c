@@ -335,16 +335,48 @@ static int notes_build(struct lid_notes *n, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static void write_switch(FILE *out, const struct kr_fabric *f,
+/* Entries gathered into large writes: a dump is millions of short lines. */
+struct out_buf {
+	FILE *out;
+	size_t n;
+	char b[1 << 16];
+};
+
+static void out_put(struct out_buf *o, const char *s, size_t len)
+{
+	if (o->n + len > sizeof(o->b)) {
+		fwrite(o->b, 1, o->n, o->out);
+		o->n = 0;
+	}
+	if (len > sizeof(o->b)) {
+		fwrite(s, 1, len, o->out);
+		return;
+	}
+	memcpy(o->b + o->n, s, len);
+	o->n += len;
+}
+
+static void write_switch(struct out_buf *o, const struct kr_fabric *f,
 			 const struct kr_tables *t, const struct lid_notes *n,
 			 uint32_t sw)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned max = t->stride - 1, nports = f->nports[sw];
+	char line[512];
+	int len;
 
-	fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64
-		" ('%s'):\n", max, f->lid[f->port0[sw]], f->guid[sw],
-		kr_node_desc(f, sw));
+	len = snprintf(line, sizeof(line), "Unicast lids [0-%u] of switch Lid "
+		       "%u guid 0x%016" PRIx64 " ('%s'):\n", max,
+		       f->lid[f->port0[sw]], f->guid[sw], kr_node_desc(f, sw));
+	if (len >= 0 && (size_t)len < sizeof(line)) {
+		out_put(o, line, (size_t)len);
+	} else {		/* a description longer than any from a fabric */
+		fwrite(o->b, 1, o->n, o->out);
+		o->n = 0;
+		fprintf(o->out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016"
+			PRIx64 " ('%s'):\n", max, f->lid[f->port0[sw]],
+			f->guid[sw], kr_node_desc(f, sw));
+	}
 	for (unsigned lid = 0; lid <= max; lid++) {
 		unsigned port = kr_lft_port(t, sw, lid);
 		/* "0x%04x %03u # ", by hand: this loop is the whole dump */
@@ -356,31 +388,40 @@ static void write_switch(FILE *out, const struct kr_fabric *f,
 
 		if (port > nports)
 			continue;
-		fwrite(e, 1, sizeof(e), out);
-		fwrite(n->text + n->off[lid], 1, n->off[lid + 1] - n->off[lid],
-		       out);
+		out_put(o, e, sizeof(e));
+		out_put(o, n->text + n->off[lid], n->off[lid + 1] - n->off[lid]);
 	}
-	fprintf(out, "%u lids dumped\n", max);
+	len = snprintf(line, sizeof(line), "%u lids dumped\n", max);
+	out_put(o, line, (size_t)len);
 }
 
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		  const struct kr_tables *t)
 {
 	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+	struct out_buf *o = malloc(sizeof(*o));
 	struct lid_notes n;
 
-	if (!ids)
+	if (!ids || !o) {
+		free(ids);
+		free(o);
 		return KR_ENOMEM;
+	}
 	for (uint32_t i = 0; i < f->nsw; i++)
 		ids[i] = i;
 	order = kr_guid_order(f->guid, ids, f->nsw);
 	free(ids);
 	if (!order || notes_build(&n, f, t)) {
 		free(order);
+		free(o);
 		return KR_ENOMEM;
 	}
+	o->out = out;
+	o->n = 0;
 	for (uint32_t i = 0; i < f->nsw; i++)
-		write_switch(out, f, t, &n, order[i]);
+		write_switch(o, f, t, &n, order[i]);
+	fwrite(o->b, 1, o->n, out);
+	free(o);
 	free(order);
 	free(n.off);
 	free(n.text);
