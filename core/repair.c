@@ -62,8 +62,10 @@ static uint32_t put_column(struct repair *r, unsigned lid, const uint8_t *col)
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint8_t *e = &r->t->lft[(size_t)s * r->stride + lid];
 
-		n += *e != col[s];
-		*e = col[s];
+		if (*e != col[s]) {	/* untouched lines stay clean */
+			*e = col[s];
+			n++;
+		}
 	}
 	return n;
 }
