@@ -174,6 +174,17 @@ static int rec_cmp(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* The SL most of a DLID's pairs carry; the lowest of equals. */
+static unsigned most_common(const unsigned cnt[KR_NSL])
+{
+	unsigned best = 0;
+
+	for (unsigned sl = 1; sl < KR_NSL; sl++)
+		if (cnt[sl] > cnt[best])
+			best = sl;
+	return best;
+}
+
 /* Records sorted by (dlid, slid); for saquery each DLID first takes the SL
  * most of its records carry. Keeps only pairs that differ. */
 static int build_pairs(struct psl_parse *ps, bool saquery)
@@ -183,7 +194,7 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 
 	qsort(ps->rec, ps->nrec, sizeof(*ps->rec), rec_cmp);
 	for (size_t i = 0, j; i < ps->nrec; i = j) {
-		unsigned cnt[KR_NSL] = { 0 }, best = 0;
+		unsigned cnt[KR_NSL] = { 0 };
 		uint16_t dlid = ps->rec[i].p.dlid;
 
 		for (j = i; j < ps->nrec && ps->rec[j].p.dlid == dlid; j++) {
@@ -196,11 +207,8 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 					       ps->rec[j].p.slid, dlid,
 					       ps->rec[j - 1].line);
 		}
-		for (unsigned sl = 1; sl < KR_NSL; sl++)
-			if (cnt[sl] > cnt[best])
-				best = sl;
 		if (saquery)
-			t->dlid_sl[dlid] = (uint8_t)best;
+			t->dlid_sl[dlid] = (uint8_t)most_common(cnt);
 		for (size_t k = i; k < j; k++)
 			if (ps->rec[k].p.sl != t->dlid_sl[dlid] &&
 			    (k == i || ps->rec[k].p.slid != ps->rec[k - 1].p.slid))
@@ -264,6 +272,47 @@ int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	free(ps.rec);
 	free(ps.dlid_line);
 	return rc;
+}
+
+static int pair_by_dlid(const void *a, const void *b)
+{
+	const struct kr_sl_pair *x = a, *y = b;
+
+	if (x->dlid != y->dlid)
+		return x->dlid < y->dlid ? -1 : 1;
+	return (x->slid > y->slid) - (x->slid < y->slid);
+}
+
+int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
+		   struct kr_diag *d)
+{
+	size_t out = 0;
+
+	free(t->pair_sl);
+	t->npair_sl = 0;
+	t->pair_sl = malloc((n + 1) * sizeof(*t->pair_sl));
+	if (!t->dlid_sl)
+		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
+	if (!t->pair_sl || !t->dlid_sl)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	memset(t->dlid_sl, 0, t->stride);
+	qsort(pairs, n, sizeof(*pairs), pair_by_dlid);
+	for (size_t i = 0, j; i < n; i = j) {
+		unsigned cnt[KR_NSL] = { 0 };
+		uint16_t dlid = pairs[i].dlid;
+
+		if (dlid >= t->stride)
+			return kr_fail(d, KR_EINVAL, 0, "DLID %u beyond the "
+				       "tables (%u LIDs)", dlid, t->stride);
+		for (j = i; j < n && pairs[j].dlid == dlid; j++)
+			cnt[pairs[j].sl & 0xf]++;
+		t->dlid_sl[dlid] = (uint8_t)most_common(cnt);
+		for (size_t k = i; k < j; k++)
+			if (pairs[k].sl != t->dlid_sl[dlid])
+				t->pair_sl[out++] = pairs[k];
+	}
+	t->npair_sl = out;
+	return kr_tables_sort_pairs(t, d);
 }
 
 int kr_path_sl_read(const char *path, const struct kr_fabric *f,
