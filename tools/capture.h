@@ -9,6 +9,11 @@
 
 #include "kr.h"
 
+/* SMPs in flight at most, whatever --window says: switch management
+ * processors are slow and drop SMPs when flooded; OpenSM's default
+ * max_wire_smps is as many. */
+#define CAPTURE_SMP_WINDOW 4
+
 struct capture_opts {
 	const char *ca;		/* NULL: the first CA with an active port */
 	unsigned port;		/* 0: its first active port */

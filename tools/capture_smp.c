@@ -1,8 +1,6 @@
 /* LFTs and SL2VL maps, read by directed-route SMPs (Get) along the routes
  * discovery found: they reach every switch whatever its LFTs say, which is
- * what a check of those LFTs needs. Switch management processors are slow
- * and may drop SMPs when flooded, so at most SMP_WINDOW are in flight (as
- * many as OpenSM's default max_wire_smps), whatever --window says. */
+ * what a check of those LFTs needs. At most CAPTURE_SMP_WINDOW in flight. */
 #include <config.h>
 
 #include "capture_mad.h"
@@ -10,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMP_WINDOW 4
 #define LFT_BLOCK 64		/* LIDs per LinearForwardingTable block */
 
 struct smp_list {
@@ -88,7 +85,7 @@ int cap_read_lfts(struct cap_port *p, const struct cap_net *net,
 		  struct kr_diag *d)
 {
 	struct smp_list l = { .net = net, .f = f, .t = t };
-	struct cap_batch b = { .what = "LFT blocks", .window = SMP_WINDOW,
+	struct cap_batch b = { .what = "LFT blocks", .window = CAPTURE_SMP_WINDOW,
 			       .ctx = &l, .build = lft_build,
 			       .answer = lft_answer, .name = lft_name };
 	size_t cap = 0;
@@ -183,7 +180,7 @@ int cap_read_sl2vl(struct cap_port *p, const struct cap_net *net,
 		   struct kr_diag *d)
 {
 	struct smp_list l = { .net = net, .f = f, .t = t };
-	struct cap_batch b = { .what = "SL2VL maps", .window = SMP_WINDOW,
+	struct cap_batch b = { .what = "SL2VL maps", .window = CAPTURE_SMP_WINDOW,
 			       .ctx = &l, .build = sl2vl_build,
 			       .answer = sl2vl_answer, .name = sl2vl_name };
 	size_t cap = 0;

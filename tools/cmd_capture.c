@@ -162,9 +162,9 @@ static void log_header(FILE *log, const struct capture_opts *o)
 
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", localtime(&now));
 	fprintf(log, "# knsroute capture %s, %s\n", PACKAGE_VERSION, when);
-	fprintf(log, "options: timeout %u ms, retries %u, window %u (SMPs 4), "
+	fprintf(log, "options: timeout %u ms, retries %u, window %u (SMPs %u), "
 		"path SLs %s\n", o->timeout_ms, o->retries, o->window,
-		o->path_sl ? "yes" : "no");
+		CAPTURE_SMP_WINDOW, o->path_sl ? "yes" : "no");
 }
 
 /* Writes every file or none; a path-sl of an earlier capture goes when
