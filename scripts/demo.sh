@@ -37,7 +37,8 @@ grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^.* -> [a-z_]*: /   /' | tail -
 
 say "3. read back what the switches and the SA hold: knsroute capture"
 rb="$work/readback"
-kr_sim "$KR_CLI" capture "$rb" --quiet || die "capture failed"
+kr_sim "$KR_CLI" capture "$rb" --quiet 2>"$work/capture.err" ||
+	{ cat "$work/capture.err" >&2; die "capture failed"; }
 grep -E '^(discovery|LFT|SL2VL|path|total)' "$rb/capture.log" | sed 's/^/   /'
 
 say "4. what knsroute recognises in the captured fabric"
