@@ -215,6 +215,17 @@ static bool covers_cas(const struct psl_parse *ps, size_t i, size_t j,
 	return n == ncas;
 }
 
+/* The SL most of a DLID's pairs carry; the lowest of equals. */
+static unsigned most_common(const unsigned cnt[KR_NSL])
+{
+	unsigned best = 0;
+
+	for (unsigned sl = 1; sl < KR_NSL; sl++)
+		if (cnt[sl] > cnt[best])
+			best = sl;
+	return best;
+}
+
 /* Records sorted by (dlid, slid); for saquery each DLID first takes the SL
  * most of its records carry. A DLID whose SL holds for every source keeps
  * only the pairs that differ; any other keeps every pair it lists, since
@@ -227,7 +238,7 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 
 	qsort(ps->rec, ps->nrec, sizeof(*ps->rec), rec_cmp);
 	for (size_t i = 0, j; i < ps->nrec; i = j) {
-		unsigned cnt[KR_NSL] = { 0 }, best = 0;
+		unsigned cnt[KR_NSL] = { 0 };
 		uint16_t dlid = ps->rec[i].p.dlid;
 
 		for (j = i; j < ps->nrec && ps->rec[j].p.dlid == dlid; j++) {
@@ -240,11 +251,8 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 					       ps->rec[j].p.slid, dlid,
 					       ps->rec[j - 1].line);
 		}
-		for (unsigned sl = 1; sl < KR_NSL; sl++)
-			if (cnt[sl] > cnt[best])
-				best = sl;
 		if (saquery) {
-			t->dlid_sl[dlid] = (uint8_t)best;
+			t->dlid_sl[dlid] = (uint8_t)most_common(cnt);
 			if (covers_cas(ps, i, j, ncas))
 				t->sl_given[dlid] = KR_SL_CAS;
 		}
@@ -316,6 +324,47 @@ int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	free(ps.rec);
 	free(ps.dlid_line);
 	return rc;
+}
+
+static int pair_by_dlid(const void *a, const void *b)
+{
+	const struct kr_sl_pair *x = a, *y = b;
+
+	if (x->dlid != y->dlid)
+		return x->dlid < y->dlid ? -1 : 1;
+	return (x->slid > y->slid) - (x->slid < y->slid);
+}
+
+int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
+		   struct kr_diag *d)
+{
+	size_t out = 0;
+
+	free(t->pair_sl);
+	t->npair_sl = 0;
+	t->pair_sl = malloc((n + 1) * sizeof(*t->pair_sl));
+	if (!t->dlid_sl)
+		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
+	if (!t->pair_sl || !t->dlid_sl)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	memset(t->dlid_sl, 0, t->stride);
+	qsort(pairs, n, sizeof(*pairs), pair_by_dlid);
+	for (size_t i = 0, j; i < n; i = j) {
+		unsigned cnt[KR_NSL] = { 0 };
+		uint16_t dlid = pairs[i].dlid;
+
+		if (dlid >= t->stride)
+			return kr_fail(d, KR_EINVAL, 0, "DLID %u beyond the "
+				       "tables (%u LIDs)", dlid, t->stride);
+		for (j = i; j < n && pairs[j].dlid == dlid; j++)
+			cnt[pairs[j].sl & 0xf]++;
+		t->dlid_sl[dlid] = (uint8_t)most_common(cnt);
+		for (size_t k = i; k < j; k++)
+			if (pairs[k].sl != t->dlid_sl[dlid])
+				t->pair_sl[out++] = pairs[k];
+	}
+	t->npair_sl = out;
+	return kr_tables_sort_pairs(t, d);
 }
 
 int kr_path_sl_read(const char *path, const struct kr_fabric *f,

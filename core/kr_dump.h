@@ -60,6 +60,11 @@ int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 		     struct kr_tables *t, struct kr_diag *d);
 int kr_path_sl_read(const char *path, const struct kr_fabric *f,
 		    struct kr_tables *t, struct kr_diag *d);
+/* Replaces t's path SLs by the n pairs given, in any order (sorts them):
+ * each DLID gets the SL most of its pairs carry (the lowest of equals),
+ * the pairs that differ become exceptions. */
+int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
+		   struct kr_diag *d);
 /* A "dlid sl" line for every LID a port owns, then "slid dlid sl" lines
  * for the pairs whose SL differs from their DLID's. */
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,

@@ -3,13 +3,9 @@
  * the one-line log message. */
 #include "kr_plan.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "kr_atomic.h"
 #include "kr_dump.h"
@@ -20,7 +16,7 @@
 struct out_ctx {
 	const struct kr_fabric *f;
 	const struct kr_plan *p;
-	double write_ms;	/* time to write the dumps before the summary */
+	double t0;		/* when writing began: the summary reports it */
 };
 
 static double now_ms(void)
@@ -116,13 +112,10 @@ static int write_summary(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;
 
-	return summary(out, c->f, c->p, c->write_ms);
+	return summary(out, c->f, c->p, now_ms() - c->t0);
 }
 
-static const struct {
-	const char *name;
-	kr_writer_fn *fn;
-} outputs[] = {
+static const struct kr_dir_file outputs[] = {
 	{ "opensm-lfts.dump", write_lfts },
 	{ "opensm-sl2vl.dump", write_sl2vl },
 	{ "path-sl", write_path_sl },
@@ -132,45 +125,12 @@ static const struct {
 };
 #define NOUT (sizeof(outputs) / sizeof(outputs[0]))
 
-/* All files are written under temporary names first and renamed only when
- * every one of them is complete, so a failure leaves nothing behind. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d)
 {
-	struct out_ctx ctx = { f, p, 0 };
-	char tmp[NOUT][4200], path[4200];
-	double t0 = now_ms();
-	size_t done = 0;
-	int rc = KR_OK;
+	struct out_ctx ctx = { f, p, now_ms() };
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return kr_fail(d, KR_EIO, 0, "%s: %s", dir, strerror(errno));
-	for (; done < NOUT && !rc; done++) {
-		FILE *out;
-
-		snprintf(tmp[done], sizeof(tmp[done]), "%s/.%s.tmp.%ld", dir,
-			 outputs[done].name, (long)getpid());
-		out = fopen(tmp[done], "w");
-		if (!out) {
-			rc = kr_fail(d, KR_EIO, 0, "%s: %s", tmp[done], strerror(errno));
-			break;
-		}
-		if (outputs[done].fn == write_summary)
-			ctx.write_ms = now_ms() - t0;
-		rc = outputs[done].fn(out, &ctx);
-		if ((ferror(out) | fclose(out)) && !rc)
-			rc = kr_fail(d, KR_EIO, 0, "%s: write error", tmp[done]);
-	}
-	for (size_t i = 0; i < done; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, outputs[i].name);
-		if (rc || rename(tmp[i], path)) {
-			if (!rc)
-				rc = kr_fail(d, KR_EIO, 0, "%s: %s", path,
-					     strerror(errno));
-			unlink(tmp[i]);
-		}
-	}
-	return rc;
+	return kr_write_dir(dir, outputs, NOUT, &ctx, d);
 }
 
 static int write_cache(FILE *out, const void *ctx)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The main job, end to end on the real components: generate a KNS fabric,
 # simulate it with ibsim, let stock opensm route it with the knsroute
-# plugin, read the programmed tables back from the fabric with
-# infiniband-diags, and check them. Every process it starts is stopped by
+# plugin, read the programmed tables back from the fabric with knsroute
+# capture, and check them. Every process it starts is stopped by
 # PID on exit.
 #
 #   scripts/demo.sh [gen arguments]     default: kns --k 4 --n 2 --p 2
@@ -35,28 +35,28 @@ kr_start_opensm -F "$work/opensm.conf" -D 0x43
 kr_wait_sm 90 || die "opensm did not bring the subnet up"
 grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^.* -> [a-z_]*: /   /' | tail -4
 
-say "3. read back what the switches and the SA hold (ibnetdiscover, ibroute, smpquery, saquery)"
-kr_readback "$work/readback" || die "read-back failed"
-printf '   %s switch LFTs, %s SL2VL rows, %s PathRecords\n' \
-	"$(grep -c '^Unicast lids' "$work/readback/lfts")" \
-	"$(grep -c '^ports:' "$work/readback/sl2vl")" \
-	"$(grep -c '^PathRecord' "$work/readback/paths")"
+say "3. read back what the switches and the SA hold: knsroute capture"
+rb="$work/readback"
+kr_sim "$KR_CLI" capture "$rb" --quiet 2>"$work/capture.err" ||
+	{ cat "$work/capture.err" >&2; die "capture failed"; }
+grep -E '^(discovery|LFT|SL2VL|path|total)' "$rb/capture.log" | sed 's/^/   /'
 
 say "4. what knsroute recognises in the captured fabric"
-"$KR_CLI" topo "$work/readback/capture.net" | sed 's/^/   /'
+"$KR_CLI" topo "$rb/topology.net" | sed 's/^/   /'
 
 say "5. knsroute check on the tables read back from the fabric"
-"$KR_CLI" check "$work/readback/capture.net" --lfts "$work/readback/lfts" \
-	--sl2vl "$work/readback/sl2vl" --path-sl "$work/readback/paths" |
-	sed 's/^/   /'
+"$KR_CLI" check "$rb/topology.net" --lfts "$rb/lfts.dump" \
+	--sl2vl "$rb/sl2vl.dump" --path-sl "$rb/path-sl" | sed 's/^/   /'
 status=${PIPESTATUS[0]}
 
 say "6. the same tables computed offline (knsroute route) vs the fabric"
-"$KR_CLI" route "$work/readback/capture.net" --out "$work/dry" >/dev/null || die "dry run failed"
-if kr_norm_lfts "$work/readback/lfts" >"$work/rb.lft" &&
+"$KR_CLI" route "$rb/topology.net" --out "$work/dry" >/dev/null || die "dry run failed"
+if kr_norm_lfts "$rb/lfts.dump" >"$work/rb.lft" &&
    kr_norm_lfts "$work/dry/opensm-lfts.dump" >"$work/dry.lft" &&
    cmp -s "$work/rb.lft" "$work/dry.lft" &&
-   kr_paths_match "$work/readback/paths" "$work/dry/path-sl"; then
+   kr_norm_path_sl "$rb/topology.net" "$rb/path-sl" >"$work/rb.psl" &&
+   kr_norm_path_sl "$rb/topology.net" "$work/dry/path-sl" >"$work/dry.psl" &&
+   cmp -s "$work/rb.psl" "$work/dry.psl"; then
 	echo "   identical: LFTs and path SLs in the fabric equal the dry run"
 else
 	echo "   DIFFERENT: the fabric does not hold the dry run's tables"

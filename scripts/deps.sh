@@ -4,7 +4,7 @@
 set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
-opensm libopensm-dev libibumad-dev ibsim-utils infiniband-diags ibutils
+opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils infiniband-diags ibutils
 valgrind jq gawk python3"
 
 missing=

@@ -20,6 +20,10 @@ int cmd_check(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_faults(int argc, char **argv);
 int cmd_path(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
+/* knsroute check --live [capture options] [check options]: capture into a
+ * temporary directory, then run check on it. */
+int cmd_check_live(int argc, char **argv, int (*check)(int, char **));
 
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);

@@ -205,8 +205,12 @@ int cmd_check(int argc, char **argv)
 	struct kr_tables t = { 0 };
 	struct kr_check_report r;
 	struct kr_diag d = { 0 };
-	int rc = parse_args(argc, argv, &a);
+	int rc;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--live"))
+			return cmd_check_live(argc, argv, cmd_check);
+	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	rc = cli_read_inputs("check", &a.in, &f, &t);

@@ -16,6 +16,7 @@ static const struct {
 	{ "topo", cmd_topo, "recognise KNS / torus / mesh, list what is missing" },
 	{ "info", cmd_info, "summarise a topology file (counts, LIDs, components)" },
 	{ "route", cmd_route, "dry run: route, plan SLs/VLs, check, write dumps" },
+	{ "capture", cmd_capture, "read a live fabric's tables into a directory" },
 	{ "check", cmd_check, "check tables: delivery, link load, credit loops" },
 	{ "path", cmd_path, "one pair hop by hop: ports, SL and VLs" },
 	{ "stats", cmd_stats, "destinations per output port and VL" },

@@ -1,21 +1,20 @@
 #!/bin/bash
 # End to end: stock opensm loads the knsroute plugin and routes simulated
 # fabrics (ibsim). What the switches and the SA then hold, read back with
-# infiniband-diags, must equal `knsroute route` on the captured topology and
-# pass `knsroute check`. An unrecognised fabric must fall back to minhop.
+# `knsroute capture` (checked against infiniband-diags in capture.sh), must
+# equal `knsroute route` on the captured topology and pass `knsroute check`. An unrecognised fabric must fall back to minhop.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-# name|gen arguments|knsroute.conf|PathRecords read back: "pairs" for every
-# (source, destination) pair, else one per destination LID (knsroute's SL
-# depends on the destination alone; one fabric proves it pair by pair).
+# name|gen arguments|knsroute.conf; every (source, destination) pair's
+# PathRecord is read back.
 FABRICS=(
-	"kns44p2|kns --k 4 --n 2 --p 2||"
-	"kns33p1|kns --k 3 --n 3 --p 1||"
-	"torus44p2|torus --dims 4x4 --p 2 --shuffle 3||"
-	"torus333|torus --dims 3x3x3 --p 1||"
-	"mesh43|mesh --dims 4x3 --p 1 --shuffle 8||pairs"
-	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq|"
+	"kns44p2|kns --k 4 --n 2 --p 2|"
+	"kns33p1|kns --k 3 --n 3 --p 1|"
+	"torus44p2|torus --dims 4x4 --p 2 --shuffle 3|"
+	"torus333|torus --dims 3x3x3 --p 1|"
+	"mesh43|mesh --dims 4x3 --p 1 --shuffle 8|"
+	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq"
 )
 CASES_PER_FABRIC=7
 
@@ -35,8 +34,7 @@ write_conf() {
 }
 
 run_fabric() {
-	local name=$1 gen=$2 knsconf=$3 pairs=$4 dir="$KR_TMP/$1" lmc=0 rb dry ok
-	local per_dlid=1 sls
+	local name=$1 gen=$2 knsconf=$3 dir="$KR_TMP/$1" lmc=0 rb dry ok
 	mkdir -p "$dir"
 	rb="$dir/readback"
 	dry="$dir/dry"
@@ -57,16 +55,13 @@ run_fabric() {
 	[ $ok -eq 0 ] || grep "knsroute" "$KR_OSM_LOG" | sed 's/^/# /' | tail -5
 	kr_ok $ok "$name: opensm routed with knsroute, no errors logged"
 
-	[ "$pairs" = pairs ] && per_dlid=0
-	KR_RB_PER_DLID=$per_dlid kr_readback "$rb"
-	kr_ok $? "$name: tables read back with ibroute, smpquery, saquery"
-	sls="$rb/paths"
-	[ "$per_dlid" = 1 ] && sls="$rb/path-sl"
+	kr_readback "$rb"
+	kr_ok $? "$name: tables read back with knsroute capture"
 
-	"$KR_CLI" route "$rb/capture.net" -c "$dir/knsroute.conf" --out "$dry" >/dev/null
+	"$KR_CLI" route "$rb/topology.net" -c "$dir/knsroute.conf" --out "$dry" >/dev/null
 	kr_ok $? "$name: knsroute route on the captured topology"
 
-	kr_norm_lfts "$rb/lfts" >"$dir/rb.lft" &&
+	kr_norm_lfts "$rb/lfts.dump" >"$dir/rb.lft" &&
 		kr_norm_lfts "$dry/opensm-lfts.dump" >"$dir/dry.lft" &&
 		diff "$dir/rb.lft" "$dir/dry.lft" >"$dir/lft.diff"
 	kr_ok $? "$name: LFTs in the switches equal the dry run"
@@ -76,13 +71,15 @@ run_fabric() {
 	kr_ok $? "$name: OpenSM's own dumps equal the dry run's, byte for byte"
 
 	kr_norm_sl2vl "$dry/opensm-sl2vl.dump" >"$dir/dry.sl2vl" &&
-		kr_norm_sl2vl "$rb/sl2vl" >"$dir/rb.sl2vl" &&
+		kr_norm_sl2vl "$rb/sl2vl.dump" >"$dir/rb.sl2vl" &&
 		[ -z "$(comm -23 "$dir/dry.sl2vl" "$dir/rb.sl2vl")" ] &&
-		kr_paths_match "$rb/paths" "$dry/path-sl"
+		kr_norm_path_sl "$rb/topology.net" "$dry/path-sl" >"$dir/dry.psl" &&
+		kr_norm_path_sl "$rb/topology.net" "$rb/path-sl" >"$dir/rb.psl" &&
+		diff "$dir/dry.psl" "$dir/rb.psl" >"$dir/psl.diff"
 	kr_ok $? "$name: SL2VL maps and PathRecord SLs equal the dry run"
 
-	"$KR_CLI" check "$rb/capture.net" --lfts "$rb/lfts" --sl2vl "$rb/sl2vl" \
-		--path-sl "$sls" >"$dir/check.out" 2>&1
+	"$KR_CLI" check "$rb/topology.net" --lfts "$rb/lfts.dump" \
+		--sl2vl "$rb/sl2vl.dump" --path-sl "$rb/path-sl" >"$dir/check.out" 2>&1
 	ok=$?
 	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/check.out" | head -20
 	kr_ok $ok "$name: knsroute check passes on what the fabric holds"
@@ -92,8 +89,8 @@ run_fabric() {
 }
 
 for f in "${FABRICS[@]}"; do
-	IFS='|' read -r name gen knsconf pairs <<<"$f"
-	run_fabric "$name" "$gen" "$knsconf" "$pairs"
+	IFS='|' read -r name gen knsconf <<<"$f"
+	run_fabric "$name" "$gen" "$knsconf"
 done
 
 # ibsim's example fat tree is no KNS, torus or mesh: minhop takes over and
@@ -109,7 +106,7 @@ grep -q "ERR KR02: knsroute: recognition" "$KR_OSM_LOG" &&
 	grep -q "SUBNET UP" "$KR_OSM_LOG"
 kr_ok $? "unrecognised fabric: fallback to minhop, reason logged"
 kr_readback "$dir/readback" &&
-	"$KR_CLI" check "$dir/readback/capture.net" --lfts "$dir/readback/lfts" >/dev/null
+	"$KR_CLI" check "$dir/readback/topology.net" --lfts "$dir/readback/lfts.dump" >/dev/null
 kr_ok $? "unrecognised fabric: minhop's tables deliver every pair"
 kr_stop_opensm
 kr_stop_ibsim

@@ -36,13 +36,13 @@ resweep() {
 	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
 }
 
-# The check on a read-back, with the SA's path SLs (one PathRecord per
-# destination LID: knsroute's SLs depend on it alone) and every SL2VL map.
+# The check on a read-back, with every pair's path SL from the SA and every
+# SL2VL map.
 check_rb() {
 	local dir=$1
-	KR_RB_PER_DLID=1 kr_readback "$dir" &&
-		"$KR_CLI" check "$dir/capture.net" --lfts "$dir/lfts" \
-			--sl2vl "$dir/sl2vl" --path-sl "$dir/path-sl" --json \
+	kr_readback "$dir" &&
+		"$KR_CLI" check "$dir/topology.net" --lfts "$dir/lfts.dump" \
+			--sl2vl "$dir/sl2vl.dump" --path-sl "$dir/path-sl" --json \
 			>"$dir/check.json" 2>"$dir/check.err" &&
 		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
 }
@@ -59,7 +59,7 @@ changed_lids() {
 
 check_rb "$KR_TMP/rb0"
 kr_ok $? "pristine: every pair delivered, no credit loop (read back)"
-kr_norm_lfts "$KR_TMP/rb0/lfts" >"$KR_TMP/lft0"
+kr_norm_lfts "$KR_TMP/rb0/lfts.dump" >"$KR_TMP/lft0"
 
 # The first switch-switch link of the file, as ibsim's console names it,
 # and both of its ends as GUID and port.
@@ -72,7 +72,7 @@ read -r sw1 p1 sw2 p2 < <(awk '
 guid_of() {
 	awk -v n="$1" '$1 == "Switch" && index($0, "\"" n "\"") {
 		split($0, q, "\""); print "0x" tolower(substr(q[2], 3)); exit }' \
-		"$KR_TMP/rb0/capture.net"
+		"$KR_TMP/rb0/topology.net"
 }
 g1=$(guid_of "$sw1")
 g2=$(guid_of "$sw2")
@@ -87,13 +87,14 @@ kr_ok $? "no fallback, and the repair line counts the fault"
 
 check_rb "$KR_TMP/rb1"
 kr_ok $? "link down: every pair delivered, no credit loop with the SA's SLs"
-kr_norm_lfts "$KR_TMP/rb1/lfts" >"$KR_TMP/lft1"
+kr_norm_lfts "$KR_TMP/rb1/lfts.dump" >"$KR_TMP/lft1"
 changed_lids "$KR_TMP/lft0" "$KR_TMP/lft1" >"$KR_TMP/changed"
 [ -s "$KR_TMP/used" ] && [ -s "$KR_TMP/changed" ] &&
 	[ -z "$(comm -23 "$KR_TMP/changed" "$KR_TMP/used")" ]
 kr_ok $? "only destinations that used the failed link have new entries"
-comm -23 <(sort "$KR_TMP/rb0/path-sl") <(sort "$KR_TMP/rb1/path-sl") |
-	awk '{ print $1 }' | sort -un >"$KR_TMP/sl_changed"
+comm -23 <(kr_norm_path_sl "$KR_TMP/rb0/topology.net" "$KR_TMP/rb0/path-sl" | sort) \
+	<(kr_norm_path_sl "$KR_TMP/rb1/topology.net" "$KR_TMP/rb1/path-sl" | sort) |
+	awk '{ print $2 }' | sort -un >"$KR_TMP/sl_changed"
 [ -z "$(comm -23 "$KR_TMP/sl_changed" "$KR_TMP/used")" ]
 kr_ok $? "destinations the fault did not touch keep their SLs"
 
@@ -101,7 +102,7 @@ kr_ibsim_cmd "Link \"$sw1\"[$p1] \"$sw2\"[$p2]"
 resweep 3
 check_rb "$KR_TMP/rb2"
 kr_ok $? "link back: every pair delivered, no credit loop"
-kr_norm_lfts "$KR_TMP/rb2/lfts" | cmp -s - "$KR_TMP/lft0"
+kr_norm_lfts "$KR_TMP/rb2/lfts.dump" | cmp -s - "$KR_TMP/lft0"
 kr_ok $? "link back: the pristine LFTs return"
 
 # A whole switch away from the SM's port: its CA leaves the subnet with it.

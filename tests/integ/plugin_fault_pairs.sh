@@ -41,8 +41,8 @@ grep -qE "knsroute: sweep $sweep repair: .* those of [1-9][0-9]* single pairs ch
 kr_ok $? "the log counts the pairs whose own SL changed since the last sweep"
 
 kr_readback "$KR_TMP/rb" &&
-	"$KR_CLI" check "$KR_TMP/rb/capture.net" --lfts "$KR_TMP/rb/lfts" \
-		--sl2vl "$KR_TMP/rb/sl2vl" --path-sl "$KR_TMP/rb/paths" \
+	"$KR_CLI" check "$KR_TMP/rb/topology.net" --lfts "$KR_TMP/rb/lfts.dump" \
+		--sl2vl "$KR_TMP/rb/sl2vl.dump" --path-sl "$KR_TMP/rb/path-sl" \
 		>"$KR_TMP/check.out" 2>&1
 ok=$?
 [ $ok -eq 0 ] || sed 's/^/# /' "$KR_TMP/check.out" | head -20
@@ -50,10 +50,7 @@ kr_ok $ok "the check passes with every pair's own PathRecord SL"
 
 # "SLID DLID SL" of every PathRecord, and the SLs the plan keeps for
 # repaired routes moved off their SL.
-gawk '/slid\.\./ { split($0, a, "."); s = strtonum(a[length(a)]) }
-      /dlid\.\./ { split($0, a, "."); d = strtonum(a[length(a)]) }
-      /\tsl\.\./ { split($0, a, "."); print s, d, strtonum(a[length(a)]) }' \
-	"$KR_TMP/rb/paths" | sort -u >"$KR_TMP/pair.sl"
+kr_norm_path_sl "$KR_TMP/rb/topology.net" "$KR_TMP/rb/path-sl" >"$KR_TMP/pair.sl"
 grep "knsroute: sweep $sweep " "$KR_OSM_LOG" | grep -v repair: |
 	grep -oE "SL [0-9]+: repaired routes" | awk '{ print $2 + 0 }' |
 	sort -u >"$KR_TMP/tree.sl"

@@ -7,18 +7,12 @@
 #                        an opensm.conf as an admin writes it (load the
 #                        plugin, knsroute then minhop, QoS on) plus LINEs
 #
-#   kr_readback DIR      ibnetdiscover -> DIR/capture.net, ibroute of every
-#                        switch -> DIR/lfts, smpquery sl2vl of every switch
-#                        out port and CA port -> DIR/sl2vl, saquery -p for
-#                        every (CA port, destination LID) pair -> DIR/paths
-#                        (one query per pair: ibsim cuts multi-packet SA
-#                        answers, so a plain `saquery -p` lists a few);
-#                        every query goes through kr_sim_try, so a
-#                        transient timeout is retried and a lasting one
-#                        leaves the tool's stderr in the log; status 1 then
-#                        With KR_RB_PER_DLID=1: one PathRecord per
-#                        destination LID instead, and DIR/path-sl with
-#                        their "dlid sl" lines (kr_readback_per_dlid)
+#   kr_readback DIR      `knsroute capture DIR` against this test's
+#                        simulator: DIR/topology.net, lfts.dump, sl2vl.dump,
+#                        path-sl (every CA port to every other LID, one
+#                        PathRecord each) and capture.log; a failed capture
+#                        is run again (kr_sim_try), status 1 when it keeps
+#                        failing, its stderr in the log
 #   kr_norm_lfts FILE    "GUID LID PORT" lines, sorted, from ibroute output
 #                        or opensm-lfts.dump
 #   kr_norm_sl2vl FILE   "LID IN OUT VL0..VL15" lines, sorted, from
@@ -26,7 +20,13 @@
 #   kr_paths_match PATHS PATHSL
 #                        status 0 when every PathRecord's SL in PATHS
 #                        (saquery -p) equals the path-sl file's SL for its
-#                        DLID (path-sl "dlid sl" lines only)
+#                        pair ("slid dlid sl" line, else "dlid sl")
+#   kr_norm_path_sl TOPO PATHSL
+#                        "SLID DLID SL" for every CA port of TOPO (base
+#                        LID) to every DLID PATHSL lists but its own, sorted:
+#                        two path-sl files that say the same compare equal
+#   kr_norm_topo TOPO    "NODE LID LMC" and "NODE[P] PEER[Q]" lines, sorted,
+#                        from ibnetdiscover output or a capture's topology.net
 # The normalisers fail on input they find nothing in, so that two empty
 # results never compare equal. gawk: mawk lacks strtonum.
 
@@ -57,56 +57,7 @@ kr_capture_ports() {
 }
 
 kr_readback() {
-	local dir=$1 lid port lmc src dst i
-	local -a srcs=() dsts=()
-	mkdir -p "$dir"
-	: >"$dir/capture.net"
-	: >"$dir/lfts"
-	: >"$dir/sl2vl"
-	: >"$dir/paths"
-	kr_sim_try "$dir/capture.net" ibnetdiscover || return 1
-	while read -r lid port lmc; do
-		case $port in
-		0) kr_sim_try "$dir/lfts" ibroute "$lid" || return 1
-		   kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" 0 || return 1
-		   dsts+=("$lid") ;;
-		CA) kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" || return 1
-		    srcs+=("$lid")
-		    for i in $(seq 0 $(( (1 << lmc) - 1 ))); do dsts+=($((lid + i))); done ;;
-		*) kr_sim_try "$dir/sl2vl" smpquery sl2vl "$lid" "$port" || return 1 ;;
-		esac
-	done < <(kr_capture_ports "$dir/capture.net")
-	if [ "${KR_RB_PER_DLID:-0}" = 1 ]; then
-		kr_readback_per_dlid "$dir" || return 1
-		return 0
-	fi
-	for src in "${srcs[@]}"; do
-		for dst in "${dsts[@]}"; do
-			[ "$src" = "$dst" ] && continue
-			kr_sim_try "$dir/paths" saquery -p --src-to-dst "$src:$dst" ||
-				return 1
-		done
-	done
-}
-
-# One PathRecord per destination LID, the sources taken in turn, and their
-# SLs as a path-sl file ("dlid sl"): for engines whose SL depends on the
-# destination alone (knsroute, as long as no repair moved single pairs to a
-# detour layer), a read-back in a tenth of the queries.
-# Uses kr_readback's srcs and dsts.
-kr_readback_per_dlid() {
-	local dir=$1 i=0 src dst
-	for dst in "${dsts[@]}"; do
-		src=${srcs[i % ${#srcs[@]}]}
-		[ "$src" = "$dst" ] && src=${srcs[(i + 1) % ${#srcs[@]}]}
-		i=$((i + 1))
-		kr_sim_try "$dir/paths" saquery -p --src-to-dst "$src:$dst" ||
-			return 1
-	done
-	gawk '/dlid\.\./ { split($0, a, "."); d = strtonum(a[length(a)]) }
-	      /\tsl\.\./ { split($0, a, "."); print d, strtonum(a[length(a)]) }' \
-		"$dir/paths" | sort -un >"$dir/path-sl"
-	[ -s "$dir/path-sl" ]
+	kr_sim_try /dev/null "$KR_CLI" capture "$1" --quiet
 }
 
 kr_norm_lfts() {
@@ -133,11 +84,48 @@ kr_norm_sl2vl() {
 
 kr_paths_match() {
 	gawk '
-	FNR == NR { if ($1 !~ /^#/ && NF == 2) sl[strtonum($1)] = strtonum($2); next }
+	FNR == NR { if ($1 ~ /^#/) next
+		    if (NF == 2) sl[strtonum($1)] = strtonum($2)
+		    if (NF == 3) psl[strtonum($1) " " strtonum($2)] = strtonum($3)
+		    next }
+	/slid\.\./ { split($0, a, "."); slid = strtonum(a[length(a)]) }
 	/dlid\.\./ { split($0, a, "."); dlid = strtonum(a[length(a)]) }
-	/\tsl\.\./ { split($0, a, "."); n++
-		     if (!(dlid in sl) || sl[dlid] != strtonum(a[length(a)])) bad++ }
+	/\tsl\.\./ { split($0, a, "."); n++; k = slid " " dlid
+		     want = k in psl ? psl[k] : dlid in sl ? sl[dlid] : -1
+		     if (want != strtonum(a[length(a)])) bad++ }
 	END { if (!n) { print "# no PathRecords" > "/dev/stderr"; exit 1 }
 	      if (bad) { printf "# %d of %d PathRecords differ\n", bad, n > "/dev/stderr"; exit 1 } }
 	' "$2" "$1"
+}
+
+kr_norm_path_sl() {
+	gawk '
+	FNR == NR { if ($2 == "CA" && $1 > 0) for (i = 0; i < 2 ^ $3; i++) own[$1 + i] = $1
+		    next }
+	$1 ~ /^#/ { next }
+	NF == 2 { sl[strtonum($1)] = strtonum($2) }
+	NF == 3 { psl[strtonum($1) " " strtonum($2)] = strtonum($3) }
+	END { for (s in own) { if (own[s] != s) continue
+		for (d in sl) { if (own[d] == s) continue
+			k = s " " d; printf "%d %d %d\n", s, d, k in psl ? psl[k] : sl[d]; n++ } }
+	      exit !n }
+	' <(kr_capture_ports "$1") "$2" | sort -n
+	return "${PIPESTATUS[0]}"
+}
+
+kr_norm_topo() {
+	gawk '
+	/^(Switch|Ca|Hca|Rt)/ { match($0, /"[^"]+"/); node = substr($0, RSTART, RLENGTH)
+		if (match($0, /base port 0 lid [0-9]+ lmc [0-9]+/)) {
+			split(substr($0, RSTART + 16, RLENGTH - 16), a, " lmc ")
+			print node, a[1], a[2]; n++ }
+		next }
+	/^\[/ { match($0, /^\[[0-9]+\]/); p = substr($0, RSTART, RLENGTH)
+		match($0, /"[^"]+"\[[0-9]+\]/); print node p, substr($0, RSTART, RLENGTH)
+		if (match($0, /# lid [0-9]+ lmc [0-9]+/)) {
+			split(substr($0, RSTART + 6, RLENGTH - 6), a, " lmc ")
+			print node p, a[1], a[2] } }
+	END { exit !n }
+	' "$1" | sort
+	return "${PIPESTATUS[0]}"
 }

@@ -344,6 +344,34 @@ static void test_path_sl_text(void **state)
 	kr_tables_free(&t);
 }
 
+/* Pairs in any order, worked by hand: DLID 1 has SL 2 from three sources
+ * and 5 from one, so 2 is its default and 10 -> 1 an exception; DLID 2 ties
+ * 3 against 4 and takes the lower; DLID 3 is in no pair and keeps SL 0,
+ * though an earlier table gave it 7. */
+static void test_path_sl_set(void **state)
+{
+	struct kr_sl_pair p[] = {
+		{ 10, 1, 5 }, { 11, 2, 4 }, { 5, 1, 2 }, { 11, 1, 2 },
+		{ 10, 2, 3 }, { 12, 1, 2 },
+	};
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+
+	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 1), KR_OK);
+	t.dlid_sl[3] = 7;
+	assert_int_equal(kr_path_sl_set(&t, p, 6, NULL), KR_OK);
+	assert_int_equal(t.dlid_sl[1], 2);
+	assert_int_equal(t.dlid_sl[2], 3);
+	assert_int_equal(t.dlid_sl[3], 0);
+	assert_int_equal(t.npair_sl, 2);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 1), 5);
+	assert_int_equal(kr_tables_path_sl(&t, 11, 1), 2);
+	assert_int_equal(kr_tables_path_sl(&t, 11, 2), 4);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 2), 3);
+	assert_int_equal(kr_tables_path_sl(&t, 5, 3), 0);
+	kr_tables_free(&t);
+}
+
 /* Each bad line, the line it is on and words from the message. */
 static const struct bad_case {
 	const char *text;
@@ -673,6 +701,8 @@ int main(void)
 						setup_t33, teardown_t33),
 		cmocka_unit_test(test_round_trip_generated),
 		cmocka_unit_test_setup_teardown(test_path_sl_text,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_path_sl_set,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_errors,
 						setup_t33, teardown_t33),
