@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 18
+kr_plan 20
 if ! kr_have_sim || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "ibsim, opensm, infiniband-diags or knsroute missing"
 	kr_done
@@ -77,6 +77,29 @@ compare_ibdm() {
 	kr_ok $? "ibdmchk agrees on $what: credit loops $theirs"
 }
 
+# ref_agrees NAME TOPO ARGS...: knsroute check's pairs, delivered pairs and
+# loop verdict per traffic class equal those of ref_check.py, a brute-force
+# walk of every pair written for the tests alone, on the same tables
+# (normalised through check's --write-* options).
+ref_agrees() {
+	local name=$1 topo=$2 ours theirs
+	shift 2
+	"$KR_CLI" check "$topo" "$@" --json --write-lfts "$T/$name.nl" \
+		--write-sl2vl "$T/$name.ns" --write-path-sl "$T/$name.np" \
+		>"$T/$name.json" 2>/dev/null
+	"$KR_CLI" info --nodes "$topo" >"$T/$name.nodes" &&
+		"$KR_CLI" info --links "$topo" >"$T/$name.links" &&
+		theirs=$(python3 "$KR_LIBDIR/ref_check.py" "$T/$name.nodes" \
+			"$T/$name.links" "$T/$name.nl" "$T/$name.ns" "$T/$name.np" |
+			tr '\n' ' ')
+	ours=$(jq -r '.classes | [.data, .all] | map("\(.pairs) \(.delivered) \(
+		if .credit_loop then "loop" else "ok" end)") |
+		"data \(.[0]) all \(.[1]) "' "$T/$name.json")
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+	kr_ok $? "the reference walk agrees per class on $name: ${theirs:-nothing}"
+	[ "$theirs" = "$ours" ] || echo "#   knsroute: $ours"
+}
+
 # start_fabric NET: ibsim on NET, a fresh OpenSM directory.
 start_fabric() {
 	kr_stop_opensm
@@ -98,6 +121,8 @@ awk '/^0x/ { print strtonum($1), 0 }' "$KR_OSM_DIR/opensm-lfts.dump" |
 check dor "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
 	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/dor.path-sl"
 expect dor 1 "verdict: PROBLEM: credit loop" "dor, OpenSM's dumps and SL 0 given: credit loop proven"
+ref_agrees dor "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/dor.path-sl"
 # infiniband-diags installs it as dump_lfts.sh or (Debian) as dump_lfts
 : >"$T/dor.dump_lfts"
 kr_sim_try "$T/dor.dump_lfts" "$(command -v dump_lfts.sh || echo dump_lfts)"
@@ -133,6 +158,8 @@ kr_ok $? "saquery -p gave a PathRecord for each of the $((n_ca * (n_lid - 1))) p
 check t2q "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
 	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.pr"
 expect t2q 0 "credit loops: none" "torus-2QoS with its path SLs and SL2VL: clean"
+ref_agrees t2q "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.pr"
 check t2q_nosl "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
 	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump"
 expect t2q_nosl 3 "verdict: UNPROVEN: credit loop through [0-9]* pairs whose SL was assumed" \
