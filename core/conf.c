@@ -182,7 +182,9 @@ static int key_order(struct cline *l, struct kr_conf *c)
 		unsigned long v;
 
 		rc = number(l, l->word[i], 0, l->nword - 1, &v);
-		if (!rc && (seen >> v & 1))
+		if (rc)
+			break;
+		if (seen >> v & 1)
 			return bad(l, "order: dimension %s listed twice",
 				   l->word[i]);
 		seen |= 1u << v;

@@ -7,6 +7,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+int cli_flush_stdout(int rc)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "knsroute: standard output: %s\n",
+			errno ? strerror(errno) : "write error");
+		return rc ? rc : EXIT_USAGE;
+	}
+	return rc;
+}
+
 int cli_error(const struct kr_diag *d)
 {
 	char buf[512];

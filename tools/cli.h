@@ -25,6 +25,11 @@ int cmd_capture(int argc, char **argv);
  * temporary directory, then run check on it. */
 int cmd_check_live(int argc, char **argv, int (*check)(int, char **));
 
+/* Output lost to a full disk or a closed pipe is a failure, whatever the
+ * command thought: flushes stdout and returns rc, or EXIT_USAGE (with the
+ * reason on stderr) when rc was 0 and stdout failed. */
+int cli_flush_stdout(int rc);
+
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -161,7 +161,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 		case OPT_JSON: a->json = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 'v': a->verbose = 1; break;
-		case 'h': faults_usage(stdout); exit(0);
+		case 'h': faults_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("faults", "bad option");
 		}
 	}

@@ -55,7 +55,7 @@ static int parse_args(int argc, char **argv, struct plan_opts *po,
 			continue;
 		switch (c) {
 		case 'o': *out = optarg; break;
-		case 'h': route_usage(stdout); exit(0);
+		case 'h': route_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("route", "bad option");
 		}
 	}

@@ -45,15 +45,15 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return cli_flush_stdout(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("knsroute %s\n", PACKAGE_VERSION);
-		return 0;
+		return cli_flush_stdout(0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_flush_stdout(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "knsroute: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

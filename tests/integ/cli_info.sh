@@ -1,10 +1,11 @@
 #!/bin/bash
 # knsroute info on fabrics counted by hand: the summary (text and JSON),
-# the --links / --nodes listings, and the exit codes. Needs no simulator.
+# the --links / --nodes listings, and the exit codes; and output lost to a
+# full stdout fails every command. Needs no simulator.
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 12
+kr_plan 13
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -111,5 +112,21 @@ kr_ok $? "--json and --links together: usage error"
 "$KR_CLI" info 2>/dev/null
 [ $? -eq 2 ]
 kr_ok $? "no FILE: usage error"
+
+# every command that prints to stdout fails, with the reason, on a full one
+net=$KR_SRCDIR/tests/data/net_mixed.net
+bad=
+for cmd in "info $net" "info --links $net" "topo $T/t.net" "topo --json $T/t.net" \
+	   "gen torus --dims 3x3 --p 1 -o -" "route --help" "stats --help" \
+	   "faults --help" "--help" "--version"; do
+	[ -s "$T/t.net" ] || "$KR_CLI" gen torus --dims 3x3 --p 1 -o "$T/t.net"
+	# shellcheck disable=SC2086
+	"$KR_CLI" $cmd >/dev/full 2>"$T/full.err"
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q "standard output: No space left" "$T/full.err"; } ||
+		bad="$bad [$cmd: exit $rc]"
+done
+[ -z "$bad" ]
+kr_ok $? "a full stdout is an error for every command${bad:+:$bad}"
 
 kr_done

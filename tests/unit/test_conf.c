@@ -144,6 +144,8 @@ static void test_errors_name_the_line(void **state)
 		{ "seed_port 0 * 3\n", 1, "direction \"*\"" },
 		{ "seed_port 9 + 3\n", 1, "seed_port: expected a number from 0 to 7" },
 		{ "order 0 0\n", 1, "dimension 0 listed twice" },
+		/* once shifted 1 by the rejected value (UBSan) */
+		{ "order 1 65536\n", 1, "order: expected a number from 0 to 1" },
 		{ "wrap maybe\n", 1, "wrap: expected yes, no or auto" },
 		{ "dims 4x4\n\nwrap yes yes yes\n", 3, "3 values for 2 dimensions (line 1)" },
 		{ "dims 4x4x4\norder 1 0\n", 2, "2 dimensions, but dims says 3" },
