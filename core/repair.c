@@ -511,9 +511,27 @@ static void route_via_intermediates(struct repair *r, unsigned lvl,
 	}
 }
 
+/* Whether packets entering u from direction din and following the column
+ * from there turn only where an anchored column may. */
+static int onward_ok(const struct repair *r, uint32_t u, unsigned din,
+		     uint32_t target)
+{
+	for (uint32_t step = 0; u != target; step++) {
+		unsigned out = r->col[u];
+
+		if (step > r->nsw || repair_next(r, u, out) == KR_NONE ||
+		    !turn_ok(r, u, din, out, target, step == 0))
+			return 0;
+		din = arrival_dir(r, u, out);
+		u = repair_next(r, u, out);
+	}
+	return 1;
+}
+
 /* Last resort: shortest live paths to any routed switch, layer by layer,
- * so each new entry points at a switch routed before it. */
-static void route_general(struct repair *r)
+ * so each new entry points at a switch routed before it; in an anchored
+ * column first only where the packets' onward turns are anchored too. */
+static void route_general(struct repair *r, uint32_t target, int anchored)
 {
 	const struct kr_fabric *f = r->f;
 	uint32_t head = 0, tail = 0;
@@ -527,7 +545,9 @@ static void route_general(struct repair *r)
 		for (unsigned p = 1; p <= f->nports[u]; p++) {
 			uint32_t v = repair_next(r, u, p);
 
-			if (v == KR_NONE || r->lvl[v] != LVL_NONE)
+			if (v == KR_NONE || r->lvl[v] != LVL_NONE ||
+			    (anchored && !onward_ok(r, u, port_dir(r, u, p),
+						    target)))
 				continue;
 			r->lvl[v] = LVL_GENERAL;
 			r->cost[v] = r->cost[u] + 1;
@@ -571,9 +591,11 @@ static void repair_column(struct repair *r, const struct rdest *x,
 	}
 	for (unsigned lvl = 1; lvl <= r->max_int && mode != COL_GENERAL; lvl++)
 		route_via_intermediates(r, lvl, x->target);
-	if (r->anchored)
+	if (r->anchored) {
 		unroute_incomplete(r, x);
-	route_general(r);
+		route_general(r, x->target, 1);
+	}
+	route_general(r, x->target, 0);
 	repair_walk(r, r->col, x, r->dist);
 	if (r->anchored)
 		restore_unused(r, x);
