@@ -1,8 +1,9 @@
 #!/bin/bash
 # knsroute check against OpenSM's own routing engines on ibsim fabrics, with
 # tables read from OpenSM's dumps and read back from the fabric
-# (dump_lfts.sh, saquery -p), and ibdmchk's credit-loop verdict on the same
-# files where it can read them.
+# (dump_lfts.sh, knsroute capture's path SLs), ibdmchk's credit-loop verdict
+# on the same files where it can read them, and a reference walk's per
+# traffic class.
 #
 # Expected (independent of knsroute): dor on a torus with one VL has credit
 # loops (rings of 5: every 2-hop path goes the same way round); torus-2QoS
@@ -144,33 +145,31 @@ kr_start_opensm -Q -D 0x43 -R torus-2QoS --torus_config "$T/torus-2QoS.conf"
 kr_wait_sm 60 && grep -q "torus_build_lfts: Built 5 x 5 x 1 torus" "$KR_OSM_LOG"
 kr_ok $? "opensm torus-2QoS routed the torus (QoS on)"
 lids "$T/torus.ibnd" >"$T/lids"
-: >"$T/t2q.pr"
-for s in $(awk '$1 == "ca" { print $2 }' "$T/lids"); do
-	for d in $(awk '{ print $2 }' "$T/lids"); do
-		[ "$s" = "$d" ] ||
-			kr_sim_try "$T/t2q.pr" saquery -p --src-to-dst "$s:$d"
-	done
-done
+# the SA's path SL of every pair, read by one capture
+kr_sim_try /dev/null "$KR_CLI" capture "$T/t2q.cap" --quiet
 n_ca=$(awk '$1 == "ca"' "$T/lids" | wc -l)
 n_lid=$(wc -l <"$T/lids")
-[ "$(grep -c "PathRecord dump" "$T/t2q.pr")" -eq $((n_ca * (n_lid - 1))) ]
-kr_ok $? "saquery -p gave a PathRecord for each of the $((n_ca * (n_lid - 1))) pairs"
+n=$((n_ca * (n_lid - 1)))
+grep -qE "^path SLs: $n queries, [0-9]+ retried, $n answered" "$T/t2q.cap/capture.log"
+kr_ok $? "the capture read a PathRecord SL for each of the $n pairs"
 check t2q "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
-	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.pr"
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.cap/path-sl"
 expect t2q 0 "credit loops: none" "torus-2QoS with its path SLs and SL2VL: clean"
 ref_agrees t2q "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
-	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.pr"
+	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump" --path-sl "$T/t2q.cap/path-sl"
 check t2q_nosl "$T/torus.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump" \
 	--sl2vl "$KR_OSM_DIR/opensm-sl2vl.dump"
 expect t2q_nosl 3 "verdict: UNPROVEN: credit loop through [0-9]* pairs whose SL was assumed" \
 	"torus-2QoS tables without path SLs: a loop only through assumed SLs, exit 3"
-# ibdmchk takes path SLs as "0xSRC_NODE_GUID DLID SL"
-awk 'NR == FNR { if ($1 == "ca") g[$2] = $3; next }
-     /dlid\.\.\./ { v = $0; sub(/.*\.\./, "", v); d = v }
-     /slid\.\.\./ { v = $0; sub(/.*\.\./, "", v); s = v }
-     /\tsl\.\.\./ { v = $0; sub(/.*\.\.0x/, "", v)
-	print g[s], d, index("0123456789abcdef", tolower(v)) - 1 }' \
-	"$T/lids" "$T/t2q.pr" >"$T/t2q.psl"
+# ibdmchk takes path SLs as "0xSRC_NODE_GUID DLID SL", every pair spelled
+# out; path-sl has "DLID SL" defaults and "SLID DLID SL" exceptions
+awk 'NR == FNR { if ($1 == "ca") g[$2] = $3; lid[$2] = 1; next }
+     /^#/ { next }
+     NF == 2 { d[$1] = $2 }
+     NF == 3 { p[$1 " " $2] = $3 }
+     END { for (s in g) for (l in lid) if (l != s)
+		print g[s], l, ((s " " l) in p) ? p[s " " l] : d[l] }' \
+	"$T/lids" "$T/t2q.cap/path-sl" >"$T/t2q.psl"
 compare_ibdm "torus-2QoS (with -c path SLs, -d opensm-sl2vl.dump)" none \
 	-c "$T/t2q.psl" -d "$KR_OSM_DIR/opensm-sl2vl.dump"
 
