@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 20
+kr_plan 26
 if ! kr_have_sim || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "ibsim, opensm, infiniband-diags or knsroute missing"
 	kr_done
@@ -182,6 +182,30 @@ kr_sim_try "$T/ring.ibnd" ibnetdiscover
 check ring "$T/ring.ibnd" --lfts "$KR_OSM_DIR/opensm-lfts.dump"
 expect ring 3 "credit loop of 5 channels" "minhop on a 5-ring, no SL2VL maps: credit loop of 5 channels, unproven"
 compare_ibdm "minhop on the ring" found
+
+# ------------------------------------------- engines with SLs, captured
+# engine_case NET ENGINE NAME: OpenSM's ENGINE (QoS on) as a daemon on NET,
+# read back by one capture; knsroute check and the reference walk must
+# agree per traffic class on what the fabric holds.
+engine_case() {
+	local net=$1 eng=$2 name=$3
+	start_fabric "$net" || { kr_ok 1 "ibsim on $net"; kr_ok 1 "$name"; return; }
+	rm -rf "$T/osm"
+	kr_start_opensm -Q -D 0x43 -R "$eng"
+	kr_wait_sm 60 && kr_sim_try /dev/null "$KR_CLI" capture "$T/$name.cap" --quiet
+	kr_ok $? "opensm $eng routed $(basename "$net"), knsroute capture read it"
+	ref_agrees "$name" "$T/$name.cap/topology.net" \
+		--lfts "$T/$name.cap/lfts.dump" --sl2vl "$T/$name.cap/sl2vl.dump" \
+		--path-sl "$T/$name.cap/path-sl"
+}
+
+"$KR_CLI" gen torus --dims 4x4 --p 1 -o "$T/t44.net"
+"$KR_CLI" gen kns --k 4 --n 2 --p 1 -o "$T/k42.net"
+"$KR_CLI" gen mesh --dims 4x3 --p 1 -o "$T/m43.net"
+engine_case "$T/t44.net" lash t44_lash
+engine_case "$T/k42.net" minhop k42_minhop
+engine_case "$T/m43.net" dfsssp m43_dfsssp
+kr_stop_opensm
 
 # ------------------------------------------------------------ fat trees
 # fat_tree NET ENGINE NAME: route NET with ENGINE, check; the description
