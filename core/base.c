@@ -25,6 +25,8 @@ int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
 	return err;
 }
 
+/* A message may quote input (a node name from a device): control
+ * characters become "?" so that a terminal or log shows, not obeys, them. */
 void kr_diag_format(const struct kr_diag *d, char *buf, size_t len)
 {
 	if (d->file && d->line)
@@ -33,4 +35,7 @@ void kr_diag_format(const struct kr_diag *d, char *buf, size_t len)
 		snprintf(buf, len, "%s: %s", d->file, d->msg);
 	else
 		snprintf(buf, len, "%s", d->msg);
+	for (char *p = buf; len && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }

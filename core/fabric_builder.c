@@ -59,13 +59,49 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
+/* Names and descriptions come from devices and reach terminals and logs:
+ * control characters are kept as the text \xNN, so every reader of the
+ * fabric sees the same printable strings (lookups escape their key too). */
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static size_t escaped_len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += is_control((unsigned char)*s) ? 4 : 1;
+	return n;
+}
+
+static void escape_into(char *dst, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (is_control(c)) {
+			*dst++ = '\\';
+			*dst++ = 'x';
+			*dst++ = hex[c >> 4];
+			*dst++ = hex[c & 15];
+		} else {
+			*dst++ = (char)c;
+		}
+	}
+	*dst = '\0';
+}
+
 static int add_str(struct kr_fabric_builder *b, const char *s, uint32_t *off)
 {
-	size_t len = strlen(s) + 1;
+	size_t len = escaped_len(s) + 1;
 
 	if (grow((void **)&b->strtab, &b->cap_str, b->nstr + (uint32_t)len, 1))
 		return -1;
-	memcpy(b->strtab + b->nstr, s, len);
+	escape_into(b->strtab + b->nstr, s);
 	*off = b->nstr;
 	b->nstr += (uint32_t)len;
 	return 0;
@@ -129,7 +165,7 @@ void kr_fb_free(struct kr_fabric_builder *b)
 	free(b);
 }
 
-int kr_fb_find(const struct kr_fabric_builder *b, const char *name)
+static int find_stored(const struct kr_fabric_builder *b, const char *name)
 {
 	uint32_t i = hash_str(name);
 
@@ -141,6 +177,22 @@ int kr_fb_find(const struct kr_fabric_builder *b, const char *name)
 		if (!strcmp(b->strtab + b->node[n].name_off, name))
 			return n;
 	}
+}
+
+int kr_fb_find(const struct kr_fabric_builder *b, const char *name)
+{
+	size_t len = escaped_len(name);
+	char *key;
+	int n;
+
+	if (len == strlen(name))
+		return find_stored(b, name);
+	if (!(key = malloc(len + 1)))
+		return -1;
+	escape_into(key, name);
+	n = find_stored(b, key);
+	free(key);
+	return n;
 }
 
 int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
@@ -183,7 +235,7 @@ int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 		if (name_rehash(b))
 			return kr_fail(d, KR_ENOMEM, line, "out of memory");
 	} else {
-		uint32_t i = hash_str(name);
+		uint32_t i = hash_str(b->strtab + n->name_off);
 
 		while (b->name_hash[i & b->name_mask] >= 0)
 			i++;

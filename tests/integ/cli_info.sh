@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 13
+kr_plan 15
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -128,5 +128,20 @@ for cmd in "info $net" "info --links $net" "topo $T/t.net" "topo --json $T/t.net
 done
 [ -z "$bad" ]
 kr_ok $? "a full stdout is an error for every command${bad:+:$bad}"
+
+# a device's description with ESC and BEL in it reaches no terminal raw
+"$KR_CLI" gen torus --dims 3x3 --p 1 -o "$T/esc.net"
+sed -i 's/"switch(1,1)"/"sw\x1b[31m(1,1)\x07"/g' "$T/esc.net"
+grep -q $'\x1b' "$T/esc.net"
+kr_ok $? "the test fabric names a switch with ESC and BEL"
+{ "$KR_CLI" topo --coords "$T/esc.net"; "$KR_CLI" route "$T/esc.net" --out "$T/esc.out";
+  "$KR_CLI" check "$T/esc.out" --max-examples 3
+  # its record renamed, so the links to it quote the name in an error
+  sed '/^Switch/s/"sw/"xx/' "$T/esc.net" | "$KR_CLI" info /dev/stdin
+} >"$T/esc.txt" 2>&1
+! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$T/esc.txt" "$T/esc.out/summary" &&
+	grep -q 'sw\\x1b\[31m(1,1)\\x07' "$T/esc.txt" &&
+	grep -q 'unknown node "sw?\[31m(1,1)?"' "$T/esc.txt"
+kr_ok $? "control characters in names are printed as \\xNN (or ? in errors)"
 
 kr_done
