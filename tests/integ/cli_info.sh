@@ -137,7 +137,7 @@ kr_ok $? "the test fabric names a switch with ESC and BEL"
 { "$KR_CLI" topo --coords "$T/esc.net"; "$KR_CLI" route "$T/esc.net" --out "$T/esc.out";
   "$KR_CLI" check "$T/esc.out" --max-examples 3
   # its record renamed, so the links to it quote the name in an error
-  sed '/^Switch/s/"sw/"xx/' "$T/esc.net" | "$KR_CLI" info /dev/stdin
+  sed '/^Switch/s/"sw\x1b/"xx\x1b/' "$T/esc.net" | "$KR_CLI" info /dev/stdin
 } >"$T/esc.txt" 2>&1
 ! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$T/esc.txt" "$T/esc.out/summary" &&
 	grep -q 'sw\\x1b\[31m(1,1)\\x07' "$T/esc.txt" &&
