@@ -48,25 +48,41 @@ static int dest_of(const struct repair *r, unsigned lid, struct rdest *x)
 	return 1;
 }
 
-static void get_column(const struct repair *r, unsigned lid, uint8_t *col)
+/* The LFTs by destination: every pass reads them a column at a time, and
+ * a row-major column is one cache line per switch. */
+static int transpose_lfts(struct repair *r)
 {
-	for (uint32_t s = 0; s < r->nsw; s++)
-		col[s] = r->t->lft[(size_t)s * r->stride + lid];
+	const uint8_t *lft = r->t->lft;
+	enum { B = 64 };
+
+	if (!(r->bylid = malloc((size_t)r->stride * r->nsw + 1)))
+		return KR_ENOMEM;
+	for (uint32_t s0 = 0; s0 < r->nsw; s0 += B)
+		for (uint32_t l0 = 0; l0 < r->stride; l0 += B)
+			for (uint32_t s = s0; s < s0 + B && s < r->nsw; s++)
+				for (uint32_t l = l0; l < l0 + B && l < r->stride; l++)
+					r->bylid[(size_t)l * r->nsw + s] =
+						lft[(size_t)s * r->stride + l];
+	return KR_OK;
 }
 
-/* Writes col back; returns how many entries changed. */
+static void get_column(const struct repair *r, unsigned lid, uint8_t *col)
+{
+	memcpy(col, r->bylid + (size_t)lid * r->nsw, r->nsw);
+}
+
+/* Writes col back (both copies); returns how many entries changed. */
 static uint32_t put_column(struct repair *r, unsigned lid, const uint8_t *col)
 {
+	uint8_t *c = r->bylid + (size_t)lid * r->nsw;
 	uint32_t n = 0;
 
-	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint8_t *e = &r->t->lft[(size_t)s * r->stride + lid];
-
-		if (*e != col[s]) {	/* untouched lines stay clean */
-			*e = col[s];
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (c[s] != col[s]) {
+			c[s] = col[s];
+			r->t->lft[(size_t)s * r->stride + lid] = col[s];
 			n++;
 		}
-	}
 	return n;
 }
 
@@ -161,6 +177,7 @@ static void teardown(struct repair *r)
 	free(r->outvl);
 	free(r->moved);
 	free(r->carrier);
+	free(r->bylid);
 	free(r->pair_sl);
 	free(r->pairs);
 	free(r->rank);
@@ -567,7 +584,7 @@ static void restore_unused(struct repair *r, const struct rdest *x)
 	mark_carriers(r, x->target);
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (r->carrier[s] == DEMOTED) {
-			r->col[s] = r->t->lft[(size_t)s * r->stride + x->lid];
+			r->col[s] = r->bylid[(size_t)x->lid * r->nsw + s];
 			r->lvl[s] = LVL_GOOD;
 		}
 	repair_walk(r, r->col, x, r->dist);
@@ -986,6 +1003,8 @@ static int run(struct repair *r, const struct kr_tables *prev,
 		rc = KR_ENOMEM;
 	if (!rc)
 		rc = repair_updn_ranks(r);
+	if (!rc)
+		rc = transpose_lfts(r);
 	if (rc)
 		return rc;
 	find_cut(r, cut, &ncut, st);

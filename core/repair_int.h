@@ -41,6 +41,7 @@ struct repair {
 	const struct kr_slvl *plan;
 	struct kr_tables *t;
 	uint32_t nsw, stride;
+	uint8_t *bylid;		/* [stride * nsw] t->lft by LID, kept equal */
 	unsigned max_int;
 
 	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
