@@ -551,12 +551,14 @@ static int onward_ok(const struct repair *r, uint32_t u, unsigned din,
 static void route_general(struct repair *r, uint32_t target, int anchored)
 {
 	const struct kr_fabric *f = r->f;
-	uint32_t head = 0, tail = 0;
+	uint32_t head = 0, tail = 0, left = 0;
 
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (r->lvl[s] != LVL_NONE)
 			r->queue[tail++] = s;
-	while (head < tail) {
+		else
+			left += r->live[s] != UNREACHED;
+	while (left && head < tail) {
 		uint32_t u = r->queue[head++];
 
 		for (unsigned p = 1; p <= f->nports[u]; p++) {
@@ -567,6 +569,7 @@ static void route_general(struct repair *r, uint32_t target, int anchored)
 						    target)))
 				continue;
 			r->lvl[v] = LVL_GENERAL;
+			left--;
 			r->cost[v] = r->cost[u] + 1;
 			r->col[v] = (uint8_t)kr_port_num(f,
 				(uint32_t)f->peer[f->port0[u] + p]);
