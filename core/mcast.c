@@ -1,6 +1,9 @@
 /* Multicast trees (kr_mcast.h): the master forest is the BFS forest behind
- * the up*-down* ranks, each switch hanging off its lowest-ranked neighbour
- * one level up (by its lowest port, when links are parallel). A group's
+ * the up*-down* ranks, each switch hanging off its neighbour one level up
+ * with the lowest GUID (by its lowest port, when links are parallel): GUIDs
+ * and port numbers, not node order, so the plugin and `knsroute route` on
+ * a capture build the same trees. Any such forest link joins two levels,
+ * so it is an up hop one way and a down hop the other. A group's
  * tree keeps the forest links whose two sides both hold members of the
  * group: counting member switches per subtree in reverse BFS order finds
  * them in one pass, so a group costs O(switches + members). */
@@ -29,7 +32,7 @@ static void hang(const struct kr_fabric *f, struct kr_mtree *t,
 		uint32_t u = kr_updn_next(f, v, p);
 
 		if (u == KR_NONE || lvl[u] + 1 != lvl[v] ||
-		    (t->parent[v] != KR_NONE && t->rank[u] >= t->rank[t->parent[v]]))
+		    (t->parent[v] != KR_NONE && f->guid[u] >= f->guid[t->parent[v]]))
 			continue;
 		t->parent[v] = u;
 		t->up[v] = (uint8_t)p;

@@ -1,5 +1,6 @@
 /* Up*-down* ranks: a BFS level from the best-connected switch of each
- * component, then the id. A hop towards a lower rank is "up". Routes that
+ * component (the lowest GUID among equals, so that any capture of the same
+ * fabric, whatever its node order, gets the same levels), then the id. A hop towards a lower rank is "up". Routes that
  * climb and then only descend, on a VL nothing else uses, cannot close a
  * credit loop (repair_updn.c, mcast.c and docs/design.md say why). */
 #include "updn_int.h"
@@ -59,7 +60,7 @@ void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
 	for (uint32_t s = 0; s < nsw; s++)
 		lvl[s] = rank[s] = UNSEEN;
 	for (uint32_t s = 0; s < nsw; s++) {
-		uint32_t end, root = s;
+		uint32_t end, root = KR_NONE;
 		unsigned best = 0;
 
 		if (rank[s] != UNSEEN)
@@ -67,11 +68,13 @@ void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
 		/* find the component, pick its root, then level it from there */
 		end = bfs(f, s, lvl, queue, done);
 		for (uint32_t i = done; i < end; i++) {
-			unsigned deg = switch_degree(f, queue[i]);
+			uint32_t q = queue[i];
+			unsigned deg = switch_degree(f, q);
 
-			if (deg > best) {
+			if (root == KR_NONE || deg > best ||
+			    (deg == best && f->guid[q] < f->guid[root])) {
 				best = deg;
-				root = queue[i];
+				root = q;
 			}
 		}
 		for (uint32_t i = done; i < end; i++)
