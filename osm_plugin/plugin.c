@@ -586,7 +586,10 @@ static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
 	if (rc) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR08: knsroute: multicast "
-			"group %s: %s; no tree installed\n", mgid, msg);
+			"group %s: %s; no tree installed%s\n", mgid, msg,
+			pl->osm->subn.opt.qos ? "" : " (qos is FALSE in "
+			"opensm.conf: multicast would share VL 0 with unicast; "
+			"set qos TRUE)");
 		pl->mcast_refused++;
 	} else {
 		for (size_t i = 0; i < pl->plan.tables.nmgroup; i++)
