@@ -6,8 +6,8 @@
 # from every switch with `ibroute -M` must be the trees knsroute logged:
 # equal to `knsroute route --mcast-groups` on the captured fabric, and to
 # OpenSM's own opensm.mcfdbs dump. A group on a unicast SL gets no tree and
-# an ERR line with the fix; after a link fails the trees are rebuilt around
-# it. (osmtest cannot do the joins: its multicast flow joins from one port
+# an ERR line with the fix, and so does every group with qos FALSE; after a
+# link fails the trees are rebuilt around it. (osmtest cannot do the joins: its multicast flow joins from one port
 # and deletes every group it made before it exits.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
@@ -21,7 +21,7 @@ FABRICS=(
 )
 CASES_PER_FABRIC=6
 
-kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 4 ))
+kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 5 ))
 kr_tmpdir
 if ! kr_plugin_ready || [ ! -x "$KR_CLI" ] || [ ! -x "$MCJOIN" ]; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags, the plugin and mcjoin"
@@ -190,6 +190,21 @@ kr_ok $? "SL 3 group: the multicast line counts it refused"
 kr_sim_try "$dir/cap.net" ibnetdiscover >/dev/null && read_mfts "$dir/cap.net" "$dir/mfts" &&
 	[ ! -s "$dir/mfts" ]
 kr_ok $? "SL 3 group: no switch holds an MFT entry for it"
+kr_stop_opensm
+kr_stop_ibsim
+
+# qos FALSE: every SL rides VL 0 with unicast, so the broadcast group
+# OpenSM creates gets no tree, and the log says to set qos TRUE.
+dir="$KR_TMP/noqos"
+mkdir -p "$dir"
+"$KR_CLI" gen mesh --dims 4x3 --p 1 -o "$dir/fabric.net"
+kr_plugin_conf "$dir/opensm.conf" "qos FALSE"
+kr_start_ibsim "$dir/fabric.net"
+rm -rf "$KR_TMP/osm"
+kr_start_opensm -F "$dir/opensm.conf"
+kr_wait_sm 90
+grep "ERR KR08" "$KR_OSM_LOG" | grep -q "$BCAST.*no tree installed (qos is FALSE.*set qos TRUE)"
+kr_ok $? "qos FALSE: the broadcast group gets no tree, ERR KR08 says to set qos TRUE"
 kr_stop_opensm
 kr_stop_ibsim
 
