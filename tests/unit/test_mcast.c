@@ -359,6 +359,38 @@ static void test_link_fault_avoided(void **state)
 	kr_fabric_free(&f);
 }
 
+/* A failed switch: switch(1,0), on the hand-worked tree's path, loses
+ * every link (its CA with it). The trees route around it and reach every
+ * other member once; the dead switch holds no entry. */
+static void test_switch_fault_avoided(void **state)
+{
+	static const unsigned k[] = { 4, 4 };
+	struct kr_fabric f;
+	struct kr_mtree t;
+	struct kr_mgroup g = { .mlid = 0xc000 };
+	struct kr_mcast_info info;
+	uint32_t dead, m[3];
+
+	(void)state;
+	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
+	dead = node_named(&f, "switch(1,0)");
+	for (unsigned p = 1; p <= f.nports[dead]; p++)
+		unlink_ports(&f, dead, p);
+	m[0] = ca_port(&f, "ca(1,1)/0");
+	m[1] = ca_port(&f, "ca(3,2)/0");
+	m[2] = ca_port(&f, "ca(2,3)/0");
+	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
+	assert_int_equal(info.parts, 1);
+	for (unsigned w = 0; w < KR_MCAST_WORDS; w++)
+		assert_int_equal(g.ports[dead * KR_MCAST_WORDS + w], 0);
+	for (int i = 0; i < 3; i++)
+		assert_floods(&f, &g, m, 3, m[i]);
+	kr_mgroup_free(&g);
+	kr_mtree_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* Our own channel dependency graph: a channel is (switch out port slot,
  * VL); the VL of a hop from the SL2VL map of (switch, in, out). */
 struct walk {
@@ -684,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_kns42_group),
 		cmocka_unit_test(test_trees_span_members_loop_free),
 		cmocka_unit_test(test_link_fault_avoided),
+		cmocka_unit_test(test_switch_fault_avoided),
 		cmocka_unit_test(test_union_acyclic),
 		cmocka_unit_test(test_walk_sees_unicast_vl_loop),
 		cmocka_unit_test(test_plan_keeps_multicast_sls),
