@@ -536,7 +536,7 @@ static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
 static void log_groups(struct kr_plugin *pl)
 {
 	struct kr_tables *t = &pl->plan.tables;
-	char line[1024];
+	char line[1024], vl[16];
 	size_t n = 0, keep = 0;
 
 	for (size_t i = 0; i < t->nmgroup; i++) {
@@ -554,10 +554,13 @@ static void log_groups(struct kr_plugin *pl)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, " ...");
 	}
 	t->nmgroup = keep;
+	if (pl->plan.slvl.mcast_vl == KR_NONE)
+		snprintf(vl, sizeof(vl), "no VL");
+	else
+		snprintf(vl, sizeof(vl), "VL %u", pl->plan.slvl.mcast_vl);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: multicast: %zu "
-		"groups with trees on VL %u (%s), %u refused for their SL\n",
-		pl->sweeps, keep, pl->plan.slvl.mcast_vl, keep ? line : "none",
-		pl->mcast_refused);
+		"groups with trees on %s (%s), %u refused for their SL\n",
+		pl->sweeps, keep, vl, keep ? line : "none", pl->mcast_refused);
 	pl->mcast_refused = 0;
 }
 
