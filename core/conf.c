@@ -40,7 +40,8 @@ void kr_conf_init(struct kr_conf *c)
 {
 	*c = (struct kr_conf){ .family = KR_FAMILY_NONE,
 			       .classify = KR_CLASSIFY_XORDET, .check = 1,
-			       .detour_vls = 2, .max_intermediates = 2 };
+			       .detour_vls = 2, .max_intermediates = 2,
+			       .mcast_sls = 1 };
 	for (unsigned d = 0; d < KR_MAX_DIM; d++)
 		c->wrap[d] = -1;
 }
@@ -283,6 +284,21 @@ static int key_classes(struct cline *l, struct kr_conf *c)
 	return one_number(l, 1, 16, &c->classes);
 }
 
+static int key_mcast_sls(struct cline *l, struct kr_conf *c)
+{
+	int rc = want_words(l, 1, KR_MAX_DIM + 2);
+
+	c->mcast_sls = 0;
+	for (unsigned i = 0; !rc && i < l->nword; i++) {
+		unsigned long v;
+
+		rc = number(l, l->word[i], 0, 15, &v);
+		if (!rc)
+			c->mcast_sls |= (uint16_t)(1u << v);
+	}
+	return rc;
+}
+
 static int do_key(struct cline *l, struct kr_conf *c)
 {
 	const char *k = l->key;
@@ -319,6 +335,8 @@ static int do_key(struct cline *l, struct kr_conf *c)
 		return key_check(l, c);
 	if (!strcmp(k, "detour_vls"))
 		return one_number(l, 0, 2, &c->detour_vls);
+	if (!strcmp(k, "mcast_sls"))
+		return key_mcast_sls(l, c);
 	if (!strcmp(k, "max_intermediates"))
 		return one_number(l, 0, 2, &c->max_intermediates);
 	return bad(l, "unknown key \"%s\" (see knsroute.conf(5))", k);

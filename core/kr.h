@@ -12,6 +12,7 @@
 #include "kr_io.h"
 #include "kr_route.h"
 #include "kr_slvl.h"
+#include "kr_mcast.h"
 #include "kr_repair.h"
 #include "kr_check.h"
 #include "kr_dump.h"

@@ -50,6 +50,8 @@ struct kr_conf {
 	unsigned max_intermediates;	/* thesis-style intermediates per path
 					 * before the general repair (0..2,
 					 * default 2) */
+	uint16_t mcast_sls;		/* SLs multicast groups use (bit s:
+					 * SL s; default SL 0) */
 };
 
 void kr_conf_init(struct kr_conf *c);

@@ -12,6 +12,7 @@
 #include "kr_check.h"
 #include "kr_conf.h"
 #include "kr_fabric.h"
+#include "kr_mcast.h"
 #include "kr_repair.h"
 #include "kr_slvl.h"
 #include "kr_tables.h"
@@ -25,6 +26,7 @@ struct kr_plan {
 	struct kr_tables tables;
 	struct kr_slvl slvl;
 	struct kr_repair_stats repair;
+	struct kr_mtree mtree;		/* multicast master forest (live links) */
 	struct kr_check_report check;
 	int checked;			/* the check ran (conf check != 0) */
 	enum kr_phase failed;		/* phase that failed, when one did */
@@ -42,11 +44,20 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		    const struct kr_tables *prev, struct kr_plan *p,
 		    struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
+
+/* A multicast group's tree into p->tables.mgroup (kept sorted by MLID; an
+ * MLID given again is replaced), when the plan makes sl safe; else
+ * KR_EINVAL with the SL to configure instead in d. */
+int kr_plan_add_group(const struct kr_fabric *f, struct kr_plan *p,
+		      unsigned mlid, unsigned sl, const uint32_t *member,
+		      size_t nmember, struct kr_mcast_info *info,
+		      struct kr_diag *d);
 const char *kr_phase_name(enum kr_phase ph);
 
 /* The dry run's files in dir (created if needed): opensm-lfts.dump,
- * opensm-sl2vl.dump, path-sl, vlarb, topology.net (the fabric with the
- * LIDs the tables use), summary. All or nothing. */
+ * opensm-sl2vl.dump, opensm.mcfdbs (the groups in p->tables.mgroup),
+ * path-sl, vlarb, topology.net (the fabric with the LIDs the tables use),
+ * summary. All or nothing. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d);
 /* The coordinates cache (kr_topo_cache_write), written atomically. */

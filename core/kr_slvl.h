@@ -39,8 +39,18 @@ struct kr_slvl {
 	unsigned tree_sl[KR_NSL];	/* their SLs, tried in this order */
 	uint32_t tree_vl[KR_NSL];	/* their VLs on every port */
 	int detour_dropped;		/* asked for, but did not fit */
+	uint32_t mcast_vl;		/* multicast trees' VL: the detour layer's
+					 * (up*-down* over the same ranks), else
+					 * a spare one; KR_NONE: none */
+	uint16_t mcast_sls;		/* SLs asked for multicast (conf) */
+	uint16_t mcast_safe;		/* those mapped to mcast_vl on every
+					 * port, so groups on them are safe */
+	uint8_t sl_of_code[KR_NSL];	/* SL a unicast SL code (the fields
+					 * above) is sent on: itself, or a
+					 * spare SL with the same maps when
+					 * the code is a multicast SL */
 	uint16_t *vl_mask;		/* [nport] VLs each port sends on */
-	char text[512];			/* one-line plan for logs and summaries */
+	char text[640];			/* one-line plan for logs and summaries */
 };
 
 /* Fills t->dlid_sl and t->sl2vl (t from kr_route) and plan. Fails with
@@ -51,6 +61,10 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		 const struct kr_conf *c, struct kr_tables *t,
 		 struct kr_slvl *plan, struct kr_diag *d);
 void kr_slvl_free(struct kr_slvl *plan);
+
+/* Whether a multicast group on sl is safe under plan; if not, *fix gets
+ * the SL to configure instead (KR_NSL when no SL is safe). */
+int kr_slvl_mcast_ok(const struct kr_slvl *plan, unsigned sl, unsigned *fix);
 
 /* Topological index of the destination behind a LID: router / grid switch
  * position * p + CA slot (switches: slot 0). KR_NONE for unused LIDs. */

@@ -74,6 +74,10 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		t0 = now_ms();
 		rc = kr_repair(f, &p->topo, c, &p->slvl, prev, &p->tables,
 			       &p->repair, d);
+		/* the multicast forest: the same live links and up*-down*
+		 * ranks as the repair's detour layer */
+		if (!rc)
+			rc = kr_mtree_build(f, &p->mtree, d);
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
 	if (!rc) {
@@ -92,7 +96,64 @@ void kr_plan_free(struct kr_plan *p)
 	kr_topo_free(&p->topo);
 	kr_tables_free(&p->tables);
 	kr_slvl_free(&p->slvl);
+	kr_mtree_free(&p->mtree);
 	if (p->checked)
 		kr_check_report_free(&p->check);
 	*p = (struct kr_plan){ 0 };
+}
+
+static int mgroup_slot(struct kr_tables *t, unsigned mlid, size_t *at)
+{
+	struct kr_mgroup *g;
+	size_t i = 0;
+
+	while (i < t->nmgroup && t->mgroup[i].mlid < mlid)
+		i++;
+	*at = i;
+	if (i < t->nmgroup && t->mgroup[i].mlid == mlid) {
+		kr_mgroup_free(&t->mgroup[i]);
+		return KR_OK;
+	}
+	g = realloc(t->mgroup, (t->nmgroup + 1) * sizeof(*g));
+	if (!g)
+		return KR_ENOMEM;
+	t->mgroup = g;
+	memmove(g + i + 1, g + i, (t->nmgroup - i) * sizeof(*g));
+	g[i] = (struct kr_mgroup){ 0 };
+	t->nmgroup++;
+	return KR_OK;
+}
+
+int kr_plan_add_group(const struct kr_fabric *f, struct kr_plan *p,
+		      unsigned mlid, unsigned sl, const uint32_t *member,
+		      size_t nmember, struct kr_mcast_info *info,
+		      struct kr_diag *d)
+{
+	struct kr_mgroup g = { .mlid = (uint16_t)mlid, .sl = (uint8_t)sl,
+			       .sl_given = 1 };
+	unsigned fix;
+	size_t at;
+	int rc;
+
+	if (!kr_slvl_mcast_ok(&p->slvl, sl, &fix)) {
+		if (fix == KR_NSL)
+			return kr_fail(d, KR_EINVAL, 0, "MLID 0x%04x: SL %u is "
+				       "not safe and the plan has no multicast "
+				       "SL (%s)", mlid, sl, p->slvl.mcast_sls ?
+				       "no SL or VL left" : "mcast_sls");
+		return kr_fail(d, KR_EINVAL, 0, "MLID 0x%04x: SL %u is a unicast "
+			       "SL of the plan, so its tree could close a credit "
+			       "loop; give the group sl=%u in partitions.conf "
+			       "(or add %u to mcast_sls in knsroute.conf)", mlid,
+			       sl, fix, sl);
+	}
+	rc = kr_mcast_group(f, &p->mtree, member, nmember, &g, info, d);
+	if (!rc && (rc = mgroup_slot(&p->tables, mlid, &at)))
+		rc = kr_fail(d, rc, 0, "out of memory");
+	if (rc) {
+		kr_mgroup_free(&g);
+		return rc;
+	}
+	p->tables.mgroup[at] = g;
+	return KR_OK;
 }

@@ -101,6 +101,13 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	return ferror(out) ? KR_EIO : KR_OK;
 }
 
+static int write_mfts(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_mft_write(out, c->f, &c->p->tables);
+}
+
 static int write_topology(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;
@@ -118,6 +125,7 @@ static int write_summary(FILE *out, const void *ctx)
 static const struct kr_dir_file outputs[] = {
 	{ "opensm-lfts.dump", write_lfts },
 	{ "opensm-sl2vl.dump", write_sl2vl },
+	{ "opensm.mcfdbs", write_mfts },
 	{ "path-sl", write_path_sl },
 	{ "vlarb", write_vlarb },
 	{ "topology.net", write_topology },

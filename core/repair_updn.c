@@ -10,72 +10,11 @@
  * with all its links), which keeps the forest shallow. */
 #include "repair_int.h"
 
-static unsigned switch_degree(const struct repair *r, uint32_t s)
-{
-	unsigned n = 0;
-
-	for (unsigned p = 1; p <= r->f->nports[s]; p++)
-		n += repair_next(r, s, p) != KR_NONE;
-	return n;
-}
-
-/* BFS from root over live switch links; levels into lvl, visit order into
- * r->queue[from ..]; returns the new end of the queue. */
-static uint32_t bfs(struct repair *r, uint32_t root, uint32_t *lvl,
-		    uint32_t from)
-{
-	uint32_t head = from, tail = from;
-
-	lvl[root] = 0;
-	r->queue[tail++] = root;
-	while (head < tail) {
-		uint32_t u = r->queue[head++];
-
-		for (unsigned p = 1; p <= r->f->nports[u]; p++) {
-			uint32_t v = repair_next(r, u, p);
-
-			if (v != KR_NONE && lvl[v] == UNREACHED) {
-				lvl[v] = lvl[u] + 1;
-				r->queue[tail++] = v;
-			}
-		}
-	}
-	return tail;
-}
+#include "updn_int.h"
 
 int repair_updn_ranks(struct repair *r)
 {
-	uint32_t nsw = r->nsw, *lvl = r->cnt, done = 0;
-
-	for (uint32_t s = 0; s < nsw; s++)
-		lvl[s] = r->rank[s] = UNREACHED;
-	for (uint32_t s = 0; s < nsw; s++) {
-		uint32_t end, root = s;
-		unsigned best = 0;
-
-		if (r->rank[s] != UNREACHED)
-			continue;
-		/* find the component, pick its root, then level it from there */
-		end = bfs(r, s, lvl, done);
-		for (uint32_t i = done; i < end; i++) {
-			unsigned deg = switch_degree(r, r->queue[i]);
-
-			if (deg > best) {
-				best = deg;
-				root = r->queue[i];
-			}
-		}
-		for (uint32_t i = done; i < end; i++)
-			lvl[r->queue[i]] = UNREACHED;
-		end = bfs(r, root, lvl, done);
-		for (uint32_t i = done; i < end; i++) {
-			uint32_t u = r->queue[i];
-
-			r->rank[u] = lvl[u] * nsw + u;
-			r->comp[u] = root;
-		}
-		done = end;
-	}
+	kr_updn_ranks(r->f, r->rank, r->comp, r->cnt, r->queue);
 	return KR_OK;
 }
 

@@ -29,7 +29,14 @@
  * normal traffic only ever moves to a later stage (up and down a dimension,
  * then the next), so which VL it uses inside its virtual network does not
  * matter for deadlock freedom: if no VL is spare, the last VL is folded into
- * the one below on router-to-crossbar ports to make room.  */
+ * the one below on router-to-crossbar ports to make room.
+ *
+ * Multicast: the SA hands a group the SL of its MCMemberRecord (partitions.conf
+ * sl=, default 0), not one of ours, and every tree knsroute builds is a
+ * subtree of the up*-down* layer's spanning forest (mcast.c). So the
+ * multicast SLs (conf mcast_sls) map to the detour layer's VL on every port;
+ * a unicast code equal to a multicast SL is sent on a spare SL with the
+ * code's maps instead (sl_of_code). */
 #include "kr_slvl.h"
 
 #include <stdio.h>
@@ -171,7 +178,7 @@ static unsigned lid_sl(const struct kr_slvl *p, const struct kr_fabric *f,
 		sl |= dest_class(p, topo, pos * slots_per_switch(topo) + slot,
 				 pos, vn) << p->class_shift;
 	}
-	return sl;
+	return p->sl_of_code[sl];
 }
 
 /* The dimension a port sends along (torus/KNS router: port_dir; crossbar:
@@ -195,7 +202,7 @@ static unsigned port_dim(const struct kr_fabric *f, const struct kr_topo *topo,
 static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 			 int against_order)
 {
-	uint64_t map = 0;
+	uint64_t map = 0, code_map;
 	unsigned q = p->nclass;
 
 	for (unsigned sl = 0; sl < KR_NSL; sl++) {
@@ -219,6 +226,14 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 			if (kr_map_vl(map, sl) == p->fold)
 				map = kr_map_set(map, sl, p->fold - 1);
 		map = kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+	}
+	code_map = map;
+	for (unsigned sl = 0; sl < KR_NSL; sl++) {
+		if (p->sl_of_code[sl] != sl)
+			map = kr_map_set(map, p->sl_of_code[sl],
+					 kr_map_vl(code_map, sl));
+		if (p->mcast_safe >> sl & 1)
+			map = kr_map_set(map, sl, p->mcast_vl);
 	}
 	if (p->detour_vl != KR_NONE)
 		map = kr_map_set(map, p->detour_sl, p->detour_vl);
@@ -310,12 +325,75 @@ static unsigned max_sl(const struct kr_slvl *p, unsigned ndim)
 	return sl;
 }
 
+static unsigned popcount16(uint16_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= (uint16_t)(v - 1))
+		n++;
+	return n;
+}
+
+/* SLs above every unicast code that nothing claims yet: below the detour
+ * SL and the crossbar SL, and not asked for multicast. */
+static uint16_t spare_sls(const struct kr_slvl *p, unsigned ndim,
+			  unsigned xbar)
+{
+	unsigned end = KR_NSL - xbar - (p->ndetour ? 1 : 0);
+	uint16_t m = 0;
+
+	for (unsigned sl = max_sl(p, ndim) + 1; sl < end; sl++)
+		if (!(p->mcast_sls >> sl & 1))
+			m |= (uint16_t)(1u << sl);
+	return m;
+}
+
+/* Whether the unicast codes that are multicast SLs find spare SLs, with
+ * one left for the first layer of repaired trees when there is one. */
+static int mcast_fits(const struct kr_slvl *p, unsigned ndim, unsigned xbar)
+{
+	uint16_t codes = (uint16_t)((2u << max_sl(p, ndim)) - 1);
+
+	return popcount16(spare_sls(p, ndim, xbar)) >=
+	       popcount16(p->mcast_sls & codes) + (p->ndetour > 1);
+}
+
+/* The multicast VL (the up*-down* layer's, else a spare one) and the
+ * spare SLs that unicast codes equal to multicast SLs move to. Nothing
+ * when either is missing: groups are then refused, unicast keeps its SLs. */
+static void plan_mcast(struct kr_slvl *p, unsigned ndim, unsigned xbar)
+{
+	uint16_t spare = spare_sls(p, ndim, xbar);
+	unsigned top = max_sl(p, ndim);
+
+	if (!p->mcast_sls || !mcast_fits(p, ndim, xbar))
+		return;
+	if (p->detour_vl != KR_NONE)
+		p->mcast_vl = p->detour_vl;
+	else if (p->vls_used < p->vls)
+		p->mcast_vl = p->vls_used++;
+	else
+		return;
+	for (unsigned sl = 0; sl <= top; sl++) {
+		unsigned a = 0;
+
+		if (!(p->mcast_sls >> sl & 1))
+			continue;
+		while (!(spare >> a & 1))
+			a++;
+		spare &= (uint16_t)~(1u << a);
+		p->sl_of_code[sl] = (uint8_t)a;
+	}
+	p->mcast_safe = p->mcast_sls & (uint16_t)~(xbar ? 1u << XBAR_SL : 0);
+}
+
 static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	       const struct kr_topo *topo, const struct kr_conf *c,
 	       struct kr_diag *d)
 {
 	unsigned r = p->nring ? 2 : 1, bits, qbits, qvl, vls;
 	unsigned xbar = p->xbar_vl != KR_NONE;
+	uint16_t taken;
 	/* SLs from here up are reserved: crossbar traffic, then detours */
 	unsigned top_sl = KR_NSL - xbar - p->ndetour;
 
@@ -352,7 +430,9 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	if (p->classify == KR_CLASSIFY_XORDET || p->classify == KR_CLASSIFY_IODET)
 		p->nclass = floor_pow2(p->nclass);
 	p->class_bits = ceil_log2(p->nclass);
-	while (p->nclass > 1 && max_sl(p, topo->ndim) >= top_sl) {
+	while (p->nclass > 1 && (max_sl(p, topo->ndim) >= top_sl ||
+				 (p->mcast_sls && p->ndetour &&
+				  !mcast_fits(p, topo->ndim, xbar)))) {
 		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
 			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2
 							     : p->nclass - 1;
@@ -374,14 +454,46 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 		p->detour_sl = top_sl + p->ndetour - 1;
 		p->detour_vl = p->vls_used++;
 	}
+	plan_mcast(p, topo->ndim, xbar);
+	taken = p->mcast_sls;
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		if (p->sl_of_code[sl] != sl)
+			taken |= (uint16_t)(1u << p->sl_of_code[sl]);
 	/* repaired trees: the reserved layer, then every VL and SL that the
 	 * classes left unused (XORDET takes a power of two) */
 	for (unsigned sl = top_sl; p->ndetour > 1 && sl > max_sl(p, topo->ndim) &&
 			       (p->ntree == 0 || p->vls_used < p->vls); sl--) {
+		if (taken >> sl & 1)
+			continue;
 		p->tree_sl[p->ntree] = sl;
 		p->tree_vl[p->ntree++] = p->vls_used++;
 	}
 	return KR_OK;
+}
+
+static size_t describe_mcast(const struct kr_slvl *p, char *buf, size_t len)
+{
+	size_t n = 0;
+	const char *sep = " SL";
+
+	if (p->mcast_vl == KR_NONE)
+		return (size_t)snprintf(buf, len, " multicast: %s;", p->mcast_sls ?
+					"no SL or VL left, groups refused" :
+					"no SLs configured, groups refused");
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		if (p->mcast_safe >> sl & 1) {
+			n += (size_t)snprintf(buf + n, len - n, "%s %u", sep, sl);
+			sep = ",";
+		}
+	n += (size_t)snprintf(buf + n, len - n, ": multicast (VL %u%s", p->mcast_vl,
+			      p->mcast_vl == p->detour_vl ?
+			      ", with the up*/down* layer" : ", alone");
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		if (p->sl_of_code[sl] != sl)
+			n += (size_t)snprintf(buf + n, len - n, "; unicast SL %u "
+					      "sent on SL %u", sl, p->sl_of_code[sl]);
+	n += (size_t)snprintf(buf + n, len - n, ");");
+	return n < len ? n : len - 1;
 }
 
 static void describe(struct kr_slvl *p, const struct kr_topo *topo)
@@ -441,8 +553,27 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 	else if (p->detour_dropped)
 		n += (size_t)snprintf(p->text + n, len - n, " no detour layer "
 				      "(no SL or VL left);");
+	n += describe_mcast(p, p->text + n, len - n);
 	snprintf(p->text + n, len - n, " VLs used per port: %u of %u",
 		 p->vls_used, p->vls);
+}
+
+static void reset_mcast(struct kr_slvl *p)
+{
+	p->mcast_vl = KR_NONE;
+	p->mcast_safe = 0;
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		p->sl_of_code[sl] = (uint8_t)sl;
+}
+
+int kr_slvl_mcast_ok(const struct kr_slvl *p, unsigned sl, unsigned *fix)
+{
+	unsigned s = 0;
+
+	while (s < KR_NSL && !(p->mcast_safe >> s & 1))
+		s++;
+	*fix = s;
+	return sl < KR_NSL && (p->mcast_safe >> sl & 1);
 }
 
 int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
@@ -466,12 +597,15 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
 	p->ndetour = c ? c->detour_vls : 2;
+	p->mcast_sls = c ? c->mcast_sls : 1;
+	reset_mcast(p);
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {
 		/* deadlock freedom comes first: plan without the detour layer */
 		p->ndetour = 0;
 		p->detour_dropped = 1;
 		p->xbar_vl = p->xbar_vl == KR_NONE ? KR_NONE : 0;
+		reset_mcast(p);
 		rc = fit(p, f, topo, c, d);
 	}
 	if (rc)
@@ -492,6 +626,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		used_sl |= (uint16_t)(1u << p->detour_sl);
 	for (unsigned i = 0; i < p->ntree; i++)
 		used_sl |= (uint16_t)(1u << p->tree_sl[i]);
+	if (p->mcast_vl != KR_NONE)
+		used_sl |= p->mcast_safe;
 	fill_maps(p, f, topo, c, t, used_sl);
 	describe(p, topo);
 	return KR_OK;

@@ -7,12 +7,21 @@
  * engine of routing_engine. The SL and SL2VL hooks answer from the last plan
  * that passed its check, or leave OpenSM's values alone.
  *
- * Locking: OpenSM calls ucast_build_fwd_tables under its exclusive subnet
- * lock and the SA's path_sl under the shared one, so the plan never changes
- * under a reader. */
+ * Multicast: OpenSM clears a group's MFT entries and asks mcast_build_stree
+ * for the group's tree, after every heavy sweep for all groups and at idle
+ * time for groups whose members changed. The tree comes from the plan of
+ * the last sweep (its master forest); a group on an SL the plan does not
+ * keep for multicast gets no tree and an ERR line saying which SL to use.
+ *
+ * Locking: OpenSM calls ucast_build_fwd_tables and mcast_build_stree under
+ * its exclusive subnet lock and the SA's path_sl under the shared one, so
+ * the plan never changes under a reader. */
 #include <config.h>
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +31,9 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_log.h>
+#include <opensm/osm_mcast_tbl.h>
+#include <opensm/osm_mcm_port.h>
+#include <opensm/osm_multicast.h>
 #include <opensm/osm_node.h>
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_port.h>
@@ -44,6 +56,9 @@ struct kr_plugin {
 	struct kr_plan plan;
 	int valid;			/* plan passed its check and is installed */
 	unsigned sweeps;
+	uint32_t *mslot;		/* a group's member ports, scratch */
+	size_t mcap;
+	unsigned mcast_refused;		/* groups refused since the last line */
 };
 
 static osm_log_t *plog(const struct kr_plugin *pl)
@@ -431,6 +446,168 @@ static void dump_tables(void *ctx)
 	}
 }
 
+/* The group's member ports as fabric slots into *slot (grown as needed),
+ * and the SL of each of the box's groups: the first, and the first one the
+ * plan cannot keep safe (KR_NSL: none). */
+static size_t box_members(struct kr_plugin *pl, osm_mgrp_box_t *mgb,
+			  uint32_t **slot, size_t *cap, unsigned *sl,
+			  unsigned *bad_sl, char *mgid, size_t mgid_len)
+{
+	size_t n = 0;
+	unsigned fix;
+
+	*sl = 0;
+	*bad_sl = KR_NSL;
+	mgid[0] = '\0';
+	for (cl_list_item_t *li = cl_qlist_head(&mgb->mgrp_list);
+	     li != cl_qlist_end(&mgb->mgrp_list); li = cl_qlist_next(li)) {
+		/* cl_item_obj needs GNU typeof; this is its C11 spelling */
+		osm_mgrp_t *g = (osm_mgrp_t *)(void *)((char *)li -
+						offsetof(osm_mgrp_t, list_item));
+		uint8_t gsl, hop;
+		uint32_t flow;
+
+		ib_member_get_sl_flow_hop(g->mcmember_rec.sl_flow_hop, &gsl,
+					  &flow, &hop);
+		if (!mgid[0]) {
+			*sl = gsl;
+			inet_ntop(AF_INET6, g->mcmember_rec.mgid.raw, mgid,
+				  (socklen_t)mgid_len);
+		}
+		if (*bad_sl == KR_NSL && !kr_slvl_mcast_ok(&pl->plan.slvl, gsl, &fix)) {
+			*bad_sl = gsl;
+			inet_ntop(AF_INET6, g->mcmember_rec.mgid.raw, mgid,
+				  (socklen_t)mgid_len);
+		}
+		for (cl_map_item_t *mi = cl_qmap_head(&g->mcm_port_tbl);
+		     mi != cl_qmap_end(&g->mcm_port_tbl); mi = cl_qmap_next(mi)) {
+			osm_mcm_port_t *m = (osm_mcm_port_t *)mi;
+			uint32_t s = kr_port_by_guid(&pl->fabric,
+						     cl_ntoh64(m->port->guid));
+
+			if (s == KR_NONE)
+				continue;
+			if (n == *cap) {
+				size_t c = *cap ? 2 * *cap : 64;
+				uint32_t *grown = realloc(*slot, c * sizeof(**slot));
+
+				if (!grown)
+					return SIZE_MAX;
+				*slot = grown;
+				*cap = c;
+			}
+			(*slot)[n++] = s;
+		}
+	}
+	return n;
+}
+
+/* The group's masks into OpenSM's MFTs (cleared by OpenSM before the call). */
+static void install_mft(struct kr_plugin *pl, const struct kr_mgroup *g)
+{
+	const struct kr_fabric *f = &pl->fabric;
+
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		osm_switch_t *osw = osm_get_switch_by_guid(&pl->osm->subn,
+							   cl_hton64(f->guid[sw]));
+
+		if (!osw || !osm_switch_supports_mcast(osw))
+			continue;
+		for (unsigned p = 0; p <= f->nports[sw]; p++)
+			if (kr_mgroup_has(g, sw, p))
+				osm_mcast_tbl_set(&osw->mcast_tbl, g->mlid, (uint8_t)p);
+	}
+}
+
+/* Whether no group has an MLID above mlid: the end of OpenSM's pass over
+ * all groups after a heavy sweep. */
+static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
+{
+	const osm_subn_t *sn = &pl->osm->subn;
+
+	for (unsigned m = mlid + 1; m <= sn->max_mcast_lid_ho; m++)
+		if (sn->mboxes[m - IB_LID_MCAST_START_HO])
+			return 0;
+	return 1;
+}
+
+/* One line for the groups that have trees now (those OpenSM dropped since
+ * are dropped from the plan's record too), and how many were refused. */
+static void log_groups(struct kr_plugin *pl)
+{
+	struct kr_tables *t = &pl->plan.tables;
+	char line[1024], vl[16];
+	size_t n = 0, keep = 0;
+
+	for (size_t i = 0; i < t->nmgroup; i++) {
+		if (!osm_get_mbox_by_mlid(&pl->osm->subn,
+					  cl_hton16(t->mgroup[i].mlid))) {
+			kr_mgroup_free(&t->mgroup[i]);
+			continue;
+		}
+		t->mgroup[keep++] = t->mgroup[i];
+		if (n < sizeof(line) - 40)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s0x%04x "
+					      "SL %u", keep > 1 ? ", " : "",
+					      t->mgroup[i].mlid, t->mgroup[i].sl);
+		else if (n < sizeof(line) - 4)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " ...");
+	}
+	t->nmgroup = keep;
+	if (pl->plan.slvl.mcast_vl == KR_NONE)
+		snprintf(vl, sizeof(vl), "no VL");
+	else
+		snprintf(vl, sizeof(vl), "VL %u", pl->plan.slvl.mcast_vl);
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: multicast: %zu "
+		"groups with trees on %s (%s), %u refused for their SL\n",
+		pl->sweeps, keep, vl, keep ? line : "none", pl->mcast_refused);
+	pl->mcast_refused = 0;
+}
+
+static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
+{
+	struct kr_plugin *pl = ctx;
+	struct kr_diag d = { 0 };
+	struct kr_mcast_info info;
+	char mgid[INET6_ADDRSTRLEN], msg[512];
+	unsigned sl, bad;
+	size_t n;
+	int rc;
+
+	osm_purge_mtree(&pl->osm->sm, mgb);
+	if (!pl->valid)
+		return IB_ERROR;
+	n = box_members(pl, mgb, &pl->mslot, &pl->mcap, &sl, &bad, mgid,
+			sizeof(mgid));
+	if (n == SIZE_MAX) {
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR09: knsroute: MLID "
+			"0x%04x: out of memory; no tree\n", mgb->mlid);
+		return IB_INSUFFICIENT_MEMORY;
+	}
+	rc = kr_plan_add_group(&pl->fabric, &pl->plan, mgb->mlid,
+			       bad != KR_NSL ? bad : sl, pl->mslot, n, &info, &d);
+	if (rc) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR08: knsroute: multicast "
+			"group %s: %s; no tree installed%s\n", mgid, msg,
+			pl->osm->subn.opt.qos ? "" : " (qos is FALSE in "
+			"opensm.conf: multicast would share VL 0 with unicast; "
+			"set qos TRUE)");
+		pl->mcast_refused++;
+	} else {
+		for (size_t i = 0; i < pl->plan.tables.nmgroup; i++)
+			if (pl->plan.tables.mgroup[i].mlid == mgb->mlid)
+				install_mft(pl, &pl->plan.tables.mgroup[i]);
+		OSM_LOG(plog(pl), OSM_LOG_VERBOSE, "knsroute: multicast group %s "
+			"MLID 0x%04x SL %u: %u members, %u switches, %u tree "
+			"links\n", mgid, mgb->mlid, sl, info.members,
+			info.switches, info.links);
+	}
+	if (last_mlid(pl, mgb->mlid))
+		log_groups(pl);
+	return rc ? IB_ERROR : IB_SUCCESS;
+}
+
 static void kr_destroy_engine(void *ctx)
 {
 	drop_plan(ctx);
@@ -446,7 +623,7 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->update_sl2vl = kr_update_sl2vl;
 	re->update_vlarb = kr_update_vlarb;
 	re->path_sl = kr_path_sl;
-	re->mcast_build_stree = NULL;
+	re->mcast_build_stree = kr_mcast_build_stree;
 	re->destroy = kr_destroy_engine;
 	if (!osm->subn.opt.qos)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
@@ -491,6 +668,7 @@ static void kr_plugin_delete(void *ctx)
 	if (!pl)
 		return;
 	drop_plan(pl);
+	free(pl->mslot);
 	free(pl);
 }
 

@@ -208,3 +208,38 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	}
 	return 0;
 }
+
+/* The port a node stands for: a switch's port 0, a CA's first linked
+ * port with a LID. */
+static uint32_t node_port(const struct kr_fabric *f, uint32_t n)
+{
+	if (kr_is_switch(f, n))
+		return f->port0[n];
+	for (uint32_t s = f->port0[n] + 1; s < f->port0[n + 1]; s++)
+		if (f->peer[s] >= 0 && f->lid[s])
+			return s;
+	return KR_NONE;
+}
+
+int cli_resolve_port(const struct kr_fabric *f, const char *arg,
+		     uint32_t *slot, unsigned *lid)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+
+	*lid = 0;
+	*slot = KR_NONE;
+	for (uint32_t n = 0; n < f->nnode && *slot == KR_NONE; n++)
+		if (!strcmp(kr_node_name(f, n), arg))
+			*slot = node_port(f, n);
+	if (*slot == KR_NONE && *arg && !*end && !strncmp(arg, "0x", 2) &&
+	    strlen(arg) > 6) {
+		uint32_t n = kr_node_by_guid(f, v);
+
+		*slot = n != KR_NONE ? node_port(f, n) : kr_port_by_guid(f, v);
+	} else if (*slot == KR_NONE && *arg && !*end && v <= 0xffff) {
+		*slot = kr_port_by_lid(f, (unsigned)v);
+		*lid = (unsigned)v;
+	}
+	return *slot == KR_NONE || !f->lid[*slot] ? -1 : 0;
+}

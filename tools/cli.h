@@ -52,6 +52,20 @@ struct cli_inputs {
 int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		    struct kr_fabric *f, struct kr_tables *t);
 
+/* A node name, a node or port GUID (0x...) or a LID to a port slot: a
+ * node is its first linked port with a LID (a switch: port 0); *lid is the
+ * LID it was named by (0: none). -1 when nothing with a LID matches. */
+int cli_resolve_port(const struct kr_fabric *f, const char *arg,
+		     uint32_t *slot, unsigned *lid);
+
+/* `route --mcast-groups FILE`: "MLID SL MEMBER..." lines built into p's
+ * tables with the plan's trees; a group on an SL the plan cannot make safe
+ * is left out with a warning naming its line. 0, or EXIT_USAGE after
+ * printing why. */
+struct kr_plan;
+int cli_mcast_groups(const char *path, const struct kr_fabric *f,
+		     struct kr_plan *p);
+
 /* A file written to PATH.tmp.PID and renamed over PATH on commit, so readers
  * never see half a file; "-" or NULL means stdout. */
 struct cli_out {

@@ -35,40 +35,11 @@ static const char *const fail_names[KR_CHECK_NFAIL] = {
 	"no_entry", "down_port", "loop", "wrong_dest", "vl15", "oper_vl",
 };
 
-/* The port a node stands for: a switch's port 0, a CA's first linked
- * port with a LID. */
-static uint32_t node_port(const struct kr_fabric *f, uint32_t n)
-{
-	if (kr_is_switch(f, n))
-		return f->port0[n];
-	for (uint32_t s = f->port0[n] + 1; s < f->port0[n + 1]; s++)
-		if (f->peer[s] >= 0 && f->lid[s])
-			return s;
-	return KR_NONE;
-}
-
 /* SRC or DST: a port slot, and the LID it was named by (0: none). */
 static int resolve(const struct kr_fabric *f, const char *arg, uint32_t *slot,
 		   unsigned *lid)
 {
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 0);
-
-	*lid = 0;
-	*slot = KR_NONE;
-	for (uint32_t n = 0; n < f->nnode && *slot == KR_NONE; n++)
-		if (!strcmp(kr_node_name(f, n), arg))
-			*slot = node_port(f, n);
-	if (*slot == KR_NONE && *arg && !*end && !strncmp(arg, "0x", 2) &&
-	    strlen(arg) > 6) {
-		uint32_t n = kr_node_by_guid(f, v);
-
-		*slot = n != KR_NONE ? node_port(f, n) : kr_port_by_guid(f, v);
-	} else if (*slot == KR_NONE && *arg && !*end && v <= 0xffff) {
-		*slot = kr_port_by_lid(f, (unsigned)v);
-		*lid = (unsigned)v;
-	}
-	if (*slot == KR_NONE || !f->lid[*slot])
+	if (cli_resolve_port(f, arg, slot, lid))
 		return cli_usage_error("path", "\"%s\": no node, GUID or LID "
 				       "of the topology with a LID", arg);
 	return 0;

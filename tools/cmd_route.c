@@ -19,6 +19,8 @@ static void route_usage(FILE *out)
 "DIR (all files or none):\n"
 "  opensm-lfts.dump   LFTs, byte for byte as OpenSM dumps them\n"
 "  opensm-sl2vl.dump  SL2VL maps, as OpenSM dumps them\n"
+"  opensm.mcfdbs      multicast forwarding tables of --mcast-groups, as\n"
+"                     OpenSM dumps them (empty without groups)\n"
 "  path-sl            the SL of every destination LID (\"dlid sl\" lines)\n"
 "  vlarb              VL arbitration: the VLs each port uses, equal weights\n"
 "  topology.net       the fabric with the LIDs the tables use (for check)\n"
@@ -30,6 +32,10 @@ static void route_usage(FILE *out)
 "\n"
 "Options:\n"
 "  -o, --out DIR        output directory (created if missing)\n"
+"  --mcast-groups FILE  multicast groups, \"MLID SL MEMBER...\" lines (members:\n"
+"                       node names, GUIDs or LIDs; # comments): their trees\n"
+"                       go to opensm.mcfdbs; a group whose SL the plan does\n"
+"                       not keep for multicast is left out with a warning\n"
 PLAN_OPTIONS_HELP
 "  -h, --help           this text\n"
 "\n"
@@ -38,10 +44,11 @@ PLAN_OPTIONS_HELP
 }
 
 static int parse_args(int argc, char **argv, struct plan_opts *po,
-		      const char **topo, const char **out)
+		      const char **topo, const char **out, const char **groups)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
+		{ "mcast-groups", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
@@ -55,6 +62,7 @@ static int parse_args(int argc, char **argv, struct plan_opts *po,
 			continue;
 		switch (c) {
 		case 'o': *out = optarg; break;
+		case 'M': *groups = optarg; break;
 		case 'h': route_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("route", "bad option");
 		}
@@ -70,14 +78,14 @@ static int parse_args(int argc, char **argv, struct plan_opts *po,
 int cmd_route(int argc, char **argv)
 {
 	struct plan_opts po;
-	const char *topo = NULL, *out = NULL;
+	const char *topo = NULL, *out = NULL, *groups = NULL;
 	struct kr_conf c;
 	struct kr_fabric f;
 	struct kr_plan p;
 	struct kr_diag d = { 0 };
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &po, &topo, &out)) ||
+	if ((rc = parse_args(argc, argv, &po, &topo, &out, &groups)) ||
 	    (rc = plan_opts_conf(&po, "route", &c)))
 		return rc;
 	if ((rc = cli_read_fabric(topo, &f)))
@@ -94,6 +102,8 @@ int cmd_route(int argc, char **argv)
 		if (p.checked)
 			kr_check_report_write(stderr, &f, &p.check, 0);
 		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+	} else if (groups && (rc = cli_mcast_groups(groups, &f, &p))) {
+		/* cli_mcast_groups said why */
 	} else if (kr_plan_write_dir(out, &f, &p, &d)) {
 		rc = cli_error(&d);
 	} else {

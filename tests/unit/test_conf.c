@@ -71,6 +71,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.check, 1);
 	assert_int_equal(c.seed_guid, 0);
 	assert_string_equal(c.coords_file, "");
+	assert_int_equal(c.mcast_sls, 1);	/* SL 0, OpenSM's default */
 }
 
 static void test_every_key(void **state)
@@ -108,6 +109,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c.vls, 6);
 	assert_int_equal(c.lmc, 1);
 	assert_int_equal(c.check, 0);
+	assert_int_equal(c.mcast_sls, 1u << 0 | 1u << 7);
 }
 
 /* The shipped example is a valid file that changes nothing. */
@@ -149,6 +151,8 @@ static void test_errors_name_the_line(void **state)
 		{ "wrap maybe\n", 1, "wrap: expected yes, no or auto" },
 		{ "dims 4x4\n\nwrap yes yes yes\n", 3, "3 values for 2 dimensions (line 1)" },
 		{ "dims 4x4x4\norder 1 0\n", 2, "2 dimensions, but dims says 3" },
+		{ "\nmcast_sls\n", 2, "mcast_sls: expected 1 or more values, got 0" },
+		{ "mcast_sls 0 16\n", 1, "mcast_sls: expected a number from 0 to 15, not \"16\"" },
 	};
 	struct kr_diag d;
 	struct kr_conf c;

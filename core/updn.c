@@ -1,0 +1,91 @@
+/* Up*-down* ranks: a BFS level from the best-connected switch of each
+ * component (the lowest GUID among equals, so that any capture of the same
+ * fabric, whatever its node order, gets the same levels), then the id. A hop towards a lower rank is "up". Routes that
+ * climb and then only descend, on a VL nothing else uses, cannot close a
+ * credit loop (repair_updn.c, mcast.c and docs/design.md say why). */
+#include "updn_int.h"
+
+#define UNSEEN UINT32_MAX
+
+uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw, unsigned port)
+{
+	int32_t peer;
+
+	if (port == 0 || port > f->nports[sw])
+		return KR_NONE;
+	peer = f->peer[f->port0[sw] + port];
+	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
+		return KR_NONE;
+	return f->owner[peer];
+}
+
+static unsigned switch_degree(const struct kr_fabric *f, uint32_t s)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 1; p <= f->nports[s]; p++)
+		n += kr_updn_next(f, s, p) != KR_NONE;
+	return n;
+}
+
+/* BFS from root over live switch links; levels into lvl, visit order into
+ * queue[from ..]; returns the new end of the queue. */
+static uint32_t bfs(const struct kr_fabric *f, uint32_t root, uint32_t *lvl,
+		    uint32_t *queue, uint32_t from)
+{
+	uint32_t head = from, tail = from;
+
+	lvl[root] = 0;
+	queue[tail++] = root;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (unsigned p = 1; p <= f->nports[u]; p++) {
+			uint32_t v = kr_updn_next(f, u, p);
+
+			if (v != KR_NONE && lvl[v] == UNSEEN) {
+				lvl[v] = lvl[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+	return tail;
+}
+
+void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
+		   uint32_t *lvl, uint32_t *queue)
+{
+	uint32_t nsw = f->nsw, done = 0;
+
+	for (uint32_t s = 0; s < nsw; s++)
+		lvl[s] = rank[s] = UNSEEN;
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t end, root = KR_NONE;
+		unsigned best = 0;
+
+		if (rank[s] != UNSEEN)
+			continue;
+		/* find the component, pick its root, then level it from there */
+		end = bfs(f, s, lvl, queue, done);
+		for (uint32_t i = done; i < end; i++) {
+			uint32_t q = queue[i];
+			unsigned deg = switch_degree(f, q);
+
+			if (root == KR_NONE || deg > best ||
+			    (deg == best && f->guid[q] < f->guid[root])) {
+				best = deg;
+				root = q;
+			}
+		}
+		for (uint32_t i = done; i < end; i++)
+			lvl[queue[i]] = UNSEEN;
+		end = bfs(f, root, lvl, queue, done);
+		for (uint32_t i = done; i < end; i++) {
+			uint32_t u = queue[i];
+
+			rank[u] = lvl[u] * nsw + u;
+			comp[u] = root;
+		}
+		done = end;
+	}
+}

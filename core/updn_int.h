@@ -1,0 +1,23 @@
+/* Up*-down* ranks over the live switch graph, shared by the repair's
+ * detour layer (repair_updn.c) and the multicast trees (mcast.c): both must
+ * order the switches the same way for their union on one VL to stay
+ * acyclic. Not for tools/. */
+#ifndef KR_UPDN_INT_H
+#define KR_UPDN_INT_H
+
+#include <stdint.h>
+
+#include "kr_fabric.h"
+
+/* The switch behind port of sw over a live link, or KR_NONE (no link, a
+ * CA, port 0). */
+uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw, unsigned port);
+
+/* Per switch: rank = BFS level * nsw + id, the level from the root of its
+ * component (its best-connected switch) into lvl, the root into comp;
+ * queue gets every switch in BFS order, component after component, each
+ * from its root. All four [nsw]. */
+void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
+		   uint32_t *lvl, uint32_t *queue);
+
+#endif

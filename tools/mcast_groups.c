@@ -1,0 +1,127 @@
+/* `knsroute route --mcast-groups FILE`: one group per line,
+ *
+ *   MLID SL MEMBER...     e.g.  0xc000 0 H-0001 0x0002c90000000102 17
+ *
+ * members named as for `knsroute path` (node name, node or port GUID, LID);
+ * '#' starts a comment. Each group gets the tree the plugin would install
+ * (kr_plan_add_group), or a warning when its SL is not one the plan keeps
+ * safe for multicast, as the plugin refuses it. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kr_plan.h"
+
+#define MLID_FIRST 0xc000
+#define MLID_LAST 0xfffe
+
+/* Words of one line, comment cut off; returns how many (at most max). */
+static size_t split_words(char *line, char **word, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+
+	line[strcspn(line, "#\r\n")] = '\0';
+	for (char *w = strtok_r(line, " \t", &save); w && n < max;
+	     w = strtok_r(NULL, " \t", &save))
+		word[n++] = w;
+	return n;
+}
+
+static int number(const char *s, unsigned long lo, unsigned long hi,
+		  unsigned long *v)
+{
+	char *end;
+
+	*v = strtoul(s, &end, 0);
+	return *s && *s != '-' && !*end && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+/* One line's group; KR_EINVAL (unsafe SL) only warns. */
+static int one_group(char **word, size_t n, const struct kr_fabric *f,
+		     struct kr_plan *p, struct kr_diag *d, uint32_t *slot)
+{
+	unsigned long mlid, sl;
+	unsigned line = d->line;
+	struct kr_mcast_info info;
+	int rc;
+
+	if (n < 3)
+		return kr_fail(d, KR_EPARSE, d->line, "expected MLID SL MEMBER..., "
+			       "got %zu word%s", n, n == 1 ? "" : "s");
+	if (number(word[0], MLID_FIRST, MLID_LAST, &mlid))
+		return kr_fail(d, KR_EPARSE, d->line, "MLID: expected 0xc000 to "
+			       "0xfffe, not \"%s\"", word[0]);
+	for (size_t i = 0; i < p->tables.nmgroup; i++)
+		if (p->tables.mgroup[i].mlid == mlid)
+			return kr_fail(d, KR_EPARSE, d->line, "MLID 0x%04lx given "
+				       "twice", mlid);
+	if (number(word[1], 0, 15, &sl))
+		return kr_fail(d, KR_EPARSE, d->line, "SL: expected 0 to 15, not "
+			       "\"%s\"", word[1]);
+	for (size_t i = 2; i < n; i++) {
+		unsigned lid;
+
+		if (cli_resolve_port(f, word[i], &slot[i - 2], &lid))
+			return kr_fail(d, KR_EPARSE, d->line, "member \"%s\": no "
+				       "node, GUID or LID of the topology with a "
+				       "LID", word[i]);
+	}
+	rc = kr_plan_add_group(f, p, (unsigned)mlid, (unsigned)sl, slot, n - 2,
+			       &info, d);
+	d->line = line;
+	if (rc == KR_EINVAL) {
+		fprintf(stderr, "knsroute: %s:%u: warning: %s; no tree written\n",
+			d->file, line, d->msg);
+		return KR_OK;
+	}
+	if (!rc)
+		printf("multicast: MLID 0x%04lx SL %lu: %u members, %u switches, "
+		       "%u tree links%s\n", mlid, sl, info.members, info.switches,
+		       info.links, info.parts > 1 ? " (members in several "
+		       "components: a tree in each)" : "");
+	return rc;
+}
+
+int cli_mcast_groups(const char *path, const struct kr_fabric *f,
+		     struct kr_plan *p)
+{
+	struct kr_diag d = { .file = path };
+	FILE *in = fopen(path, "r");
+	char *line = NULL, **word = NULL;
+	uint32_t *slot = NULL;
+	size_t cap = 0;
+	int rc = KR_OK;
+
+	if (!in) {
+		kr_fail(&d, KR_EIO, 0, "cannot open: %s", strerror(errno));
+		return cli_error(&d);
+	}
+	while (!rc && getline(&line, &cap, in) > 0) {
+		size_t max = strlen(line) / 2 + 1, n;
+
+		d.line++;
+
+		char **w = realloc(word, max * sizeof(*word));
+		uint32_t *s = w ? realloc(slot, max * sizeof(*slot)) : NULL;
+
+		word = w ? w : word;
+		slot = s ? s : slot;
+		if (!w || !s) {
+			rc = kr_fail(&d, KR_ENOMEM, 0, "out of memory");
+			break;
+		}
+		n = split_words(line, word, max);
+		if (n)
+			rc = one_group(word, n, f, p, &d, slot);
+	}
+	if (!rc && ferror(in))
+		rc = kr_fail(&d, KR_EIO, d.line, "read error");
+	fclose(in);
+	free(line);
+	free(word);
+	free(slot);
+	return rc ? cli_error(&d) : 0;
+}
