@@ -7,6 +7,7 @@
  *   `smpquery sl2vl LID [OUTPORT]` output.
  * - Path SLs: knsroute's path-sl file ("dlid sl", "slid dlid sl"), and the
  *   output of `saquery -p` (PathRecord dumps: slid, dlid, sl).
+ * - MFTs: OpenSM's opensm.mcfdbs.
  *
  * Readers check every GUID and LID they meet against the fabric (so tables
  * dumped from another fabric, or with other LIDs, are refused with the line
@@ -64,6 +65,11 @@ int kr_path_sl_read(const char *path, const struct kr_fabric *f,
  * for the pairs whose SL differs from their DLID's. */
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t);
+
+/* opensm.mcfdbs: switches in OpenSM's order with the MLIDs whose masks
+ * hold ports there, ports ascending. */
+int kr_mft_write(FILE *out, const struct kr_fabric *f,
+		 const struct kr_tables *t);
 
 /* OpenSM keeps nodes and ports in maps keyed by GUIDs in network byte order
  * compared as host integers, and its dumps follow that order: on a little
