@@ -411,9 +411,11 @@ void check_count_assumed(struct walk *w)
 			if (t->sl_given[lid] != KR_SL_ALL && t->dlid_sl[lid] &&
 			    kr_port_by_lid(w->f, lid) != KR_NONE)
 				w->r->assumed.sl_nonzero = 1;
+	for (size_t i = 0; i < t->nmgroup; i++)
+		w->r->assumed.groups_sl += !t->mgroup[i].sl_given;
 	/* records of what was given, all of it given: nothing assumed */
 	if (!a->map_ports && !a->sl_pairs[0] && !a->sl_pairs[1] &&
-	    !a->lids_no_port && !a->ports_no_lid)
+	    !a->lids_no_port && !a->ports_no_lid && !a->groups_sl)
 		w->r->exact = 1;
 }
 
