@@ -439,10 +439,12 @@ static int take_cycle(struct walk *w, struct kr_check_class *cl,
 			.slot = CH_SLOT(w, c), .vl = (uint8_t)CH_VL(w, c),
 			.assumed = why, .slid = (uint16_t)(tag >> 16),
 			.dlid = (uint16_t)tag };
+		/* a group's SL is one, whichever member's copy it is */
 		for (uint32_t j = 0; j < i; j++)
 			seen |= (cl->cycle[j].assumed & KR_CHECK_ASSUMED_SL) &&
-				cl->cycle[j].slid == cl->cycle[i].slid &&
-				cl->cycle[j].dlid == cl->cycle[i].dlid;
+				cl->cycle[j].dlid == cl->cycle[i].dlid &&
+				(cl->cycle[i].dlid >= KR_MLID_FIRST ||
+				 cl->cycle[j].slid == cl->cycle[i].slid);
 		if ((why & KR_CHECK_ASSUMED_SL) && !seen)
 			cl->loop_sl_pairs++;
 		if (why & KR_CHECK_ASSUMED_MAP)

@@ -105,8 +105,9 @@ struct kr_check_class {
 	uint8_t loop;		/* enum kr_check_loop */
 	struct kr_check_chan *cycle;	/* the loop's witness, NULL if none */
 	unsigned ncycle;
-	unsigned loop_sl_pairs;	/* an assumed loop: pairs with an assumed
-				 * SL making its dependencies */
+	unsigned loop_sl_pairs;	/* an assumed loop: pairs (and multicast
+				 * groups) with an assumed SL making its
+				 * dependencies */
 	unsigned loop_map_deps;	/* and dependencies on assumed maps */
 };
 
