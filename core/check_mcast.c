@@ -113,8 +113,10 @@ static int mc_sources(struct mc_walk *m)
 			unsigned qp;
 			uint64_t map;
 
-			if (!kr_mgroup_has(m->g, sw, p) || q < 0 ||
-			    kr_is_switch(f, ca = f->owner[q]))
+			if (!kr_mgroup_has(m->g, sw, p) || q < 0)
+				continue;
+			ca = f->owner[q];
+			if (kr_is_switch(f, ca))
 				continue;
 			qp = kr_port_num(f, (uint32_t)q);
 			map = check_map(w, ca, qp, qp);
@@ -137,7 +139,7 @@ static int mc_group(struct mc_walk *m)
 
 	for (size_t i = 0; !rc && i < m->nq; i++) {
 		struct mc_item it = m->q[i];
-		int32_t peer = w->f->peer[CH_SLOT(w, it.c)];
+		int32_t peer = f->peer[CH_SLOT(w, it.c)];
 		uint32_t node = f->owner[peer];
 
 		if (kr_is_switch(f, node))

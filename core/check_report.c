@@ -250,7 +250,8 @@ static void text_classes(FILE *out, const struct kr_fabric *f,
 		"dependencies", (unsigned long long)r->channels,
 		(unsigned long long)r->deps);
 	if (r->ngroups)
-		fprintf(out, ", %llu more from %u multicast groups",
+		fprintf(out, ", %llu more from %u multicast groups (over the "
+			"counted class's)",
 			(unsigned long long)r->mcast_deps, r->ngroups);
 	fputc('\n', out);
 	for (unsigned k = 0; k < nclass(r); k++) {

@@ -155,7 +155,8 @@ struct kr_check_report {
 	uint64_t channels, deps;	/* CDG size (unicast) */
 	uint32_t ngroups;	/* multicast groups checked; 0: no
 				 * KR_CHECK_MCAST class */
-	uint64_t mcast_deps;	/* dependencies only multicast adds */
+	uint64_t mcast_deps;	/* dependencies the trees add to the
+				 * counted class's graph */
 
 	struct kr_check_class cls[KR_CHECK_NCLASS];
 	struct kr_check_assumed assumed;
