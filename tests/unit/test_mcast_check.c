@@ -261,6 +261,36 @@ static void test_minhop_tree_sl_assumed(void **state)
 	kr_check_report_free(&r);
 }
 
+/* The same tree with switches as its only members (port 0 in every mask,
+ * no CA ports): their own packets make the same turn through the root. */
+static void test_switch_members(void **state)
+{
+	struct fixture *x = *state;
+	const struct kr_fabric *f = &x->f;
+	struct kr_check_opts o = { .dests = KR_CHECK_DESTS_ALL };
+	struct kr_check_report r;
+	struct kr_mgroup *g;
+	unsigned nmcast;
+
+	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 1);
+	g = x->p.tables.mgroup;
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		for (unsigned p = 1; p <= f->nports[sw]; p++) {
+			int32_t q = f->peer[f->port0[sw] + p];
+
+			if (q >= 0 && !kr_is_switch(f, f->owner[q]))
+				g->ports[(size_t)sw * KR_MCAST_WORDS] &= ~(1ull << p);
+		}
+		add_port(g, sw, 0);
+	}
+	assert_int_equal(kr_check_run(f, &x->p.tables, &o, &r, NULL),
+			 KR_ECYCLE);
+	assert_int_equal(r.cls[KR_CHECK_MCAST].loop, KR_LOOP_PROVEN);
+	verify_witness(f, &x->p.tables, &r.cls[KR_CHECK_MCAST], &nmcast);
+	assert_true(nmcast >= 1);
+	kr_check_report_free(&r);
+}
+
 /* Only data counted: the multicast class grows the data graph alone. */
 static void test_minhop_tree_data_counted(void **state)
 {
@@ -336,6 +366,8 @@ int main(void)
 						setup_t5, teardown),
 		cmocka_unit_test_setup_teardown(test_minhop_tree_data_counted,
 						setup_t5, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_members, setup_t5,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_good_tree, setup_t3,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_groups_no_class,
