@@ -324,14 +324,8 @@ static void write_switch(FILE *out, const struct kr_fabric *f,
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		  const struct kr_tables *t)
 {
-	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+	uint32_t *order = dump_switch_order(f);
 
-	if (!ids)
-		return KR_ENOMEM;
-	for (uint32_t i = 0; i < f->nsw; i++)
-		ids[i] = i;
-	order = kr_guid_order(f->guid, ids, f->nsw);
-	free(ids);
 	if (!order)
 		return KR_ENOMEM;
 	for (uint32_t i = 0; i < f->nsw; i++)
