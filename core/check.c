@@ -10,7 +10,9 @@
  *
  * Two passes over the destinations: data (CA sources to CA LIDs), whose
  * graph gets its verdict, then management (towards switch LIDs, and from
- * switches), whose dependencies grow the same graph for the second. */
+ * switches), whose dependencies grow the same graph for the second. The
+ * multicast trees then grow the graph of the counted class (management's
+ * dependencies dropped again when only data counts) for the third. */
 #include "kr_check.h"
 
 #include <stdlib.h>
@@ -103,11 +105,8 @@ static int grow_eflag(struct walk *w)
 	return KR_OK;
 }
 
-/* Adds from -> to. Unless nothing was assumed, also records whether some
- * path of given inputs makes it (then its tag names such a path) or why
- * none does (why: KR_CHECK_ASSUMED_* of this path, 0 if proven). */
-static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
-		    uint8_t why)
+int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		   uint8_t why)
 {
 	int rc = kr_cdg_add(&w->g, from, to, tag);
 	uint32_t e;
@@ -141,7 +140,7 @@ static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
 	if (*way == key)
 		return KR_OK;
 	*way = key;
-	return add_edge(w, NCH(w, slot, vl), to, tag, why);
+	return check_add_edge(w, NCH(w, slot, vl), to, tag, why);
 }
 
 /* 0, or 1 + reason when a VL is unusable on the port sending on it. */
@@ -191,21 +190,6 @@ struct ch_in {
 	bool prev_fixed;
 	uint32_t tag;
 };
-
-/* Whether a map sends every SL to the same VL. */
-static bool map_fixed(uint64_t m)
-{
-	return m == (m & 0xf) * 0x1111111111111111ull;
-}
-
-/* Why the dependency between two hops is not proven: an assumed map on
- * either, or an assumed SL unless both maps ignore the SL (then every SL
- * makes the same dependency). */
-static uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
-		       uint8_t why_b, bool fixed_b)
-{
-	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
-}
 
 /* Follows channels from switch sw, entered through port in, with prev
  * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
@@ -441,7 +425,7 @@ static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
 		uint32_t m = w->member[c->first + i];
 
 		if (!sits_out(w, m) &&
-		    add_edge(w, NCH(w, m, o->vl0), o->first,
+		    check_add_edge(w, NCH(w, m, o->vl0), o->first,
 			     (uint32_t)w->f->lid[m] << 16 | dlid,
 			     dep_why(p->sl_why, o->why0, o->fixed0,
 				     o->first_why, o->first_fixed)) < 0)
@@ -683,8 +667,8 @@ static int verdict(struct walk *w, struct kr_diag *d)
 {
 	struct kr_check_report *r = w->r;
 	const struct kr_check_class *c = &r->cls[counted(w)];
+	const struct kr_check_class *m = &r->cls[KR_CHECK_MCAST];
 
-	r->deps = w->g.nedge;
 	if (c->delivered < c->pairs)
 		return kr_fail(d, KR_EROUTE, 0, "%llu of %llu pairs undelivered",
 			       (unsigned long long)(c->pairs - c->delivered),
@@ -692,6 +676,16 @@ static int verdict(struct walk *w, struct kr_diag *d)
 	if (c->loop == KR_LOOP_PROVEN)
 		return kr_fail(d, KR_ECYCLE, 0, "credit loop of %u channels",
 			       c->ncycle);
+	/* multicast only adds dependencies: its class is never better */
+	if (r->ngroups && m->loop == KR_LOOP_PROVEN)
+		return kr_fail(d, KR_ECYCLE, 0, "credit loop of %u channels "
+			       "with multicast", m->ncycle);
+	if (r->ngroups && m->loop == KR_LOOP_ASSUMED && c->loop == KR_LOOP_NONE)
+		return kr_fail(d, KR_EASSUMED, 0, "credit loop of %u channels "
+			       "with multicast through %u pairs or groups whose "
+			       "SL and %u dependencies whose SL2VL map was "
+			       "assumed", m->ncycle, m->loop_sl_pairs,
+			       m->loop_map_deps);
 	if (c->loop == KR_LOOP_ASSUMED)
 		return kr_fail(d, KR_EASSUMED, 0, "credit loop of %u channels "
 			       "through %u pairs whose SL and %u dependencies "
@@ -700,11 +694,28 @@ static int verdict(struct walk *w, struct kr_diag *d)
 	return KR_OK;
 }
 
-/* Both passes, each followed by its class's loop verdict. */
+/* The counted class's graph grown by the multicast trees. */
+static int walk_mcast(struct walk *w, uint32_t data_deps)
+{
+	struct kr_check_report *r = w->r;
+	unsigned k = counted(w);
+
+	r->ngroups = (uint32_t)w->t->nmgroup;
+	if (!r->ngroups)
+		return KR_OK;
+	if (k == KR_CHECK_DATA)
+		kr_cdg_truncate(&w->g, data_deps);
+	r->cls[KR_CHECK_MCAST].pairs = r->cls[k].pairs;
+	r->cls[KR_CHECK_MCAST].delivered = r->cls[k].delivered;
+	return check_mcast(w) ? KR_ENOMEM : check_class_loop(w, KR_CHECK_MCAST);
+}
+
+/* Both passes, each followed by its class's loop verdict, then multicast. */
 static int walk_all(struct walk *w)
 {
 	struct kr_check_report *r = w->r;
 	int rc = walk_pass(w, false);
+	uint32_t data_deps = w->g.nedge;
 
 	r->cls[KR_CHECK_DATA].pairs = r->pairs;
 	r->cls[KR_CHECK_DATA].delivered = r->delivered;
@@ -716,6 +727,9 @@ static int walk_all(struct walk *w)
 	r->cls[KR_CHECK_ALL].delivered = r->delivered;
 	if (!rc)
 		rc = check_class_loop(w, KR_CHECK_ALL);
+	r->deps = w->g.nedge;
+	if (!rc)
+		rc = walk_mcast(w, data_deps);
 	return rc;
 }
 
@@ -727,6 +741,8 @@ int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 			  .exact = !t->sl2vl_given && !t->sl_given };
 	int rc;
 
+	for (size_t i = 0; i < t->nmgroup; i++)
+		w.exact &= t->mgroup[i].sl_given;
 	*r = (struct kr_check_report){ .exact = w.exact };
 	rc = check_setup(&w);
 	if (rc == KR_EINVAL)

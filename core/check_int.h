@@ -120,6 +120,29 @@ static inline uint8_t check_map_why(const struct walk *w, uint32_t node,
 		       ? 0 : KR_CHECK_ASSUMED_MAP;
 }
 
+/* Whether a map sends every SL to the same VL. */
+static inline bool map_fixed(uint64_t m)
+{
+	return m == (m & 0xf) * 0x1111111111111111ull;
+}
+
+/* Why the dependency between two hops is not proven: an assumed map on
+ * either, or an assumed SL unless both maps ignore the SL (then every SL
+ * makes the same dependency). */
+static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
+		       uint8_t why_b, bool fixed_b)
+{
+	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
+}
+
+/* Adds from -> to. Unless nothing was assumed, also records whether some
+ * path of given inputs makes it (then its tag names such a path) or why
+ * none does (why: KR_CHECK_ASSUMED_* of this path, 0 if proven). */
+int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		   uint8_t why);
+/* Every multicast tree's dependencies (check_mcast.c). */
+int check_mcast(struct walk *w);
+
 int check_setup(struct walk *w);	/* KR_ENOMEM or KR_EINVAL */
 void check_teardown(struct walk *w);
 void check_sum_links(struct walk *w);

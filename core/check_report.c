@@ -141,15 +141,40 @@ static int text_vls(FILE *out, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static const char *const class_names[KR_CHECK_NCLASS] = { "data", "all" };
+static const char *const class_names[KR_CHECK_NCLASS] = { "data", "all",
+							  "multicast" };
 static const char *const class_text[KR_CHECK_NCLASS] = {
 	"data (CA to CA)", "data + management (to and from switches)",
+	"counted unicast + multicast",
 };
 
-/* The class the verdict stands for. */
+/* The unicast class --dests counts. */
 static unsigned counted(const struct kr_check_report *r)
 {
 	return r->dests == KR_CHECK_DESTS_CAS ? KR_CHECK_DATA : KR_CHECK_ALL;
+}
+
+static unsigned nclass(const struct kr_check_report *r)
+{
+	return r->ngroups ? KR_CHECK_NCLASS : KR_CHECK_MCAST;
+}
+
+/* The class the verdict and exit status stand for: the counted one, or
+ * with multicast when only that shows a (proven or assumed) loop, as
+ * kr_check_run decides. */
+static unsigned deciding(const struct kr_check_report *r)
+{
+	unsigned k = counted(r);
+	const struct kr_check_class *c = &r->cls[k];
+	const struct kr_check_class *m = &r->cls[KR_CHECK_MCAST];
+
+	if (!r->ngroups || c->delivered < c->pairs ||
+	    c->loop == KR_LOOP_PROVEN)
+		return k;
+	if (m->loop == KR_LOOP_PROVEN ||
+	    (m->loop == KR_LOOP_ASSUMED && c->loop == KR_LOOP_NONE))
+		return KR_CHECK_MCAST;
+	return k;
 }
 
 static const char *verdict_name(const struct kr_check_class *c)
@@ -180,11 +205,27 @@ static void text_assumed(FILE *out, const struct kr_check_report *r)
 	fprintf(out, "  LIDs routed but owned by no port: %u (not checked)\n"
 		"  linked ports without a LID:  %u (not checked)\n",
 		a->lids_no_port, a->ports_no_lid);
+	if (r->ngroups)
+		fprintf(out, "  multicast groups without an SL: %u of %u (SL 0 "
+			"taken)\n", a->groups_sl, r->ngroups);
+}
+
+/* "LID 12", or "MLID 0xC000 (multicast)" for a tree's hop. */
+static const char *hop_dest(const struct kr_check_chan *h, char *buf,
+			    size_t size)
+{
+	if (h->dlid >= KR_MLID_FIRST)
+		snprintf(buf, size, "MLID 0x%04X (multicast)", h->dlid);
+	else
+		snprintf(buf, size, "LID %u", h->dlid);
+	return buf;
 }
 
 static void text_witness(FILE *out, const struct kr_fabric *f,
 			 const struct kr_check_class *c)
 {
+	char dest[32];
+
 	fprintf(out, "    credit loop of %u channels (each waits for the next, "
 		"the last for the first; the path that makes it wait):\n",
 		c->ncycle);
@@ -193,9 +234,9 @@ static void text_witness(FILE *out, const struct kr_fabric *f,
 		const struct kr_check_chan *n = &c->cycle[(i + 1) % c->ncycle];
 
 		fprintf(out, "      %s[%u] VL %u -> %s[%u] VL %u   LID %u -> "
-			"LID %u%s%s\n", name_of(f, h->slot),
-			port_of(f, h->slot), h->vl, name_of(f, n->slot),
-			port_of(f, n->slot), n->vl, h->slid, h->dlid,
+			"%s%s%s\n", name_of(f, h->slot), port_of(f, h->slot),
+			h->vl, name_of(f, n->slot), port_of(f, n->slot), n->vl,
+			h->slid, hop_dest(h, dest, sizeof(dest)),
 			h->assumed & KR_CHECK_ASSUMED_SL ? "  (SL assumed)" : "",
 			h->assumed & KR_CHECK_ASSUMED_MAP ? "  (SL2VL map assumed)"
 							  : "");
@@ -206,9 +247,14 @@ static void text_classes(FILE *out, const struct kr_fabric *f,
 			 const struct kr_check_report *r)
 {
 	fprintf(out, "channel dependency graph: %llu channels, %llu "
-		"dependencies\n", (unsigned long long)r->channels,
+		"dependencies", (unsigned long long)r->channels,
 		(unsigned long long)r->deps);
-	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+	if (r->ngroups)
+		fprintf(out, ", %llu more from %u multicast groups (over the "
+			"counted class's)",
+			(unsigned long long)r->mcast_deps, r->ngroups);
+	fputc('\n', out);
+	for (unsigned k = 0; k < nclass(r); k++) {
 		const struct kr_check_class *c = &r->cls[k];
 
 		fprintf(out, "%s: %llu pairs, %llu undelivered, credit loops: "
@@ -217,45 +263,53 @@ static void text_classes(FILE *out, const struct kr_fabric *f,
 			c->loop == KR_LOOP_PROVEN ? "found"
 			: c->loop == KR_LOOP_ASSUMED ? "only through assumed inputs"
 						     : "none",
-			k == counted(r) ? "   [counted]" : "");
+			k == counted(r) || k == KR_CHECK_MCAST ? "   [counted]"
+								: "");
 		if (c->cycle)
 			text_witness(out, f, c);
 	}
 }
 
 /* "credit loop through 3 pairs whose SL was assumed: capture ..." */
-static void text_unproven(FILE *out, const struct kr_check_class *c)
+static void text_unproven(FILE *out, const struct kr_check_class *c,
+			  bool mcast)
 {
-	fprintf(out, "verdict: UNPROVEN: credit loop through ");
+	fprintf(out, "verdict: UNPROVEN: credit loop%s through ",
+		mcast ? " with multicast" : "");
 	if (c->loop_sl_pairs)
-		fprintf(out, "%u pairs whose SL was assumed%s", c->loop_sl_pairs,
+		fprintf(out, "%u %s whose SL was assumed%s", c->loop_sl_pairs,
+			mcast ? "pairs or groups" : "pairs",
 			c->loop_map_deps ? " and " : "");
 	if (c->loop_map_deps)
 		fprintf(out, "%u dependencies on assumed SL2VL maps",
 			c->loop_map_deps);
 	fprintf(out, ": capture %s%s%s too\n",
-		c->loop_sl_pairs ? "the SLs of switch destinations and every "
-				   "CA pair" : "",
+		!c->loop_sl_pairs ? ""
+		: mcast ? "the group SLs (saquery -g), the SLs of switch "
+			  "destinations and every CA pair"
+			: "the SLs of switch destinations and every CA pair",
 		c->loop_sl_pairs && c->loop_map_deps ? " and " : "",
 		c->loop_map_deps ? "the SL2VL maps of every port" : "");
 }
 
 static void text_verdict(FILE *out, const struct kr_check_report *r)
 {
-	const struct kr_check_class *c = &r->cls[counted(r)];
+	bool mcast = deciding(r) == KR_CHECK_MCAST;
+	const struct kr_check_class *c = &r->cls[deciding(r)];
 	bool undel = c->delivered < c->pairs;
 
 	if (!undel && c->loop == KR_LOOP_NONE)
 		fprintf(out, "verdict: OK%s\n", r->exact ? "" :
 			" (under the assumptions above)");
 	else if (!undel && c->loop == KR_LOOP_ASSUMED)
-		text_unproven(out, c);
+		text_unproven(out, c, mcast);
 	else
-		fprintf(out, "verdict: PROBLEM%s%s\n",
+		fprintf(out, "verdict: PROBLEM%s%s%s\n",
 			undel ? ": undelivered pairs" : "",
 			c->loop == KR_LOOP_PROVEN ? (undel ? ", credit loop"
 							   : ": credit loop")
-						  : "");
+						  : "",
+			mcast ? " with multicast" : "");
 }
 
 static int write_text(FILE *out, const struct kr_fabric *f,
@@ -373,8 +427,9 @@ static void json_witness(FILE *out, const struct kr_fabric *f,
 
 		fprintf(out, "%s{", i ? ", " : "");
 		json_port(out, "node", f, h->slot);
-		fprintf(out, ", \"vl\": %u, \"slid\": %u, \"dlid\": %u, "
-			"\"assumed\": [%s%s%s]}", h->vl, h->slid, h->dlid,
+		fprintf(out, ", \"vl\": %u, \"slid\": %u, \"%s\": %u, "
+			"\"assumed\": [%s%s%s]}", h->vl, h->slid,
+			h->dlid >= KR_MLID_FIRST ? "mlid" : "dlid", h->dlid,
 			h->assumed & KR_CHECK_ASSUMED_SL ? "\"sl\"" : "",
 			h->assumed == (KR_CHECK_ASSUMED_SL | KR_CHECK_ASSUMED_MAP)
 				? ", " : "",
@@ -386,10 +441,14 @@ static void json_witness(FILE *out, const struct kr_fabric *f,
 static void json_classes(FILE *out, const struct kr_fabric *f,
 			 const struct kr_check_report *r)
 {
-	fprintf(out, " \"cdg\": {\"channels\": %llu, \"dependencies\": %llu},\n"
-		" \"classes\": {", (unsigned long long)r->channels,
-		(unsigned long long)r->deps);
-	for (unsigned k = 0; k < KR_CHECK_NCLASS; k++) {
+	fprintf(out, " \"cdg\": {\"channels\": %llu, \"dependencies\": %llu},\n",
+		(unsigned long long)r->channels, (unsigned long long)r->deps);
+	if (r->ngroups)
+		fprintf(out, " \"multicast\": {\"groups\": %u, \"dependencies\": "
+			"%llu},\n", r->ngroups,
+			(unsigned long long)r->mcast_deps);
+	fprintf(out, " \"classes\": {");
+	for (unsigned k = 0; k < nclass(r); k++) {
 		const struct kr_check_class *c = &r->cls[k];
 
 		fprintf(out, "%s\"%s\": {\"pairs\": %llu, \"delivered\": %llu, "
@@ -402,7 +461,7 @@ static void json_classes(FILE *out, const struct kr_fabric *f,
 		fputc('}', out);
 	}
 	fprintf(out, "},\n \"credit_loop\": ");
-	json_witness(out, f, &r->cls[counted(r)]);
+	json_witness(out, f, &r->cls[deciding(r)]);
 	fprintf(out, ",\n");
 }
 
@@ -413,12 +472,13 @@ static void json_assumed(FILE *out, const struct kr_check_report *r)
 	fprintf(out, " \"assumed\": {\"exact\": %s, \"sl2vl_ports\": %u, "
 		"\"ports\": %u, \"sl_pairs\": {\"data\": %llu, "
 		"\"management\": %llu}, \"sl_taken\": \"%s\", "
-		"\"lids_without_port\": %u, \"ports_without_lid\": %u},\n",
+		"\"lids_without_port\": %u, \"ports_without_lid\": %u, "
+		"\"groups_sl\": %u},\n",
 		r->exact ? "true" : "false", a->map_ports, a->ports,
 		(unsigned long long)a->sl_pairs[0],
 		(unsigned long long)a->sl_pairs[1],
 		a->sl_nonzero ? "dlid_majority" : "0", a->lids_no_port,
-		a->ports_no_lid);
+		a->ports_no_lid, a->groups_sl);
 }
 
 static int write_json(FILE *out, const struct kr_fabric *f,
@@ -436,7 +496,7 @@ static int write_json(FILE *out, const struct kr_fabric *f,
 	json_classes(out, f, r);
 	fprintf(out, " \"dests\": \"%s\", \"verdict\": \"%s\"}\n",
 		r->dests == KR_CHECK_DESTS_CAS ? "cas" : "all",
-		verdict_name(&r->cls[counted(r)]));
+		verdict_name(&r->cls[deciding(r)]));
 	return KR_OK;
 }
 

@@ -411,9 +411,11 @@ void check_count_assumed(struct walk *w)
 			if (t->sl_given[lid] != KR_SL_ALL && t->dlid_sl[lid] &&
 			    kr_port_by_lid(w->f, lid) != KR_NONE)
 				w->r->assumed.sl_nonzero = 1;
+	for (size_t i = 0; i < t->nmgroup; i++)
+		w->r->assumed.groups_sl += !t->mgroup[i].sl_given;
 	/* records of what was given, all of it given: nothing assumed */
 	if (!a->map_ports && !a->sl_pairs[0] && !a->sl_pairs[1] &&
-	    !a->lids_no_port && !a->ports_no_lid)
+	    !a->lids_no_port && !a->ports_no_lid && !a->groups_sl)
 		w->r->exact = 1;
 }
 
@@ -437,10 +439,12 @@ static int take_cycle(struct walk *w, struct kr_check_class *cl,
 			.slot = CH_SLOT(w, c), .vl = (uint8_t)CH_VL(w, c),
 			.assumed = why, .slid = (uint16_t)(tag >> 16),
 			.dlid = (uint16_t)tag };
+		/* a group's SL is one, whichever member's copy it is */
 		for (uint32_t j = 0; j < i; j++)
 			seen |= (cl->cycle[j].assumed & KR_CHECK_ASSUMED_SL) &&
-				cl->cycle[j].slid == cl->cycle[i].slid &&
-				cl->cycle[j].dlid == cl->cycle[i].dlid;
+				cl->cycle[j].dlid == cl->cycle[i].dlid &&
+				(cl->cycle[i].dlid >= KR_MLID_FIRST ||
+				 cl->cycle[j].slid == cl->cycle[i].slid);
 		if ((why & KR_CHECK_ASSUMED_SL) && !seen)
 			cl->loop_sl_pairs++;
 		if (why & KR_CHECK_ASSUMED_MAP)

@@ -38,5 +38,8 @@ bool dump_number(const char **s, uint64_t max, uint64_t *v);
 bool dump_hex_guid(const char **s, uint64_t *v);
 /* Consumes the literal text lit at *s. */
 bool dump_match(const char **s, const char *lit);
+/* The switches in OpenSM's dump order (kr_guid_order); NULL when out of
+ * memory. */
+uint32_t *dump_switch_order(const struct kr_fabric *f);
 
 #endif

@@ -398,20 +398,11 @@ static void write_switch(struct out_buf *o, const struct kr_fabric *f,
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		  const struct kr_tables *t)
 {
-	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+	uint32_t *order = dump_switch_order(f);
 	struct out_buf *o = malloc(sizeof(*o));
 	struct lid_notes n;
 
-	if (!ids || !o) {
-		free(ids);
-		free(o);
-		return KR_ENOMEM;
-	}
-	for (uint32_t i = 0; i < f->nsw; i++)
-		ids[i] = i;
-	order = kr_guid_order(f->guid, ids, f->nsw);
-	free(ids);
-	if (!order || notes_build(&n, f, t)) {
+	if (!order || !o || notes_build(&n, f, t)) {
 		free(order);
 		free(o);
 		return KR_ENOMEM;

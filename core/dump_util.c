@@ -180,3 +180,16 @@ uint32_t *kr_guid_order(const uint64_t *guid, const uint32_t *ids, uint32_t n)
 	free(k);
 	return out;
 }
+
+uint32_t *dump_switch_order(const struct kr_fabric *f)
+{
+	uint32_t *ids = malloc((f->nsw + 1) * sizeof(*ids)), *order;
+
+	if (!ids)
+		return NULL;
+	for (uint32_t i = 0; i < f->nsw; i++)
+		ids[i] = i;
+	order = kr_guid_order(f->guid, ids, f->nsw);
+	free(ids);
+	return order;
+}

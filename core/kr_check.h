@@ -16,7 +16,9 @@
  *
  * Two traffic classes, two verdicts: data (CA port to CA port) first, then
  * the same graph grown by management traffic (towards switch LIDs, and
- * from switches with switch_sources). Inputs a reader did not have
+ * from switches with switch_sources). With multicast groups in the tables
+ * a third: the counted unicast class's graph grown by every group's tree
+ * (check_mcast.c), so a loop that needs multicast is told apart. Inputs a reader did not have
  * (t->sl2vl_given, t->sl_given) are assumptions: they are counted, and a
  * credit loop the given inputs alone do not close is told apart from one
  * they prove (docs/design.md, "Honest inputs"). */
@@ -29,9 +31,12 @@
 #include "kr_fabric.h"
 #include "kr_tables.h"
 
+#define KR_MLID_FIRST 0xc000	/* a witness hop's dlid from here: an MLID */
+
 enum kr_check_class_id {
 	KR_CHECK_DATA,		/* CA port to CA port */
 	KR_CHECK_ALL,		/* data and management: every pair */
+	KR_CHECK_MCAST,		/* the counted class and multicast */
 	KR_CHECK_NCLASS
 };
 
@@ -85,7 +90,8 @@ struct kr_check_chan {
 				 * the next channel; 0: proven */
 	uint16_t slid, dlid;	/* a path making this channel wait for the
 				 * next one of the cycle (a proven one when
-				 * there is one) */
+				 * there is one); dlid >= 0xC000: an MLID,
+				 * slid the member whose packet it is */
 };
 
 enum kr_check_loop {
@@ -99,8 +105,9 @@ struct kr_check_class {
 	uint8_t loop;		/* enum kr_check_loop */
 	struct kr_check_chan *cycle;	/* the loop's witness, NULL if none */
 	unsigned ncycle;
-	unsigned loop_sl_pairs;	/* an assumed loop: pairs with an assumed
-				 * SL making its dependencies */
+	unsigned loop_sl_pairs;	/* an assumed loop: pairs (and multicast
+				 * groups) with an assumed SL making its
+				 * dependencies */
 	unsigned loop_map_deps;	/* and dependencies on assumed maps */
 };
 
@@ -116,6 +123,8 @@ struct kr_check_assumed {
 				 * (not checked) */
 	uint32_t ports_no_lid;	/* linked CA ports and switches without a
 				 * LID (neither source nor destination) */
+	uint32_t groups_sl;	/* multicast groups without an SL (SL 0
+				 * taken) */
 };
 
 #define KR_CHECK_TOP_LINKS 5
@@ -143,7 +152,11 @@ struct kr_check_report {
 	unsigned max_vl;	/* highest VL used, 0 if none */
 	uint32_t oper_vl_ports;	/* ports sending on a VL >= their OperVLs */
 
-	uint64_t channels, deps;	/* CDG size */
+	uint64_t channels, deps;	/* CDG size (unicast) */
+	uint32_t ngroups;	/* multicast groups checked; 0: no
+				 * KR_CHECK_MCAST class */
+	uint64_t mcast_deps;	/* dependencies the trees add to the
+				 * counted class's graph */
 
 	struct kr_check_class cls[KR_CHECK_NCLASS];
 	struct kr_check_assumed assumed;
@@ -152,8 +165,8 @@ struct kr_check_report {
 				 * _CAS (auto resolved) */
 };
 
-/* For the class o->dests picks: KR_OK: every pair delivered and the CDG
- * acyclic. KR_EROUTE: some pair undelivered (a loop included). KR_ECYCLE:
+/* For the class o->dests picks (and, with groups, for it with multicast):
+ * KR_OK: every pair delivered and the CDG acyclic. KR_EROUTE: some pair undelivered (a loop included). KR_ECYCLE:
  * all delivered, a credit loop the given inputs prove. KR_EASSUMED: a
  * credit loop only through assumed inputs. KR_ENOMEM. The report is filled
  * in every case but KR_ENOMEM (then it is freeable); d->msg sums up what

@@ -7,7 +7,9 @@
  *   `smpquery sl2vl LID [OUTPORT]` output.
  * - Path SLs: knsroute's path-sl file ("dlid sl", "slid dlid sl"), and the
  *   output of `saquery -p` (PathRecord dumps: slid, dlid, sl).
- * - MFTs: OpenSM's opensm.mcfdbs.
+ * - MFTs: OpenSM's opensm.mcfdbs, and the output of ibroute -M / dump_fts
+ *   -M / dump_mfts.sh (with or without -n); group SLs: saquery -g or
+ *   saquery MCMR output, or "MLID SL" lines.
  *
  * Readers check every GUID and LID they meet against the fabric (so tables
  * dumped from another fabric, or with other LIDs, are refused with the line
@@ -71,6 +73,18 @@ int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t);
 
+/* Replaces t's multicast groups with the MLIDs the file gives ports for
+ * (sorted, SLs not given: SL 0, sl_given 0). */
+int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		 struct kr_tables *t, struct kr_diag *d);
+int kr_mft_read(const char *path, const struct kr_fabric *f,
+		struct kr_tables *t, struct kr_diag *d);
+/* Gives t's groups their SLs (after kr_mft_read); MLIDs t has no group
+ * for are checked and skipped: without MFT entries they carry nothing. */
+int kr_mcast_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		      struct kr_tables *t, struct kr_diag *d);
+int kr_mcast_sl_read(const char *path, const struct kr_fabric *f,
+		     struct kr_tables *t, struct kr_diag *d);
 /* opensm.mcfdbs: switches in OpenSM's order with the MLIDs whose masks
  * hold ports there, ports ascending. */
 int kr_mft_write(FILE *out, const struct kr_fabric *f,

@@ -128,6 +128,8 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	static const char *const sl2vl[] = { "sl2vl.dump", "opensm-sl2vl.dump",
 					     NULL };
 	static const char *const psl[] = { "path-sl", NULL };
+	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs", NULL };
+	static const char *const msl[] = { "mcast-sl", NULL };
 	const char *dir = in->topo;
 	struct stat st;
 
@@ -150,6 +152,12 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	if (!in->path_sl)
 		in->path_sl = dir_file(dir, psl, in->dir_file[3],
 				       sizeof(in->dir_file[3]));
+	if (!in->mfts)
+		in->mfts = dir_file(dir, mfts, in->dir_file[4],
+				    sizeof(in->dir_file[4]));
+	if (!in->mcast_sl)
+		in->mcast_sl = dir_file(dir, msl, in->dir_file[5],
+					sizeof(in->dir_file[5]));
 	return 0;
 }
 
@@ -186,6 +194,9 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 
 	if (!rc && !in->lfts)
 		rc = cli_usage_error(cmd, "--lfts FILE is required");
+	if (!rc && in->mcast_sl && !in->mfts)
+		rc = cli_usage_error(cmd, "--mcast-sl needs --mfts: group SLs "
+				     "apply to the groups the MFTs hold");
 	if (!rc)
 		rc = cli_read_fabric(in->topo, f);
 	if (!rc)
@@ -194,7 +205,9 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		return rc;
 	if (kr_lfts_read(in->lfts, f, t, &d) ||
 	    (in->sl2vl && kr_sl2vl_read(in->sl2vl, f, t, &d)) ||
-	    (in->path_sl && kr_path_sl_read(in->path_sl, f, t, &d)))
+	    (in->path_sl && kr_path_sl_read(in->path_sl, f, t, &d)) ||
+	    (in->mfts && kr_mft_read(in->mfts, f, t, &d)) ||
+	    (in->mcast_sl && kr_mcast_sl_read(in->mcast_sl, f, t, &d)))
 		return cli_error(&d);
 	if (!in->sl2vl)
 		fprintf(stderr, "knsroute %s: no SL2VL maps (--sl2vl): every SL "
@@ -202,6 +215,9 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	if (!in->path_sl)
 		fprintf(stderr, "knsroute %s: no path SLs (--path-sl): every "
 			"pair taken as SL 0\n", cmd);
+	if (in->mfts && !in->mcast_sl && t->nmgroup)
+		fprintf(stderr, "knsroute %s: no group SLs (--mcast-sl): every "
+			"multicast group taken as SL 0\n", cmd);
 	if (kr_tables_assume(t, f)) {
 		fprintf(stderr, "knsroute: out of memory\n");
 		return EXIT_USAGE;

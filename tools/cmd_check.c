@@ -10,6 +10,7 @@ static void check_usage(FILE *out)
 {
 	fprintf(out,
 "Usage: knsroute check TOPOLOGY --lfts FILE [--sl2vl FILE] [--path-sl FILE]\n"
+"                      [--mfts FILE [--mcast-sl FILE]]\n"
 "                      [--guid2lid FILE] [--dests cas|all|auto] [--json]\n"
 "                      [--max-examples N] [--switch-sources]\n"
 "                      [--write-lfts FILE] [--write-sl2vl FILE]\n"
@@ -26,14 +27,21 @@ static void check_usage(FILE *out)
 "  TOPOLOGY            ibnetdiscover output or ibsim net file; LIDs from\n"
 "                      it, else --guid2lid, else the LFT dump's port GUIDs\n"
 "  DIR                 a capture: DIR/topology.net, DIR/lfts.dump and, if\n"
-"                      there, DIR/sl2vl.dump, DIR/path-sl (`knsroute route`\n"
-"                      output's opensm-*.dump names too); options win\n"
+"                      there, DIR/sl2vl.dump, DIR/path-sl, DIR/mfts.dump,\n"
+"                      DIR/mcast-sl (`knsroute route` output's opensm-*.dump\n"
+"                      and opensm.mcfdbs names too); options win\n"
 "  --lfts FILE         opensm-lfts.dump, or ibroute / dump_fts /\n"
 "                      dump_lfts.sh output (told apart automatically)\n"
 "  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
 "                      default: every SL on VL 0 everywhere\n"
 "  --path-sl FILE      knsroute path-sl file (\"DLID SL\", \"SLID DLID SL\")\n"
 "                      or `saquery -p` output; default: SL 0 for every pair\n"
+"  --mfts FILE         multicast forwarding tables: opensm.mcfdbs, or\n"
+"                      ibroute -M / dump_fts -M / dump_mfts output (with\n"
+"                      or without -n); adds every group's tree to the\n"
+"                      check (a third verdict: unicast + multicast)\n"
+"  --mcast-sl FILE     group SLs: `saquery -g` output or \"MLID SL\" lines;\n"
+"                      default: SL 0 for every group (an assumption)\n"
 "  --guid2lid FILE     take LIDs from OpenSM's guid2lid cache\n"
 "  --switch-sources    also route from every switch (port 0)\n"
 "  --dests WHICH       the traffic the exit status stands for: cas (data:\n"
@@ -70,17 +78,25 @@ static void check_usage(FILE *out)
 "src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
 "count], links {count, max, mean, top [{node, node_port, peer, peer_port,\n"
 "load}]}, vls {max_vl, oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
-"{channels, dependencies}, assumed {exact, sl2vl_ports, ports, sl_pairs\n"
-"{data, management}, sl_taken, lids_without_port, ports_without_lid},\n"
-"classes {data, all: {pairs, delivered, verdict, loop_sl_pairs,\n"
-"loop_map_deps, credit_loop}}, credit_loop (the counted class's: null or\n"
-"[{node, node_port, vl, slid, dlid, assumed [sl, sl2vl]}]), dests (cas,\n"
-"all), verdict (ok, undelivered, credit_loop, assumed_credit_loop).\n"
+"{channels, dependencies}, multicast {groups, dependencies} (with --mfts),\n"
+"assumed {exact, sl2vl_ports, ports, sl_pairs {data, management}, sl_taken,\n"
+"lids_without_port, ports_without_lid, groups_sl}, classes {data, all and,\n"
+"with groups, multicast: {pairs, delivered, verdict, loop_sl_pairs,\n"
+"loop_map_deps, credit_loop}}, credit_loop (the deciding class's: null or\n"
+"[{node, node_port, vl, slid, dlid (mlid for a tree's hop), assumed [sl,\n"
+"sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
+"assumed_credit_loop).\n"
 "\n"
-"Exit status (for the class --dests counts): 0 all delivered and no credit\n"
-"loop, 1 a problem the inputs prove (undelivered pairs, a credit loop),\n"
+"Multicast: every group's tree joins the dependency graph (a packet enters\n"
+"at any member and leaves each switch through every other port of its\n"
+"mask, on the VL the map gives the group's SL); the class multicast is the\n"
+"counted class plus the trees, with its own verdict and witness.\n"
+"\n"
+"Exit status (for the class --dests counts and, with groups, multicast):\n"
+"0 all delivered and no credit loop, 1 a problem the inputs prove\n"
+"(undelivered pairs, a credit loop, one only multicast closes included),\n"
 "2 usage or input error (FILE:LINE: what was expected), 3 a credit loop\n"
-"only through assumed SLs or SL2VL maps.\n");
+"only through assumed SLs (path or group) or SL2VL maps.\n");
 }
 
 struct check_args {
@@ -91,7 +107,8 @@ struct check_args {
 };
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_JSON, OPT_MAXEX,
-       OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL, OPT_DESTS };
+       OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL, OPT_DESTS, OPT_MFTS,
+       OPT_MSL };
 
 static int parse_dests(const char *s)
 {
@@ -112,6 +129,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "sl2vl", required_argument, NULL, OPT_SL2VL },
 		{ "path-sl", required_argument, NULL, OPT_PSL },
 		{ "guid2lid", required_argument, NULL, OPT_G2L },
+		{ "mfts", required_argument, NULL, OPT_MFTS },
+		{ "mcast-sl", required_argument, NULL, OPT_MSL },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "max-examples", required_argument, NULL, OPT_MAXEX },
 		{ "switch-sources", no_argument, NULL, OPT_SWSRC },
@@ -131,6 +150,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_SL2VL: a->in.sl2vl = optarg; break;
 		case OPT_PSL: a->in.path_sl = optarg; break;
 		case OPT_G2L: a->in.guid2lid = optarg; break;
+		case OPT_MFTS: a->in.mfts = optarg; break;
+		case OPT_MSL: a->in.mcast_sl = optarg; break;
 		case OPT_DESTS:
 			a->o.dests = parse_dests(optarg);
 			if (a->o.dests < 0)

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 27
+kr_plan 31
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -213,4 +213,36 @@ kr_ok $? "path through a broken entry: exit 1 and where it failed"
 "$KR_CLI" path "$T/cap" nosuchnode 24 >/dev/null 2>"$T/pathu.err"
 [ $? -eq 2 ] && grep -q '"nosuchnode": no node' "$T/pathu.err"
 kr_ok $? "path with an unknown SRC: exit 2"
+# Multicast (mcast_t33-*: OpenSM minhop with osmtest's groups, real dumps).
+M="$D/mcast_t33.ibnd --lfts $D/mcast_t33-lfts.dump --sl2vl $D/mcast_t33-sl2vl.dump"
+awk '/^0x/ { print strtonum($1), 0 }' "$D/mcast_t33-lfts.dump" | sort -un \
+	>"$T/m33-sl0.path-sl"
+# shellcheck disable=SC2086
+run mcast $M --path-sl "$T/m33-sl0.path-sl" --dests cas \
+	--mfts "$D/mcast_t33-ibroute-Mn.txt"
+[ $RC -eq 0 ] && grep -q "no group SLs (--mcast-sl): every multicast group taken as SL 0" \
+	"$T/mcast.err" && grep -q "multicast groups without an SL: 3 of 3" "$T/mcast.out" &&
+	grep -q "counted unicast + multicast: 72 pairs, 0 undelivered, credit loops: none" \
+	"$T/mcast.out"
+kr_ok $? "--mfts ibroute -M -n of one switch: its 3 groups alone close no loop, SLs assumed with a warning"
+
+# shellcheck disable=SC2086
+run mcast_loop $M --path-sl "$T/m33-sl0.path-sl" --dests cas \
+	--mfts "$D/mcast_t33-mcfdbs.dump" --mcast-sl "$D/mcast_t33-saquery-g.txt"
+[ $RC -eq 1 ] && grep -q "verdict: PROBLEM: credit loop with multicast" "$T/mcast_loop.out" &&
+	grep -q "data (CA to CA): 72 pairs, 0 undelivered, credit loops: none" "$T/mcast_loop.out" &&
+	grep -q "MLID 0xC000 (multicast)" "$T/mcast_loop.out"
+kr_ok $? "OpenSM's default trees with minhop data paths: exit 1, a loop only multicast closes, the MLID in the witness"
+
+# shellcheck disable=SC2086
+run msl_only $M --mcast-sl "$D/mcast_t33-saquery-g.txt"
+[ $RC -eq 2 ] && grep -q -- "--mcast-sl needs --mfts" "$T/msl_only.err"
+kr_ok $? "--mcast-sl without --mfts: exit 2"
+
+# shellcheck disable=SC2086
+run msl_m $M --mfts "$D/mcast_t33-mcfdbs.dump" --mcast-sl "$D/mcast_t33-saquery-m.txt"
+[ $RC -eq 2 ] && grep -q "mcast_t33-saquery-m.txt:1: saquery -m member records carry no SL" \
+	"$T/msl_m.err"
+kr_ok $? "saquery -m as --mcast-sl: exit 2, FILE:LINE saying to use saquery -g"
+
 kr_done

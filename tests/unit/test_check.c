@@ -812,13 +812,14 @@ static void test_assumption_counters(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* Reference: every pair walked hop by hop, no code shared with the
- * checker; per class, delivered pairs and whether the dependency graph,
- * and its proven part, has a cycle. */
+/* Reference: every pair walked hop by hop, every multicast member's
+ * copies followed port by port, no code shared with the checker; per
+ * class, delivered pairs and whether the dependency graph, and its proven
+ * part, has a cycle. */
 
 struct ref_edge {
 	uint32_t from, to;
-	bool proven, mgmt;
+	bool proven, mgmt, mcast;
 };
 
 struct ref {
@@ -835,7 +836,7 @@ static void ref_add(struct ref *rf, uint32_t from, uint32_t to, bool proven,
 		rf->e = realloc(rf->e, rf->cap * sizeof(*rf->e));
 		assert_non_null(rf->e);
 	}
-	rf->e[rf->n++] = (struct ref_edge){ from, to, proven, mgmt };
+	rf->e[rf->n++] = (struct ref_edge){ from, to, proven, mgmt, false };
 }
 
 static bool ref_map_given(const struct kr_fabric *f, const struct kr_tables *t,
@@ -927,10 +928,89 @@ static void ref_pair(struct ref *rf, const struct kr_fabric *f,
 	rf->delivered[mgmt]++;
 }
 
-/* Whether the edges passing keep (class: mgmt allowed; proven only) hold
- * a cycle: Kahn's algorithm on nn nodes. */
+static bool ref_map_fixed(uint64_t m)
+{
+	return m == (m & 0xf) * 0x1111111111111111ull;
+}
+
+/* One copy of group g's packet leaving switch sw, which it entered
+ * through port in (0: the switch sent it), having held channel prev
+ * (KR_NONE: none). seen: the member's (channel, map given, map SL-blind)
+ * states already followed. */
+static void ref_mcast_copy(struct ref *rf, const struct kr_fabric *f,
+			   const struct kr_tables *t, const struct kr_mgroup *g,
+			   uint32_t sw, unsigned in, uint32_t prev,
+			   bool prev_ok, bool prev_fixed, bool *seen)
+{
+	for (unsigned out = 1; out <= f->nports[sw]; out++) {
+		uint32_t slot = f->port0[sw] + out, c;
+		int32_t peer = f->peer[slot];
+		uint64_t m;
+		bool ok, fixed;
+		size_t st;
+
+		if (out == in || !kr_mgroup_has(g, sw, out) || peer < 0)
+			continue;
+		m = kr_tables_sl2vl(f, t, sw, in, out);
+		c = slot * 16 + kr_map_vl(m, g->sl);
+		ok = ref_map_given(f, t, sw, in, out);
+		fixed = ref_map_fixed(m);
+		if (prev != KR_NONE)
+			ref_add(rf, prev, c, prev_ok && ok &&
+				(g->sl_given || (prev_fixed && fixed)), false);
+		if (prev != KR_NONE)
+			rf->e[rf->n - 1].mcast = true;
+		st = (size_t)c * 4 + ok * 2 + fixed;
+		if (seen[st] || !kr_is_switch(f, f->owner[peer]))
+			continue;
+		seen[st] = true;
+		ref_mcast_copy(rf, f, t, g, f->owner[peer],
+			       kr_port_num(f, (uint32_t)peer), c, ok, fixed, seen);
+	}
+}
+
+/* Every member of every group on its own: CA ports behind mask ports, and
+ * switches with port 0 in their mask. */
+static void ref_mcast(struct ref *rf, const struct kr_fabric *f,
+		      const struct kr_tables *t)
+{
+	bool *seen = malloc((size_t)f->nport * 16 * 4);
+
+	for (size_t i = 0; i < t->nmgroup; i++) {
+		const struct kr_mgroup *g = &t->mgroup[i];
+
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			for (unsigned p = 0; p <= f->nports[sw]; p++) {
+				int32_t q = f->peer[f->port0[sw] + p];
+				uint64_t m;
+				unsigned qp;
+
+				if (!kr_mgroup_has(g, sw, p))
+					continue;
+				memset(seen, 0, (size_t)f->nport * 16 * 4);
+				if (p == 0) {
+					ref_mcast_copy(rf, f, t, g, sw, 0,
+						       KR_NONE, true, true, seen);
+					continue;
+				}
+				if (q < 0 || kr_is_switch(f, f->owner[q]))
+					continue;
+				qp = kr_port_num(f, (uint32_t)q);
+				m = kr_tables_sl2vl(f, t, f->owner[q], qp, qp);
+				ref_mcast_copy(rf, f, t, g, sw, p,
+					       (uint32_t)q * 16 + kr_map_vl(m, g->sl),
+					       ref_map_given(f, t, f->owner[q],
+							     qp, qp),
+					       ref_map_fixed(m), seen);
+			}
+	}
+	free(seen);
+}
+
+/* Whether the edges passing keep (class: mgmt, mcast allowed; proven
+ * only) hold a cycle: Kahn's algorithm on nn nodes. */
 static bool ref_cyclic(const struct ref *rf, uint32_t nn, bool with_mgmt,
-		       bool proven_only)
+		       bool with_mcast, bool proven_only)
 {
 	uint32_t *indeg = calloc(nn, sizeof(*indeg)), *first = calloc(nn + 1, 4);
 	uint32_t *adj = malloc((rf->n + 1) * 4), *queue = malloc(nn * 4);
@@ -940,7 +1020,8 @@ static bool ref_cyclic(const struct ref *rf, uint32_t nn, bool with_mgmt,
 	for (size_t i = 0; i < rf->n; i++) {
 		const struct ref_edge *e = &rf->e[i];
 
-		if ((e->mgmt && !with_mgmt) || (proven_only && !e->proven))
+		if ((e->mgmt && !with_mgmt) || (e->mcast && !with_mcast) ||
+		    (proven_only && !e->proven))
 			continue;
 		first[e->from + 1]++;
 		indeg[e->to]++;
@@ -952,7 +1033,8 @@ static bool ref_cyclic(const struct ref *rf, uint32_t nn, bool with_mgmt,
 		const struct ref_edge *e = &rf->e[i];
 
 		(void)fill;
-		if ((e->mgmt && !with_mgmt) || (proven_only && !e->proven))
+		if ((e->mgmt && !with_mgmt) || (e->mcast && !with_mcast) ||
+		    (proven_only && !e->proven))
 			continue;
 		adj[first[e->from]++] = e->to;
 	}
@@ -980,12 +1062,36 @@ static bool ref_cyclic(const struct ref *rf, uint32_t nn, bool with_mgmt,
 	return done < live;
 }
 
-static uint8_t ref_loop(const struct ref *rf, uint32_t nn, bool with_mgmt)
+static uint8_t ref_loop(const struct ref *rf, uint32_t nn, bool with_mgmt,
+		       bool with_mcast)
 {
-	if (!ref_cyclic(rf, nn, with_mgmt, false))
+	if (!ref_cyclic(rf, nn, with_mgmt, with_mcast, false))
 		return KR_LOOP_NONE;
-	return ref_cyclic(rf, nn, with_mgmt, true) ? KR_LOOP_PROVEN
-						   : KR_LOOP_ASSUMED;
+	return ref_cyclic(rf, nn, with_mgmt, with_mcast, true)
+		       ? KR_LOOP_PROVEN : KR_LOOP_ASSUMED;
+}
+
+/* Three groups of random masks (not trees: cycles and one-way ports
+ * too), random SLs, some given when sl_given. */
+static void random_groups(const struct kr_fabric *f, struct kr_tables *t,
+			  uint64_t *x, bool sl_given)
+{
+	t->nmgroup = 3;
+	t->mgroup = calloc(3, sizeof(*t->mgroup));
+	for (unsigned i = 0; i < 3; i++) {
+		struct kr_mgroup *g = &t->mgroup[i];
+
+		g->mlid = (uint16_t)(0xc000 + i);
+		g->sl = (uint8_t)(rng_next(x) % 4);
+		g->sl_given = sl_given && rng_next(x) % 3 != 0;
+		g->ports = calloc((size_t)f->nsw * KR_MCAST_WORDS,
+				  sizeof(uint64_t));
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			for (unsigned p = 0; p <= f->nports[sw]; p++)
+				if (rng_next(x) % (p ? 5 : 8) == 0)
+					g->ports[(size_t)sw * KR_MCAST_WORDS] |=
+						1ull << p;
+	}
 }
 
 static void ref_walk(struct ref *rf, const struct kr_fabric *f,
@@ -1012,9 +1118,9 @@ static void ref_walk(struct ref *rf, const struct kr_fabric *f,
 }
 
 /* Maps on two VLs (so credit loops happen), SLs 0..3 by DLID and per pair,
- * a random part of the SLs and maps not given: per class the checker's
- * delivered pairs and loop verdict (none, proven, assumed) are the
- * reference's. */
+ * a random part of the SLs and maps not given, random multicast groups:
+ * per class the checker's delivered pairs and loop verdict (none, proven,
+ * assumed) are the reference's. */
 static void test_classes_match_reference(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
@@ -1022,6 +1128,7 @@ static void test_classes_match_reference(void **state)
 				 .parallel = 1, .shuffle = 1, .assign_lids = 1 };
 	struct kr_check_opts co = { .switch_sources = 1 };
 	unsigned seen[3][3] = { { 0 } };
+	unsigned mseen[3] = { 0 }, alone[3] = { 0 };
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 24; seed++) {
@@ -1065,7 +1172,9 @@ static void test_classes_match_reference(void **state)
 					.sl = (uint8_t)((f.lid[s] + d) % 4) };
 		}
 		assert_int_equal(kr_tables_sort_pairs(&t, NULL), KR_OK);
+		random_groups(&f, &t, &x, seed % 2);
 		ref_walk(&rf, &f, &t);
+		ref_mcast(&rf, &f, &t);
 		kr_check_run(&f, &t, &co, &r, NULL);
 		assert_int_equal(r.cls[KR_CHECK_DATA].pairs, rf.pairs[0]);
 		assert_int_equal(r.cls[KR_CHECK_DATA].delivered, rf.delivered[0]);
@@ -1073,11 +1182,26 @@ static void test_classes_match_reference(void **state)
 		assert_int_equal(r.cls[KR_CHECK_ALL].delivered,
 				 rf.delivered[0] + rf.delivered[1]);
 		assert_int_equal(r.cls[KR_CHECK_DATA].loop,
-				 ref_loop(&rf, f.nport * 16, false));
+				 ref_loop(&rf, f.nport * 16, false, false));
 		assert_int_equal(r.cls[KR_CHECK_ALL].loop,
-				 ref_loop(&rf, f.nport * 16, true));
+				 ref_loop(&rf, f.nport * 16, true, false));
+		assert_int_equal(r.ngroups, 3);
+		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
+				 ref_loop(&rf, f.nport * 16, true, true));
 		seen[0][r.cls[KR_CHECK_DATA].loop]++;
 		seen[1][r.cls[KR_CHECK_ALL].loop]++;
+		mseen[r.cls[KR_CHECK_MCAST].loop]++;
+		kr_check_report_free(&r);
+		/* without unicast routes the trees alone decide */
+		memset(t.lft, KR_NO_PORT, (size_t)f.nsw * t.stride);
+		rf.n = 0;
+		ref_walk(&rf, &f, &t);
+		ref_mcast(&rf, &f, &t);
+		kr_check_run(&f, &t, &co, &r, NULL);
+		assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
+				 ref_loop(&rf, f.nport * 16, true, true));
+		alone[r.cls[KR_CHECK_MCAST].loop]++;
 		free(rf.e);
 		kr_check_report_free(&r);
 		kr_tables_free(&t);
@@ -1085,7 +1209,8 @@ static void test_classes_match_reference(void **state)
 	}
 	/* the seeds reach every verdict */
 	for (unsigned v = 0; v < 3; v++)
-		assert_true(seen[0][v] + seen[1][v] > 0);
+		assert_true(seen[0][v] + seen[1][v] > 0 && mseen[v] > 0 &&
+			    alone[v] > 0);
 }
 
 int main(void)
