@@ -1,11 +1,20 @@
-/* LFT dumps: OpenSM's opensm-lfts.dump and ibroute / dump_fts output.
+/* LFT dumps: OpenSM's opensm-lfts.dump and opensm.fdbs, ibroute / dump_fts
+ * output.
  *
- * Both print one block per switch: a "Unicast lids [LO-HI] of switch ...
- * guid 0x... (desc):" header, one "0xLID PORT ..." line per routed LID and
- * a "N lids dumped" trailer. OpenSM writes the range in decimal and N = HI;
- * ibroute writes it in hex, adds two column-title lines and N counts the
- * entries. The comment after an entry names the port owning the LID; where
- * it does, it must be the port the topology gives that LID. */
+ * All print one block per switch. opensm-lfts.dump and ibroute: a "Unicast
+ * lids [LO-HI] of switch ... guid 0x... (desc):" header, one "0xLID PORT
+ * ..." line per routed LID and a "N lids dumped" trailer. OpenSM writes the
+ * range in decimal and N = HI; ibroute writes it in hex, adds two
+ * column-title lines and N counts the entries. The comment after an entry
+ * names the port owning the LID; where it does, it must be the port the
+ * topology gives that LID.
+ *
+ * opensm.fdbs (OpenSM with -D 0x40 in its log flags, e.g. -D 0x43): a
+ * "dump_ucast_routes: Switch 0xGUID" header (older OpenSM and ibdiagnet
+ * prefix "osm_ucast_mgr_"), the column titles "LID    : Port : Hops :
+ * Optimal", then for every LID from 1 "0xLID : PORT  : HOPS : yes" (or a
+ * note on the hops) or "0xLID : UNREACHABLE" when no port has the LID or
+ * the switch has no route; no trailer, no owners, no switch LID. */
 #include "kr_dump.h"
 
 #include <inttypes.h>
@@ -15,7 +24,7 @@
 #include "dump_int.h"
 #include "kr_io.h"
 
-enum { FMT_OPENSM, FMT_IBROUTE };
+enum { FMT_OPENSM, FMT_IBROUTE, FMT_FDBS };
 
 struct lft_block {
 	uint32_t sw;
@@ -53,19 +62,27 @@ static bool header_range(const char **s, struct lft_block *b)
 	       b->lo <= b->hi;
 }
 
-/* Highest LID any header announces, so the table is sized in one go. */
+/* "0xLID : " of an opensm.fdbs entry; *s moves past it. */
+static bool fdbs_lid(const char **s, uint64_t *lid)
+{
+	return (*s)[0] == '0' && (*s)[1] == 'x' && dump_number(s, 0xffff, lid) &&
+	       dump_match(s, " : ");
+}
+
+/* Highest LID any header announces, or an opensm.fdbs line lists, so the
+ * table is sized in one go. */
 static uint64_t scan_max_lid(const char *buf, size_t len)
 {
 	static const char key[] = "Unicast lids [";
 	const size_t klen = sizeof(key) - 1;
 	const char *p = buf, *end = buf + len;
-	uint64_t max = 0;
+	uint64_t max = 0, lid;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 		char head[64];
-		const char *s = head + klen;
+		const char *s = head + klen, *e = head;
 		struct lft_block b;
 
 		if (n > sizeof(head) - 1)
@@ -75,9 +92,30 @@ static uint64_t scan_max_lid(const char *buf, size_t len)
 		if (n > klen && !memcmp(head, key, klen) &&
 		    header_range(&s, &b) && b.hi > max)
 			max = b.hi;
+		else if (fdbs_lid(&e, &lid) && lid > max)
+			max = lid;
 		p = nl ? nl + 1 : end;
 	}
 	return max;
+}
+
+/* "dump_ucast_routes: Switch ", with the prefixes older OpenSM and
+ * ibdiagnet write; *s moves past it. */
+static bool fdbs_header(const char **s)
+{
+	static const char *const prefix[] = { "", "osm_ucast_mgr_",
+					      "__osm_ucast_mgr_" };
+	const char *p;
+
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++) {
+		p = *s;
+		if (dump_match(&p, prefix[i]) &&
+		    dump_match(&p, "dump_ucast_routes: Switch ")) {
+			*s = p;
+			return true;
+		}
+	}
+	return false;
 }
 
 static int check_switch_lid(struct lft_parse *ps, const char *s)
@@ -98,17 +136,13 @@ static int check_switch_lid(struct lft_parse *ps, const char *s)
 	return KR_OK;
 }
 
-static int parse_header(struct lft_parse *ps, const char *s)
+/* The switch a block header names starts a block of its own. */
+static int open_block(struct lft_parse *ps, uint64_t guid)
 {
 	const struct kr_fabric *f = ps->f;
-	const char *who = s, *g = strstr(s, " guid 0x");
 	unsigned lineno = ps->r.lineno;
-	uint64_t guid;
 	uint32_t n;
 
-	if (!g || !(g += 6, dump_hex_guid(&g, &guid)))
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "expected \"guid 0x...\" in the switch header");
 	n = kr_node_by_guid(f, guid);
 	if (n == KR_NONE)
 		return kr_fail(ps->d, KR_EPARSE, lineno,
@@ -127,7 +161,47 @@ static int parse_header(struct lft_parse *ps, const char *s)
 	ps->b.count = 0;
 	ps->b.last = -1;
 	ps->in_block = true;
-	return check_switch_lid(ps, who);
+	return KR_OK;
+}
+
+static int parse_header(struct lft_parse *ps, const char *s)
+{
+	const char *g = strstr(s, " guid 0x");
+	uint64_t guid;
+	int rc;
+
+	if (!g || !(g += 6, dump_hex_guid(&g, &guid)))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected \"guid 0x...\" in the switch header");
+	rc = open_block(ps, guid);
+	return rc ? rc : check_switch_lid(ps, s);
+}
+
+/* An opensm.fdbs block has every LID from 1 up to the switch's top, and
+ * its column titles on the line after the header. */
+static int parse_fdbs_header(struct lft_parse *ps, const char *s)
+{
+	uint64_t guid;
+	int rc;
+
+	if (!dump_hex_guid(&s, &guid) || !dump_blank(s))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected "
+			       "\"dump_ucast_routes: Switch 0xGUID\"");
+	rc = open_block(ps, guid);
+	if (rc)
+		return rc;
+	ps->b.fmt = FMT_FDBS;
+	ps->b.lo = 1;
+	ps->b.hi = ps->t->stride - 1;
+	rc = dump_next_line(&ps->r, ps->d);
+	if (rc < 0)
+		return rc;
+	s = ps->r.line;
+	if (!rc || !dump_match(&s, "LID") || !dump_match(&s, "    : Port : Hops"))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected the "
+			       "column titles \"LID    : Port : Hops : "
+			       "Optimal\" after the switch header");
+	return KR_OK;
 }
 
 /* The port GUID an entry's comment names must own the LID. */
@@ -159,19 +233,12 @@ static int check_owner(struct lft_parse *ps, unsigned lid, const char *rest)
 	return KR_OK;
 }
 
-static int parse_entry(struct lft_parse *ps, const char *s)
+/* An entry's LID is in the block's range and above the one before. */
+static int entry_lid(struct lft_parse *ps, uint64_t lid)
 {
-	const struct kr_fabric *f = ps->f;
 	struct lft_block *b = &ps->b;
-	unsigned lineno = ps->r.lineno, nports = f->nports[b->sw];
-	uint64_t lid, port;
-	int rc;
+	unsigned lineno = ps->r.lineno;
 
-	if (!dump_number(&s, 0xffff, &lid) || *s != ' ' ||
-	    (s = dump_skip_ws(s), !dump_number(&s, 255, &port)) ||
-	    (*s && *s != ' '))
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "expected an LFT entry \"0xLID PORT\"");
 	if (lid < b->lo || lid > b->hi)
 		return kr_fail(ps->d, KR_EPARSE, lineno,
 			       "LID %u outside the block's range %u-%u",
@@ -182,17 +249,69 @@ static int parse_entry(struct lft_parse *ps, const char *s)
 			       (unsigned)lid, (unsigned)b->last);
 	b->last = (int64_t)lid;
 	b->count++;
+	return KR_OK;
+}
+
+static int entry_port(struct lft_parse *ps, uint64_t port)
+{
+	const struct kr_fabric *f = ps->f;
+	unsigned nports = f->nports[ps->b.sw];
+
+	if (port > nports)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "port %u beyond switch \"%s\" (%u ports)",
+			       (unsigned)port, kr_node_name(f, ps->b.sw), nports);
+	return KR_OK;
+}
+
+static int parse_entry(struct lft_parse *ps, const char *s)
+{
+	struct lft_block *b = &ps->b;
+	uint64_t lid, port;
+	int rc;
+
+	if (!dump_number(&s, 0xffff, &lid) || *s != ' ' ||
+	    (s = dump_skip_ws(s), !dump_number(&s, 255, &port)) ||
+	    (*s && *s != ' '))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+			       "expected an LFT entry \"0xLID PORT\"");
+	rc = entry_lid(ps, lid);
+	if (rc)
+		return rc;
 	if (b->fmt == FMT_IBROUTE && strstr(s, "illegal port"))
 		return KR_OK;	/* ibroute -a shows unrouted LIDs too */
 	if (port == KR_NO_PORT)
 		return KR_OK;	/* OpenSM's "no path": left without a route */
-	if (port > nports)
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "port %u beyond switch \"%s\" (%u ports)",
-			       (unsigned)port, kr_node_name(f, b->sw), nports);
-	rc = check_owner(ps, (unsigned)lid, s);
+	rc = entry_port(ps, port);
+	if (!rc)
+		rc = check_owner(ps, (unsigned)lid, s);
 	if (!rc)
 		ps->t->lft[(size_t)b->sw * ps->t->stride + lid] = (uint8_t)port;
+	return rc;
+}
+
+/* "0xLID : PORT  : ..." or "0xLID : UNREACHABLE"; what follows the port
+ * (hops, whether they are minimal) is OpenSM's opinion, not the table. */
+static int parse_fdbs_entry(struct lft_parse *ps, const char *s)
+{
+	uint64_t lid, port;
+	int rc;
+
+	if (!fdbs_lid(&s, &lid))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected an "
+			       "entry \"0xLID : PORT ...\" or \"0xLID : "
+			       "UNREACHABLE\"");
+	rc = entry_lid(ps, lid);
+	if (rc || (dump_match(&s, "UNREACHABLE") && dump_blank(s)))
+		return rc;
+	if (!dump_number(&s, 255, &port) || (*s && *s != ' '))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected a "
+			       "port number or UNREACHABLE after \"0x%04X : \"",
+			       (unsigned)lid);
+	rc = entry_port(ps, port);
+	if (!rc)
+		ps->t->lft[(size_t)ps->b.sw * ps->t->stride + lid] =
+			(uint8_t)port;
 	return rc;
 }
 
@@ -229,6 +348,19 @@ static int parse_line(struct lft_parse *ps)
 	const char *s = ps->r.line;
 	int rc;
 
+	if (fdbs_header(&s)) {
+		if (ps->in_block && ps->b.fmt != FMT_FDBS)
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "new switch block before the \"lids "
+				       "dumped\" line of the block of line %u",
+				       ps->b.line);
+		return parse_fdbs_header(ps, s);
+	}
+	if (ps->in_block && ps->b.fmt == FMT_FDBS) {
+		if (dump_blank(s))	/* ibdiagnet ends each block so */
+			return KR_OK;
+		return parse_fdbs_entry(ps, s);
+	}
 	if (dump_match(&s, "Unicast lids [")) {
 		if (ps->in_block)
 			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
@@ -279,7 +411,7 @@ int kr_lfts_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	dump_lines_init(&ps.r, buf, len);
 	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
 		;
-	if (!rc && ps.in_block)
+	if (!rc && ps.in_block && ps.b.fmt != FMT_FDBS)
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
 			     "truncated: the block of line %u has no \"lids "
 			     "dumped\" line", ps.b.line);
@@ -431,6 +563,10 @@ static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
 	uint64_t lid, guid;
 	uint32_t slot;
 
+	if (fdbs_header(&s))
+		return kr_fail(d, KR_EPARSE, r->lineno, "opensm.fdbs names no "
+			       "port GUIDs, so it cannot give the LIDs: use a "
+			       "topology with LIDs, or --guid2lid");
 	if (strncmp(s, "0x", 2) || !dump_number(&s, 0xffff, &lid) ||
 	    !(g = strstr(s, "portguid 0x")))
 		return KR_OK;

@@ -16,6 +16,9 @@
  * GUID or a CA's node GUID + port number. A "(guid)" after the far port is
  * a claim about the far end, checked against what its own record says.
  *
+ * `ibnetdiscover -g` adds chassis section headers and "[ext N]" port numbers,
+ * which are read and dropped: they group and label what the records say.
+ *
  * Lines must start in column 1, as ibsim wants them: ibsim silently skips
  * indented lines, and we refuse them rather than build another fabric. */
 #include "kr_io.h"
@@ -305,8 +308,25 @@ static int push_link(struct parser *ps, const struct pend_link *l)
 	return KR_OK;
 }
 
+/* "[ext N]": the chassis's front-panel number of the port just read, which
+ * `ibnetdiscover -g` adds after a port of a chassis line or spine board. The
+ * cabling is told by the port numbers alone, so it is checked and dropped. */
+static int skip_ext_port(struct parser *ps, struct span *s)
+{
+	uint64_t ext;
+
+	if (!starts(s, "[ext "))
+		return KR_OK;
+	s->p += strlen("[ext ");
+	if (!get_num(s, 10, UINT32_MAX, &ext) || !eat(s, ']'))
+		return perr(ps, ps->line, "expected \"[ext N]\" with a chassis "
+			    "port number");
+	return KR_OK;
+}
+
 /* "[P](guid) "far"[FP](farguid) opts # comment": all but [P] and the name
- * optional; the far port defaults to 1 as in ibsim. */
+ * optional; the far port defaults to 1 as in ibsim. Grouped output puts
+ * "[ext N]" after either port number. */
 static int parse_port_line(struct parser *ps, struct span *s)
 {
 	struct pend_link l = { .node = ps->cur, .peer = -1, .line = ps->line };
@@ -324,7 +344,9 @@ static int parse_port_line(struct parser *ps, struct span *s)
 	if (port > ps->cur_nports)
 		return perr(ps, ps->line, "port %u beyond \"%s\" (%u ports)",
 			    (unsigned)port, ps->cur_name, ps->cur_nports);
-	rc = get_paren_guid(ps, s, &guid);
+	rc = skip_ext_port(ps, s);
+	if (!rc)
+		rc = get_paren_guid(ps, s, &guid);
 	if (rc)
 		return rc;
 	skip_ws(s);
@@ -335,7 +357,9 @@ static int parse_port_line(struct parser *ps, struct span *s)
 			    !eat(s, ']')))
 		return perr(ps, ps->line, "expected \"[N]\" with the far port "
 			    "number from 1 to %d", MAX_PORTS);
-	rc = get_paren_guid(ps, s, &l.rguid);
+	rc = skip_ext_port(ps, s);
+	if (!rc)
+		rc = get_paren_guid(ps, s, &l.rguid);
 	if (!rc)
 		rc = skip_options(ps, s);
 	if (!rc && eat(s, '#') && ps->cur_type != KR_SWITCH)
@@ -493,6 +517,37 @@ static int parse_keyword(struct parser *ps, struct span *s)
 	}
 }
 
+/* Section headers of `ibnetdiscover -g`: "Chassis N", optionally with
+ * " (guid 0xG)", then "Hostname: ..." for a Xsigo chassis, and "Non-Chassis
+ * Nodes" before the switches outside any chassis. They group records that
+ * are complete without them. */
+static bool group_header(const struct span *s)
+{
+	struct span t = *s;
+	uint64_t v;
+
+	if (starts(&t, "Hostname: "))
+		return true;
+	if (starts(&t, "Non-Chassis Nodes")) {
+		t.p += strlen("Non-Chassis Nodes");
+		skip_ws(&t);
+		return t.p == t.e;
+	}
+	if (!starts(&t, "Chassis "))
+		return false;
+	t.p += strlen("Chassis ");
+	if (!get_num(&t, 10, 255, &v))
+		return false;
+	skip_ws(&t);
+	if (starts(&t, "(guid ")) {
+		t.p += strlen("(guid ");
+		if (!get_num(&t, 16, UINT64_MAX, &v) || !eat(&t, ')'))
+			return false;
+		skip_ws(&t);
+	}
+	return t.p == t.e;
+}
+
 static int parse_line(struct parser *ps, struct span *s)
 {
 	struct span t = *s;
@@ -512,6 +567,10 @@ static int parse_line(struct parser *ps, struct span *s)
 	if (*s->p == '@')
 		return perr(ps, ps->line, "port aliases (\"@[N]\") are not "
 			    "supported");
+	if (group_header(s)) {
+		ps->cur = -1;
+		return KR_OK;
+	}
 	return parse_keyword(ps, s);
 }
 

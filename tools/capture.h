@@ -31,6 +31,13 @@ struct capture_opts {
  * query failed and why. */
 int capture_fabric(const struct capture_opts *o, struct kr_fabric *f,
 		   struct kr_tables *t, FILE *log);
+
+/* An `ibnetdiscover --cache` file, loaded by libibnetdisc itself. */
+int cap_load_cache(const char *path, struct kr_fabric *f, struct kr_diag *d);
 #endif
+
+/* The first bytes of an `ibnetdiscover --cache` file: libibnetdisc's magic
+ * 0x8FE7832B, which it writes least significant byte first on every host. */
+#define CAPTURE_IBND_CACHE_MAGIC "\x2b\x83\xe7\x8f"
 
 #endif

@@ -78,7 +78,22 @@ static int add_links(struct kr_fabric_builder *b, const ibnd_node_t *n,
 	return rc;
 }
 
-/* Node by node into the builder, then the routes and FDB tops by final id. */
+/* Node by node into the builder, in fab->nodes order (builder id = rank). */
+static int build_fabric(ibnd_fabric_t *fab, struct kr_fabric_builder *b,
+			struct kr_fabric *f, struct kr_diag *d)
+{
+	ibnd_node_t *n;
+	int rc = 0;
+
+	for (n = fab->nodes; !rc && n; n = n->next)
+		if ((rc = add_node(b, n, d)) > 0)
+			rc = 0;
+	for (n = fab->nodes; !rc && n; n = n->next)
+		rc = add_links(b, n, d);
+	return rc ? rc : kr_fb_finish(b, f, d);
+}
+
+/* The fabric, then the routes and FDB tops by final id. */
 static int build(ibnd_fabric_t *fab, struct cap_net *net, struct kr_fabric *f,
 		 struct kr_diag *d)
 {
@@ -87,13 +102,8 @@ static int build(ibnd_fabric_t *fab, struct cap_net *net, struct kr_fabric *f,
 	int rc = b ? 0 : kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	int id = 0;
 
-	for (n = fab->nodes; !rc && n; n = n->next)
-		if ((rc = add_node(b, n, d)) > 0)
-			rc = 0;
-	for (n = fab->nodes; !rc && n; n = n->next)
-		rc = add_links(b, n, d);
 	if (!rc)
-		rc = kr_fb_finish(b, f, d);
+		rc = build_fabric(fab, b, f, d);
 	if (!rc) {
 		net->path = calloc(f->nnode + 1, sizeof(*net->path));
 		net->fdb_top = calloc(f->nsw + 1, sizeof(*net->fdb_top));
@@ -156,6 +166,27 @@ int cap_discover(const struct capture_opts *o, struct cap_net *net,
 		fprintf(log, "discovery: from %s port %u, %u switches, %u other "
 			"nodes, SM LID %u, %.2f s\n", net->ca, net->port, f->nsw,
 			f->nnode - f->nsw, net->sm_lid, (cap_now_ms() - t0) / 1e3);
+	return rc;
+}
+
+/* ibnd_load_fabric says why it failed only under libibnetdisc's debug
+ * switch, so the message can only list the likely causes. */
+int cap_load_cache(const char *path, struct kr_fabric *f, struct kr_diag *d)
+{
+	ibnd_fabric_t *fab = ibnd_load_fabric(path, 0);
+	struct kr_fabric_builder *b;
+	int rc;
+
+	*f = (struct kr_fabric){ 0 };
+	if (!fab)
+		return kr_fail(d, KR_EPARSE, 0, "libibnetdisc could not load this "
+			       "ibnetdiscover cache (truncated, or written by "
+			       "another version?)");
+	b = kr_fb_new();
+	rc = b ? build_fabric(fab, b, f, d) :
+		 kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	kr_fb_free(b);
+	ibnd_destroy_fabric(fab);
 	return rc;
 }
 

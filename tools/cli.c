@@ -1,3 +1,5 @@
+#include <config.h>
+
 #include "cli.h"
 
 #include <errno.h>
@@ -6,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "capture.h"
 
 int cli_flush_stdout(int rc)
 {
@@ -38,13 +42,43 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Told apart by its magic; libibnetdisc's loader wants a file it can open
+ * itself, so a cache must not come through a pipe. */
+static int read_ibnd_cache(const char *path, struct kr_fabric *f,
+			   struct kr_diag *d)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return kr_fail(d, KR_EPARSE, 0, "an ibnetdiscover cache must be "
+			       "read from a regular file, not a pipe");
+#ifdef HAVE_CAPTURE
+	return cap_load_cache(path, f, d);
+#else
+	(void)f;
+	return kr_fail(d, KR_EPARSE, 0, "an ibnetdiscover cache, but knsroute "
+		       "was built without libibnetdisc (install libibnetdisc-dev "
+		       "and rebuild, or give plain ibnetdiscover output)");
+#endif
+}
+
 int cli_read_fabric(const char *path, struct kr_fabric *f)
 {
+	static const char magic[] = CAPTURE_IBND_CACHE_MAGIC;
 	struct kr_diag d = { .file = path };
+	char *buf;
+	size_t len;
+	int rc;
 
-	if (kr_net_read(path, f, &d))
-		return cli_error(&d);
-	return 0;
+	*f = (struct kr_fabric){ 0 };
+	rc = kr_slurp(path, &buf, &len, &d);
+	if (!rc && len >= sizeof(magic) - 1 &&
+	    !memcmp(buf, magic, sizeof(magic) - 1))
+		rc = read_ibnd_cache(path, f, &d);
+	else if (!rc)
+		rc = kr_net_parse(buf, len, path, f, &d);
+	free(buf);
+	return rc ? cli_error(&d) : 0;
 }
 
 FILE *cli_out_open(struct cli_out *o, const char *path)

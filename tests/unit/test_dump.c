@@ -27,9 +27,10 @@ static char *data_path(const char *name)
 
 static char *load(const char *name, size_t *len)
 {
-	char *buf;
+	char *buf = NULL;
+	int rc = kr_slurp(data_path(name), &buf, len, NULL);
 
-	assert_int_equal(kr_slurp(data_path(name), &buf, len, NULL), KR_OK);
+	assert_int_equal(rc, KR_OK);
 	return buf;
 }
 
@@ -547,6 +548,74 @@ static void test_lfts_errors(void **state)
 		 kr_lfts_parse);
 }
 
+/* opensm.fdbs and opensm-lfts.dump from one run of OpenSM 3.3.23 (`opensm
+ * -o -R minhop -l 1 -D 0x43` on ibsim running net_mixed.net, whose
+ * ibnetdiscover output is ibnd_mixed_lmc1.net): the same tables, the LMC
+ * holes OpenSM calls UNREACHABLE left without a route. */
+static void test_fdbs_same_tables(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables fdbs, lfts;
+	uint32_t sw;
+
+	(void)state;
+	assert_int_equal(kr_net_read(data_path("ibnd_mixed_lmc1.net"), &f,
+				     NULL), KR_OK);
+	assert_int_equal(kr_lfts_read(data_path("ibnd_mixed_lmc1-opensm.fdbs"),
+				      &f, &fdbs, NULL), KR_OK);
+	assert_int_equal(kr_lfts_read(data_path("ibnd_mixed_lmc1-lfts.dump"),
+				      &f, &lfts, NULL), KR_OK);
+	assert_int_equal(fdbs.stride, lfts.stride);
+	assert_memory_equal(fdbs.lft, lfts.lft, (size_t)f.nsw * lfts.stride);
+	/* by hand from the file's first block (switch 0x200000) */
+	sw = kr_node_by_guid(&f, 0x200000);
+	assert_int_equal(fdbs.lft[(size_t)sw * fdbs.stride + 1], 0);
+	assert_int_equal(fdbs.lft[(size_t)sw * fdbs.stride + 5], KR_NO_PORT);
+	assert_int_equal(fdbs.lft[(size_t)sw * fdbs.stride + 0xa], 2);
+	assert_int_equal(fdbs.lft[(size_t)sw * fdbs.stride + 0xd], 5);
+	kr_tables_free(&fdbs);
+	kr_tables_free(&lfts);
+	kr_fabric_free(&f);
+}
+
+static void test_fdbs_errors(void **state)
+{
+	const char *file = "ibnd_mixed_lmc1-opensm.fdbs";
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+
+	(void)state;
+	assert_int_equal(kr_net_read(data_path("ibnd_mixed_lmc1.net"), &f,
+				     NULL), KR_OK);
+	bad_line(&f, file, 1, "dump_ucast_routes: Switch 0x0000000000000bad", 1,
+		 "unknown switch GUID 0x0000000000000bad", kr_lfts_parse);
+	bad_line(&f, file, 1, "dump_ucast_routes: Switch 0x200000 x", 1,
+		 "expected \"dump_ucast_routes: Switch 0xGUID\"",
+		 kr_lfts_parse);
+	bad_line(&f, file, 2, "LID : Port", 2, "expected the column titles",
+		 kr_lfts_parse);
+	bad_line(&f, file, 3, "0x0001 : 009  : 00   : yes", 3,
+		 "port 9 beyond switch \"S-0000000000200000\" (8 ports)",
+		 kr_lfts_parse);
+	bad_line(&f, file, 4, "0x0001 : 001  : 01   : yes", 4,
+		 "LID 1 after LID 1", kr_lfts_parse);
+	bad_line(&f, file, 4, "0x0002 : maybe", 4, "expected a port number or "
+		 "UNREACHABLE after \"0x0002 : \"", kr_lfts_parse);
+	bad_line(&f, file, 4, "0x0002 001", 4, "expected an entry \"0xLID : "
+		 "PORT ...\"", kr_lfts_parse);
+	bad_line(&f, file, 16, "osm_ucast_mgr_dump_ucast_routes: Switch "
+		 "0x0000000000200000", 16, "switch \"S-0000000000200000\" "
+		 "dumped twice (first on line 1)", kr_lfts_parse);
+	kr_fabric_free(&f);
+	/* No owners in the file, so no LIDs from it: said, not guessed. */
+	assert_int_equal(kr_net_read(data_path("net_mixed.net"), &f, NULL),
+			 KR_OK);
+	assert_int_equal(kr_lfts_read_lids(data_path(file), &f, &d), KR_EPARSE);
+	assert_int_equal(d.line, 1);
+	assert_non_null(strstr(d.msg, "opensm.fdbs names no port GUIDs"));
+	kr_fabric_free(&f);
+}
+
 /* OpenSM writes 255 (OSM_NO_PATH) where a switch has no route to a LID:
  * not an input error but a hole the check reports as undelivered. */
 static void test_lfts_no_path(void **state)
@@ -708,6 +777,8 @@ int main(void)
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_saquery,
 						setup_t33, teardown_t33),
+		cmocka_unit_test(test_fdbs_same_tables),
+		cmocka_unit_test(test_fdbs_errors),
 		cmocka_unit_test_setup_teardown(test_lfts_no_path,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_lfts_errors,

@@ -3,7 +3,8 @@
  * The strongest truths here come from the real tools: tests/data/net_mixed.net
  * is a hand-written ibsim file, ibnd_mixed.net is what ibnetdiscover 44 read
  * back from ibsim running it after `opensm -o -R minhop` (ibnd_mixed_lmc2.net
- * the same with -l 2). The GUIDs ibsim gave its nodes must be the GUIDs we
+ * the same with -l 2, ibnd_mixed_grouped.net the same run's `ibnetdiscover
+ * -g`). The GUIDs ibsim gave its nodes must be the GUIDs we
  * derive from the net file. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,6 +166,70 @@ static void test_ibnetdiscover_matches_ibsim(void **state)
 	assert_int_equal(ibnd.max_lid, 7);
 	kr_fabric_free(&net);
 	kr_fabric_free(&ibnd);
+}
+
+/* `ibnetdiscover -g` from the same simulator and SM as ibnd_mixed.net: the
+ * grouped form must read to the very same fabric, names and LIDs included. */
+static void test_grouped_matches_plain(void **state)
+{
+	struct kr_fabric plain, grouped;
+
+	(void)state;
+	read_data("ibnd_mixed.net", &plain);
+	read_data("ibnd_mixed_grouped.net", &grouped);
+	assert_same_graph(&plain, &grouped, 1, 1);
+	assert_int_equal(grouped.max_lid, 7);
+	kr_fabric_free(&plain);
+	kr_fabric_free(&grouped);
+}
+
+/* What -g prints for a chassis (ibsim models none): a "Chassis N (guid G)"
+ * header, a chassis comment on sysimgguid= and switchguid=, and "[ext N]"
+ * front-panel numbers after either port. Written by hand from
+ * infiniband-diags' ibnetdiscover.c; it must read as the same text with the
+ * grouping taken out. */
+static void test_grouped_chassis_forms(void **state)
+{
+	static const char grouped[] =
+		"\nChassis 1 (guid 0x8f104004128ca)\n"
+		"\n# Spine Nodes\n"
+		"vendid=0x8f1\ndevid=0x5a31\n"
+		"sysimgguid=0x8f104004128ca\t\t# Chassis 1 (ISR9288)\n"
+		"switchguid=0x10(10)\t# ISR9288 Voltaire sFB-12 3 Chip 1\n"
+		"Switch\t4 \"S-10\"\t\t# \"sw\" base port 0 lid 3 lmc 0\n"
+		"[1]\t\"S-20\"[2][ext 7]\t\t# \"line\" lid 5 4xSDR\n"
+		"\n# Line Nodes\n"
+		"vendid=0x8f1\ndevid=0x5a30\n"
+		"sysimgguid=0x8f104004128ca\t\t# Chassis 1 (ISR9288)\n"
+		"switchguid=0x20(20)\t# ISR9288 Voltaire sLB-24 5\n"
+		"Switch\t4 \"S-20\"\t\t# \"line\" base port 0 lid 5 lmc 0\n"
+		"[2][ext 7]\t\"S-10\"[1]\t\t# \"sw\" lid 3 4xSDR\n"
+		"[3][ext 8]\t\"H-30\"[1](31) \t\t# \"h\" lid 6 4xSDR\n"
+		"\n# Chassis Switches\n# Chassis CAs\n"
+		"Hostname: xsigo-7\n"
+		"\nNon-Chassis Nodes\n"
+		"\ncaguid=0x30\nCa\t1 \"H-30\"\t\t# \"h\" (scp)\n"
+		"[1](31) \t\"S-20\"[3][ext 8]\t\t# lid 6 lmc 0 \"line\" lid 5 4xSDR\n";
+	static const char plain[] =
+		"vendid=0x8f1\ndevid=0x5a31\nsysimgguid=0x8f104004128ca\n"
+		"switchguid=0x10(10)\nSwitch\t4 \"S-10\"\t# \"sw\" base port 0 lid 3\n"
+		"[1]\t\"S-20\"[2]\n\n"
+		"vendid=0x8f1\ndevid=0x5a30\nsysimgguid=0x8f104004128ca\n"
+		"switchguid=0x20(20)\nSwitch\t4 \"S-20\"\t# \"line\" base port 0 lid 5\n"
+		"[2]\t\"S-10\"[1]\n[3]\t\"H-30\"[1](31)\n\n"
+		"caguid=0x30\nCa\t1 \"H-30\"\t# \"h\"\n"
+		"[1](31)\t\"S-20\"[3]\t# lid 6 lmc 0\n";
+	struct kr_fabric g, p;
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	assert_int_equal(parse(grouped, &g, &d), KR_OK);
+	assert_int_equal(parse(plain, &p, &d), KR_OK);
+	assert_same_graph(&p, &g, 1, 1);
+	assert_link(&g, by_name(&g, "S-20"), 3, by_name(&g, "H-30"), 1);
+	assert_int_equal(g.sysimg_guid[by_name(&g, "S-10")], 0x8f104004128caULL);
+	kr_fabric_free(&g);
+	kr_fabric_free(&p);
 }
 
 static void test_ibnetdiscover_lmc(void **state)
@@ -347,6 +412,12 @@ static const struct bad_case bad_cases[] = {
 	{ "Switch 4 \"a\"\n\n[1] \"b\"\n", 3, "outside a node record" },
 	{ "[1] \"b\"\n", 1, "outside a node record" },
 	{ "Switch 4 \"a\"\n  [1] \"b\"\n", 2, "indented" },
+	/* ibnetdiscover -g */
+	{ "Switch 4 \"a\"\n[1][ext x] \"b\"\n", 2, "\"[ext N]\"" },
+	{ "Switch 4 \"a\"\n[1] \"b\"[2][ext 3\n", 2, "\"[ext N]\"" },
+	{ "Chassis one\nSwitch 4 \"a\"\n", 1, "unknown line \"Chassis one" },
+	{ "Chassis 2 (guid zz)\n", 1, "unknown line" },
+	{ "Non-Chassis Nodes here\n", 1, "unknown line" },
 	/* numbers out of range */
 	{ "Switch 4 \"a\" # \"d\" base port 0 lid 49152 lmc 0\n", 1,
 	  "from 0 to 49151 after \"lid\"" },
@@ -705,6 +776,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ibsim_file_guids),
 		cmocka_unit_test(test_ibnetdiscover_matches_ibsim),
+		cmocka_unit_test(test_grouped_matches_plain),
+		cmocka_unit_test(test_grouped_chassis_forms),
 		cmocka_unit_test(test_ibnetdiscover_lmc),
 		cmocka_unit_test(test_ibsim_examples),
 		cmocka_unit_test(test_one_sided_links),
