@@ -298,7 +298,10 @@ static void text_verdict(FILE *out, const struct kr_check_report *r)
 	const struct kr_check_class *c = &r->cls[deciding(r)];
 	bool undel = c->delivered < c->pairs;
 
-	if (!undel && c->loop == KR_LOOP_NONE)
+	if (!r->pairs)
+		fprintf(out, "verdict: NOTHING CHECKED: no linked CA port with "
+			"a LID to send from, or no LID to send to\n");
+	else if (!undel && c->loop == KR_LOOP_NONE)
 		fprintf(out, "verdict: OK%s\n", r->exact ? "" :
 			" (under the assumptions above)");
 	else if (!undel && c->loop == KR_LOOP_ASSUMED)
@@ -496,7 +499,7 @@ static int write_json(FILE *out, const struct kr_fabric *f,
 	json_classes(out, f, r);
 	fprintf(out, " \"dests\": \"%s\", \"verdict\": \"%s\"}\n",
 		r->dests == KR_CHECK_DESTS_CAS ? "cas" : "all",
-		verdict_name(&r->cls[deciding(r)]));
+		r->pairs ? verdict_name(&r->cls[deciding(r)]) : "nothing_checked");
 	return KR_OK;
 }
 

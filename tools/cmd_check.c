@@ -86,7 +86,7 @@ static void check_usage(FILE *out)
 "loop_map_deps, credit_loop}}, credit_loop (the deciding class's: null or\n"
 "[{node, node_port, vl, slid, dlid (mlid for a tree's hop), assumed [sl,\n"
 "sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
-"assumed_credit_loop).\n"
+"assumed_credit_loop, or nothing_checked when no pair had LIDs: exit 2).\n"
 "\n"
 "Multicast: every group's tree joins the dependency graph (a packet enters\n"
 "at any member and leaves each switch through every other port of its\n"
@@ -246,6 +246,12 @@ int cmd_check(int argc, char **argv)
 		} else if (kr_check_report_write(stdout, &f, &r, a.json) ||
 			   fflush(stdout)) {
 			fprintf(stderr, "knsroute: cannot write the report\n");
+			rc = EXIT_USAGE;
+		} else if (!r.pairs) {
+			/* an empty check proves nothing: not an OK */
+			fprintf(stderr, "knsroute check: no pair to check: give "
+				"every CA port a LID (a topology with LIDs, "
+				"--guid2lid, or an LFT dump naming port GUIDs)\n");
 			rc = EXIT_USAGE;
 		} else {
 			rc = res == KR_EASSUMED ? EXIT_ASSUMED

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 31
+kr_plan 32
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -244,5 +244,17 @@ run msl_m $M --mfts "$D/mcast_t33-mcfdbs.dump" --mcast-sl "$D/mcast_t33-saquery-
 [ $RC -eq 2 ] && grep -q "mcast_t33-saquery-m.txt:1: saquery -m member records carry no SL" \
 	"$T/msl_m.err"
 kr_ok $? "saquery -m as --mcast-sl: exit 2, FILE:LINE saying to use saquery -g"
+
+
+# a topology where only a switch has a LID: no pair can be formed, and an
+# empty check must not read as OK
+"$KR_CLI" check "$KR_SRCDIR/tests/data/net_mixed.net" \
+	--lfts "$KR_SRCDIR/tests/data/ibnd_mixed_lmc1-opensm.fdbs" \
+	>"$T/empty.out" 2>"$T/empty.err"
+RC=$?
+[ $RC -eq 2 ] && grep -q "verdict: NOTHING CHECKED" "$T/empty.out" &&
+	grep -q "no pair to check" "$T/empty.err" &&
+	! grep -q "verdict: OK" "$T/empty.out"
+kr_ok $? "no pair to check: NOTHING CHECKED, exit 2 (was verdict OK, exit 0)"
 
 kr_done
