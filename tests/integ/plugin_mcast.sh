@@ -19,7 +19,7 @@ FABRICS=(
 	"torus44|torus --dims 4x4 --p 1"
 	"kns42|kns --k 4 --n 2 --p 1"
 )
-CASES_PER_FABRIC=6
+CASES_PER_FABRIC=8
 
 kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 5 ))
 kr_tmpdir
@@ -100,6 +100,22 @@ trees_match() {
 	[ -s "$dir/$tag.want" ] && diff "$dir/$tag.want" "$dir/$tag.rb" >"$dir/$tag.diff"
 }
 
+# The union of what the fabric holds: one capture (LFTs, SL2VL maps, every
+# pair's path SL), OpenSM's MFT dump (equal to ibroute -M, checked above)
+# and the SA's group SLs; knsroute check must find every class clean.
+union_ok() {
+	local dir=$1 tag=$2
+	kr_readback "$dir/$tag.cap" &&
+		kr_sim_try "$dir/$tag.groups" saquery -g >/dev/null &&
+		"$KR_CLI" check "$dir/$tag.cap" --mfts "$KR_OSM_DIR/opensm.mcfdbs" \
+			--mcast-sl "$dir/$tag.groups" --json >"$dir/$tag.union.json" \
+			2>"$dir/$tag.union.err" &&
+		jq -e '.multicast.groups == 2 and .verdict == "ok" and
+		       .classes.multicast.verdict == "ok" and
+		       .classes.all.verdict == "ok"' "$dir/$tag.union.json" >/dev/null ||
+		{ sed 's/^/# /' "$dir/$tag.union.err" 2>/dev/null | head -5; return 1; }
+}
+
 run_fabric() {
 	local name=$1 gen=$2 dir="$KR_TMP/$1" ok
 	mkdir -p "$dir"
@@ -135,6 +151,8 @@ run_fabric() {
 	ok=$((ok | $?))
 	[ $ok -eq 0 ] || head -5 "$dir/rb.diff" "$dir/rb.route.out" 2>/dev/null | sed 's/^/# /'
 	kr_ok $ok "$name: ibroute -M = knsroute route --mcast-groups = OpenSM's opensm.mcfdbs"
+	union_ok "$dir" rb
+	kr_ok $? "$name: knsroute check proves unicast + both trees credit-loop-free on what the fabric holds"
 
 	# the first tree link between switches fails; a heavy sweep rebuilds
 	# the trees around it
@@ -155,6 +173,8 @@ run_fabric() {
 	fi
 	[ $ok -eq 0 ] || head -5 "$dir/fault.diff" 2>/dev/null | sed 's/^/# /'
 	kr_ok $ok "$name: after link $link fails, the installed trees are the dry run's on the faulty fabric"
+	union_ok "$dir" fault
+	kr_ok $? "$name: and unicast + trees are still proven credit-loop-free"
 
 	kr_stop_opensm
 	kr_stop_ibsim
