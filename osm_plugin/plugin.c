@@ -531,6 +531,46 @@ static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
 	return 1;
 }
 
+/* The trees are credit-loop-free with unicast by construction; still,
+ * nothing is installed unproven: OpenSM sends the MFT blocks only after
+ * its pass over the groups, so at its end the check runs on the unicast
+ * tables and every tree together, and withdraws the trees if it fails. */
+static void check_groups(struct kr_plugin *pl)
+{
+	const struct kr_fabric *f = &pl->fabric;
+	struct kr_tables *t = &pl->plan.tables;
+	struct kr_check_opts o = { .max_examples = 1 };
+	struct kr_check_report r;
+	struct kr_diag d = { 0 };
+	char msg[512];
+	int rc;
+
+	if (!t->nmgroup)
+		return;
+	rc = kr_check_run(f, t, &o, &r, &d);
+	if (rc != KR_ENOMEM)
+		kr_check_report_free(&r);
+	if (!rc) {
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: check "
+			"passed for unicast and %zu multicast trees together\n",
+			pl->sweeps, t->nmgroup);
+		return;
+	}
+	kr_diag_format(&d, msg, sizeof(msg));
+	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR10: knsroute: unicast and "
+		"%zu multicast trees together: %s; every tree withdrawn\n",
+		t->nmgroup, msg);
+	for (size_t i = 0; i < t->nmgroup; i++)
+		for (uint32_t sw = 0; sw < f->nsw; sw++) {
+			osm_switch_t *osw = osm_get_switch_by_guid(&pl->osm->subn,
+						cl_hton64(f->guid[sw]));
+
+			if (osw && osm_switch_supports_mcast(osw))
+				osm_mcast_tbl_clear_mlid(&osw->mcast_tbl,
+							 t->mgroup[i].mlid);
+		}
+}
+
 /* One line for the groups that have trees now (those OpenSM dropped since
  * are dropped from the plan's record too), and how many were refused. */
 static void log_groups(struct kr_plugin *pl)
@@ -603,8 +643,10 @@ static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
 			"links\n", mgid, mgb->mlid, sl, info.members,
 			info.switches, info.links);
 	}
-	if (last_mlid(pl, mgb->mlid))
+	if (last_mlid(pl, mgb->mlid)) {
 		log_groups(pl);
+		check_groups(pl);
+	}
 	return rc ? IB_ERROR : IB_SUCCESS;
 }
 

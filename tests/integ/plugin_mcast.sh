@@ -19,7 +19,7 @@ FABRICS=(
 	"torus44|torus --dims 4x4 --p 1"
 	"kns42|kns --k 4 --n 2 --p 1"
 )
-CASES_PER_FABRIC=8
+CASES_PER_FABRIC=9
 
 kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 5 ))
 kr_tmpdir
@@ -144,6 +144,14 @@ run_fabric() {
 
 	wait_groups
 	kr_ok $? "$name: knsroute logged trees for both groups"
+	for _ in $(seq 50); do
+		grep -q "check passed for unicast and 2 multicast trees together" \
+			"$KR_OSM_LOG" && break
+		sleep 0.1
+	done
+	grep -q "check passed for unicast and 2 multicast trees together" \
+		"$KR_OSM_LOG" && ! grep -q "ERR KR10" "$KR_OSM_LOG"
+	kr_ok $? "$name: the plugin's own check proves unicast and both trees together"
 
 	trees_match "$dir" rb
 	ok=$?
