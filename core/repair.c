@@ -136,6 +136,7 @@ static int setup(struct repair *r)
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
 	r->moved = calloc(nsw + 1, 1);
 	r->carrier = malloc(nsw + 1);
+	r->off_anchor = calloc(nsw + 1, 1);
 	if ((r->pair_sl = malloc(r->stride + 1)))
 		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
@@ -146,6 +147,7 @@ static int setup(struct repair *r)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
 	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
+	    !r->off_anchor ||
 	    !r->pair_sl || !r->isw || !r->prev_pristine ||
 	    !r->prev_col || !r->prev_lvl)
 		return KR_ENOMEM;
@@ -177,6 +179,7 @@ static void teardown(struct repair *r)
 	free(r->outvl);
 	free(r->moved);
 	free(r->carrier);
+	free(r->off_anchor);
 	free(r->bylid);
 	free(r->pair_sl);
 	free(r->pairs);
@@ -319,6 +322,14 @@ static int choose_anchor(struct repair *r)
 		}
 	}
 	free(fault);
+	/* each switch's highest dimension off the anchor, for turn_ok */
+	for (uint32_t u = 0; u < r->nsw; u++) {
+		r->off_anchor[u] = 0;
+		for (unsigned d = 0; t->sw_pos[u] != KR_NONE && d < t->ndim; d++)
+			if (kr_topo_coord(t, t->sw_pos[u], d) !=
+			    kr_topo_coord(t, r->anchor, d))
+				r->off_anchor[u] = (uint8_t)(d + 1);
+	}
 	return rc;
 }
 
@@ -378,11 +389,7 @@ static int turn_ok(const struct repair *r, uint32_t u, unsigned din,
 		return 0;	/* back the way it came */
 	if ((din >> 1) == (dout >> 1) && !junction)
 		return 1;	/* straight on along a dimension-order path */
-	for (unsigned d = (dout >> 1) + 1; d < t->ndim; d++)
-		if (kr_topo_coord(t, t->sw_pos[u], d) !=
-		    kr_topo_coord(t, r->anchor, d))
-			return 0;
-	return 1;
+	return r->off_anchor[u] <= (dout >> 1) + 1u;
 }
 
 

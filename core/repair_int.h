@@ -56,6 +56,8 @@ struct repair {
 	uint8_t *arrive;	/* [nsw * ni] the direction it enters I by */
 	uint32_t anchor;	/* grid position against-order turns keep to
 				 * in anchored columns (see turn_ok) */
+	uint8_t *off_anchor;	/* [nsw] 1 + the highest dimension in which a
+				 * grid switch differs from it, 0: none */
 	int anchored;		/* the column being built keeps to it */
 	enum col_mode first_mode;	/* tried first for each destination */
 
