@@ -38,6 +38,12 @@ bool dump_number(const char **s, uint64_t max, uint64_t *v);
 bool dump_hex_guid(const char **s, uint64_t *v);
 /* Consumes the literal text lit at *s. */
 bool dump_match(const char **s, const char *lit);
+/* The switch a block header on line lineno names by GUID, into *sw, once:
+ * sw_line[switch] records the header's line, and a second block for the
+ * same switch is an error naming the first. */
+int dump_block_switch(const struct kr_fabric *f, uint64_t guid,
+		      unsigned lineno, unsigned *sw_line, uint32_t *sw,
+		      struct kr_diag *d);
 /* The switches in OpenSM's dump order (kr_guid_order); NULL when out of
  * memory. */
 uint32_t *dump_switch_order(const struct kr_fabric *f);

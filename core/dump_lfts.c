@@ -142,20 +142,10 @@ static int open_block(struct lft_parse *ps, uint64_t guid)
 	const struct kr_fabric *f = ps->f;
 	unsigned lineno = ps->r.lineno;
 	uint32_t n;
+	int rc = dump_block_switch(f, guid, lineno, ps->sw_line, &n, ps->d);
 
-	n = kr_node_by_guid(f, guid);
-	if (n == KR_NONE)
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "unknown switch GUID 0x%016" PRIx64, guid);
-	if (!kr_is_switch(f, n))
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "GUID 0x%016" PRIx64 " is \"%s\", not a switch",
-			       guid, kr_node_name(f, n));
-	if (ps->sw_line[n])
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "switch \"%s\" dumped twice (first on line %u)",
-			       kr_node_name(f, n), ps->sw_line[n]);
-	ps->sw_line[n] = lineno;
+	if (rc)
+		return rc;
 	ps->b.sw = n;
 	ps->b.line = lineno;
 	ps->b.count = 0;

@@ -118,23 +118,14 @@ static int switch_by_guid(struct mft_parse *ps, const char *g)
 	unsigned lineno = ps->r.lineno;
 	uint64_t guid;
 	uint32_t n;
+	int rc;
 
 	if (!dump_hex_guid(&g, &guid))
 		return kr_fail(ps->d, KR_EPARSE, lineno,
 			       "expected the switch GUID \"0x...\"");
-	n = kr_node_by_guid(f, guid);
-	if (n == KR_NONE)
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "unknown switch GUID 0x%016" PRIx64, guid);
-	if (!kr_is_switch(f, n))
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "GUID 0x%016" PRIx64 " is \"%s\", not a switch",
-			       guid, kr_node_name(f, n));
-	if (ps->sw_line[n])
-		return kr_fail(ps->d, KR_EPARSE, lineno,
-			       "switch \"%s\" dumped twice (first on line %u)",
-			       kr_node_name(f, n), ps->sw_line[n]);
-	ps->sw_line[n] = lineno;
+	rc = dump_block_switch(f, guid, lineno, ps->sw_line, &n, ps->d);
+	if (rc)
+		return rc;
 	ps->sw = n;
 	ps->line = lineno;
 	ps->count = 0;

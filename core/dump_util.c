@@ -2,6 +2,7 @@
  * order shared by the dump writers. */
 #include "dump_int.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,28 @@ uint32_t *kr_guid_order(const uint64_t *guid, const uint32_t *ids, uint32_t n)
 		out[i] = k[i].id;
 	free(k);
 	return out;
+}
+
+int dump_block_switch(const struct kr_fabric *f, uint64_t guid,
+		      unsigned lineno, unsigned *sw_line, uint32_t *sw,
+		      struct kr_diag *d)
+{
+	uint32_t n = kr_node_by_guid(f, guid);
+
+	if (n == KR_NONE)
+		return kr_fail(d, KR_EPARSE, lineno,
+			       "unknown switch GUID 0x%016" PRIx64, guid);
+	if (!kr_is_switch(f, n))
+		return kr_fail(d, KR_EPARSE, lineno,
+			       "GUID 0x%016" PRIx64 " is \"%s\", not a switch",
+			       guid, kr_node_name(f, n));
+	if (sw_line[n])
+		return kr_fail(d, KR_EPARSE, lineno,
+			       "switch \"%s\" dumped twice (first on line %u)",
+			       kr_node_name(f, n), sw_line[n]);
+	sw_line[n] = lineno;
+	*sw = n;
+	return KR_OK;
 }
 
 uint32_t *dump_switch_order(const struct kr_fabric *f)
