@@ -78,8 +78,7 @@ run_fabric() {
 		diff "$dir/dry.psl" "$dir/rb.psl" >"$dir/psl.diff"
 	kr_ok $? "$name: SL2VL maps and PathRecord SLs equal the dry run"
 
-	"$KR_CLI" check "$rb/topology.net" --lfts "$rb/lfts.dump" \
-		--sl2vl "$rb/sl2vl.dump" --path-sl "$rb/path-sl" >"$dir/check.out" 2>&1
+	"$KR_CLI" check "$rb" >"$dir/check.out" 2>&1
 	ok=$?
 	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/check.out" | head -20
 	kr_ok $ok "$name: knsroute check passes on what the fabric holds"

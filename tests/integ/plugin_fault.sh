@@ -41,9 +41,7 @@ resweep() {
 check_rb() {
 	local dir=$1
 	kr_readback "$dir" &&
-		"$KR_CLI" check "$dir/topology.net" --lfts "$dir/lfts.dump" \
-			--sl2vl "$dir/sl2vl.dump" --path-sl "$dir/path-sl" --json \
-			>"$dir/check.json" 2>"$dir/check.err" &&
+		"$KR_CLI" check "$dir" --json >"$dir/check.json" 2>"$dir/check.err" &&
 		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
 }
 
