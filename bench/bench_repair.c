@@ -3,7 +3,8 @@
  * before its check), the repair alone, and how many LFT entries differ from
  * the pristine tables (only destinations the fault touched may change).
  * Each row is the best of 3 runs; the link is the first inter-switch link of
- * the middle switch, so runs are repeatable. */
+ * the middle switch, so runs are repeatable. An argument keeps only the rows
+ * whose label contains it, for profiling one fabric. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,8 @@ static double sweep(const struct kr_fabric *f, const struct kr_topo *t,
 	return t0;
 }
 
+static const char *only;
+
 static void run(const char *label, const char *family, const char *dims,
 		unsigned p)
 {
@@ -50,6 +53,8 @@ static void run(const char *label, const char *family, const char *dims,
 	int32_t peer;
 	size_t changed = 0, entries;
 
+	if (only && !strstr(label, only))
+		return;
 	kr_conf_init(&c);
 	bench_fabric(label, family, dims, p, &f, &t);
 	sweep(&f, &t, &c, &pristine, &st, label);
@@ -82,8 +87,9 @@ static void run(const char *label, const char *family, const char *dims,
 	kr_fabric_free(&f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	only = argc > 1 ? argv[1] : NULL;
 	printf("%-24s %6s %6s %10s %9s %9s %6s %6s %9s\n", "fabric, 1 link down",
 	       "CAs", "sw", "entries", "sweep ms", "repair ms", "dests",
 	       "detour", "changed");
