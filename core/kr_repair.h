@@ -59,7 +59,6 @@ struct kr_repair_stats {
 	uint64_t extra_hops_sum;
 	uint32_t extra_hops_max;
 	double stretch_sum, stretch_max;
-	uint32_t first_disconnected_src, first_disconnected_dlid;
 	double ms;
 };
 

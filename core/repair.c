@@ -129,13 +129,14 @@ static int setup(struct repair *r)
 
 	r->col = malloc(nsw + 1);
 	r->lvl = malloc(nsw + 1);
-	r->prev_pristine = malloc(nsw + 1);
-	r->prev_col = malloc(nsw + 1);
-	r->prev_lvl = malloc(nsw + 1);
-	r->prev_target = KR_NONE;
+	r->memo_buf = malloc(3 * MEMO_WAYS * (size_t)nsw + 1);
+	r->memo_dist = malloc((MEMO_WAYS * (size_t)nsw + 1) * sizeof(uint32_t));
+	r->memo_target = KR_NONE;
+	r->live_target = KR_NONE;
 	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
 	r->moved = calloc(nsw + 1, 1);
 	r->carrier = malloc(nsw + 1);
+	r->seed = malloc(nsw + 1);
 	r->off_anchor = calloc(nsw + 1, 1);
 	if ((r->pair_sl = malloc(r->stride + 1)))
 		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
@@ -147,9 +148,9 @@ static int setup(struct repair *r)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
 	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
+	    !r->seed ||
 	    !r->off_anchor ||
-	    !r->pair_sl || !r->isw || !r->prev_pristine ||
-	    !r->prev_col || !r->prev_lvl)
+	    !r->pair_sl || !r->isw || !r->memo_buf || !r->memo_dist)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
 		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]])
@@ -167,9 +168,9 @@ static void teardown(struct repair *r)
 	free(r->arrive);
 	free(r->col);
 	free(r->lvl);
-	free(r->prev_pristine);
-	free(r->prev_col);
-	free(r->prev_lvl);
+	free(r->memo_buf);
+	free(r->lids);
+	free(r->memo_dist);
 	free(r->dist);
 	free(r->cost);
 	free(r->live);
@@ -179,6 +180,7 @@ static void teardown(struct repair *r)
 	free(r->outvl);
 	free(r->moved);
 	free(r->carrier);
+	free(r->seed);
 	free(r->off_anchor);
 	free(r->bylid);
 	free(r->pair_sl);
@@ -333,11 +335,15 @@ static int choose_anchor(struct repair *r)
 	return rc;
 }
 
-/* Shortest hops from every switch to the target over live links. */
+/* Shortest hops from every switch to the target over live links; kept
+ * for the next destination on the same switch. */
 static void live_distances(struct repair *r, uint32_t target)
 {
 	uint32_t head = 0, tail = 0;
 
+	if (r->live_target == target)
+		return;
+	r->live_target = target;
 	for (uint32_t s = 0; s < r->nsw; s++)
 		r->live[s] = UNREACHED;
 	r->live[target] = 0;
@@ -554,17 +560,30 @@ static int onward_ok(const struct repair *r, uint32_t u, unsigned din,
 
 /* Last resort: shortest live paths to any routed switch, layer by layer,
  * so each new entry points at a switch routed before it; in an anchored
- * column first only where the packets' onward turns are anchored too. */
+ * column first only where the packets' onward turns are anchored too.
+ * Routed switches with no unrouted neighbour can route nothing, so the
+ * search starts from the others alone (in the same order). */
 static void route_general(struct repair *r, uint32_t target, int anchored)
 {
 	const struct kr_fabric *f = r->f;
 	uint32_t head = 0, tail = 0, left = 0;
+	uint8_t *seed = r->seed;
 
-	for (uint32_t s = 0; s < r->nsw; s++)
-		if (r->lvl[s] != LVL_NONE)
+	memset(seed, 0, r->nsw);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
+			continue;
+		left++;
+		for (unsigned p = 1; p <= f->nports[s]; p++) {
+			uint32_t u = repair_next(r, s, p);
+
+			if (u != KR_NONE && r->lvl[u] != LVL_NONE)
+				seed[u] = 1;
+		}
+	}
+	for (uint32_t s = 0; s < r->nsw && left; s++)
+		if (seed[s])
 			r->queue[tail++] = s;
-		else
-			left += r->live[s] != UNREACHED;
 	while (left && head < tail) {
 		uint32_t u = r->queue[head++];
 
@@ -628,67 +647,114 @@ static void repair_column(struct repair *r, const struct rdest *x,
 		restore_unused(r, x);
 }
 
-/* The LIDs of one switch's CAs (and LMC ranges) mostly share a column but
- * for the last hop: the previous repair is reused when its pristine column
- * was the same. r->live still holds that target's distances then. */
-static int same_as_prev(struct repair *r, const struct rdest *x)
+/* The LIDs of one switch's CAs (and LMC ranges) mostly share one of a few
+ * columns but for the last hop (ring ties are split between them): the
+ * last few distinct columns of the switch at hand are kept with their
+ * repairs, and the SLs their dependencies went in on. r->live still holds
+ * the switch's distances then. */
+static uint8_t *memo_col(struct repair *r, unsigned way, unsigned which)
+{
+	return r->memo_buf + ((size_t)way * 3 + which) * r->nsw;
+}
+
+enum { MEMO_PRISTINE, MEMO_REPAIRED, MEMO_LVL };
+
+/* Finds x's pristine column (in r->col) among those kept; makes it the
+ * current one. */
+static int recall(struct repair *r, const struct rdest *x)
 {
 	uint32_t t = x->target;
 	uint8_t keep = r->col[t];
-	int same;
 
-	if (r->prev_target != t)
+	if (r->memo_target != t) {
+		r->memo_target = t;
+		r->nmemo = 0;
 		return 0;
-	r->col[t] = r->prev_pristine[t];
-	same = !memcmp(r->col, r->prev_pristine, r->nsw);
-	r->col[t] = keep;
-	return same;
+	}
+	for (unsigned w = 0; w < r->nmemo; w++) {
+		const uint8_t *p = memo_col(r, w, MEMO_PRISTINE);
+		int same;
+
+		r->col[t] = p[t];
+		same = !memcmp(r->col, p, r->nsw);
+		r->col[t] = keep;
+		if (same) {
+			r->memo_cur = w;
+			return 1;
+		}
+	}
+	return 0;
 }
 
+/* Keeps r->col as a new pristine column of x's switch, in the oldest
+ * way once all are taken. */
 static void remember(struct repair *r, const struct rdest *x)
 {
-	memcpy(r->prev_pristine, r->col, r->nsw);
-	r->prev_target = x->target;
-	r->prev_sls = r->prev_bad = 0;
+	unsigned w = r->nmemo < MEMO_WAYS ? r->nmemo++ : r->memo_next++ % MEMO_WAYS;
+
+	r->memo_target = x->target;
+	r->memo_cur = w;
+	memcpy(memo_col(r, w, MEMO_PRISTINE), r->col, r->nsw);
+	r->memo_cut[w] = 0;
+	memset(r->memo_sls[w], 0, sizeof(r->memo_sls[w]));
+	memset(r->memo_bad[w], 0, sizeof(r->memo_bad[w]));
 }
 
-/* The last repair (of x's target) as x's column, x's own last hop. */
-static void reuse_prev(struct repair *r, const struct rdest *x)
+/* The current column's repair as x's column, x's own last hop. */
+static void reuse_repair(struct repair *r, const struct rdest *x)
 {
-	memcpy(r->col, r->prev_col, r->nsw);
-	memcpy(r->lvl, r->prev_lvl, r->nsw);
+	memcpy(r->col, memo_col(r, r->memo_cur, MEMO_REPAIRED), r->nsw);
+	memcpy(r->lvl, memo_col(r, r->memo_cur, MEMO_LVL), r->nsw);
+	memcpy(r->dist, r->memo_dist + (size_t)r->memo_cur * r->nsw,
+	       r->nsw * sizeof(*r->dist));
 	r->col[x->target] = (uint8_t)x->local;
-	repair_walk(r, r->col, x, r->dist);
 }
 
 static void cached_column(struct repair *r, const struct rdest *x)
 {
-	if (same_as_prev(r, x)) {
-		reuse_prev(r, x);
+	if (recall(r, x)) {
+		reuse_repair(r, x);
 		return;
 	}
 	remember(r, x);
 	repair_column(r, x, r->first_mode);
-	memcpy(r->prev_col, r->col, r->nsw);
-	memcpy(r->prev_lvl, r->lvl, r->nsw);
+	memcpy(memo_col(r, r->memo_cur, MEMO_REPAIRED), r->col, r->nsw);
+	memcpy(memo_col(r, r->memo_cur, MEMO_LVL), r->lvl, r->nsw);
+	memcpy(r->memo_dist + (size_t)r->memo_cur * r->nsw, r->dist,
+	       r->nsw * sizeof(*r->dist));
 }
 
-/* The dependencies of x on sl along r->col, unless the last column (the
- * same but for the last hop, which adds none) made them already, or they
- * closed a loop then. */
-static int deps_once(struct repair *r, const struct rdest *x, unsigned sl)
+/* Marks the switches x's repair routed anew: only their CAs' traffic is
+ * not already in the graph, which holds x's surviving routes (see
+ * add_surviving). */
+static void mark_repaired(struct repair *r)
 {
-	int rc;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
+}
 
-	if (r->prev_sls >> sl & 1)
+/* The dependencies of x on sl along r->col, from all sources (SRC_ALL) or
+ * from the switches the repair routed anew (SRC_MOVED), unless the memo's
+ * current column (the same but for the last hop, which adds none) made
+ * them already, or they closed a loop then. */
+static int deps_once(struct repair *r, const struct rdest *x, unsigned sl,
+		     int sources)
+{
+	int all = sources == SRC_ALL, rc;
+	uint16_t *sls = &r->memo_sls[r->memo_cur][all];
+	uint16_t *bad = &r->memo_bad[r->memo_cur][all];
+
+	if (*sls >> sl & 1)
 		return KR_OK;
-	if (r->prev_bad >> sl & 1)
+	if (*bad >> sl & 1)
 		return KR_ECYCLE;
-	rc = repair_deps(r, x, r->col, r->dist, sl, SRC_ALL);
+	if (!all)
+		mark_repaired(r);
+	rc = repair_deps(r, x, r->col, r->dist, sl, sources);
 	if (!rc)
-		r->prev_sls |= (uint16_t)(1u << sl);
+		*sls |= (uint16_t)(1u << sl);
 	else if (rc == KR_ECYCLE && r->admitting)
-		r->prev_bad |= (uint16_t)(1u << sl);
+		*bad |= (uint16_t)(1u << sl);
 	return rc;
 }
 
@@ -710,10 +776,6 @@ static void count_pairs(struct repair *r, const struct rdest *x, int repaired,
 		if (sl_changed || (r->pairs_moved && r->moved[s]))
 			st->pairs_sl_changed += k;
 		if (r->dist[s] == UNREACHED) {
-			if (!st->pairs_disconnected) {
-				st->first_disconnected_src = s;
-				st->first_disconnected_dlid = x->lid;
-			}
 			st->pairs_disconnected += k;
 			continue;
 		}
@@ -754,18 +816,16 @@ static int keep_pair(struct repair *r, unsigned slid, unsigned dlid,
 
 /* Only the pairs whose route the repair changed need another SL: those of
  * the CAs on repaired switches (their packets never meet a switch whose
- * route survived before it). The rest stay on x's SL if their own
- * dependencies fit there, the moved ones take the first layer of repaired
- * trees where theirs fit. KR_ECYCLE leaves the graph as it was. */
+ * route survived before it). The rest stay on x's SL, where their surviving
+ * routes are in the graph already; the moved ones take the first layer of
+ * repaired trees where theirs fit. KR_ECYCLE leaves the graph as it was. */
 static int move_pairs(struct repair *r, const struct rdest *x)
 {
 	const struct kr_slvl *p = r->plan;
 	uint32_t mark = r->g.nedge;
-	int rc;
+	int rc = KR_OK;
 
-	for (uint32_t s = 0; s < r->nsw; s++)
-		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
-	rc = repair_deps(r, x, r->col, r->dist, r->t->dlid_sl[x->lid], SRC_STAY);
+	mark_repaired(r);
 	for (unsigned i = 0; !rc && i < p->ntree; i++) {
 		rc = repair_deps(r, x, r->col, r->dist, p->tree_sl[i], SRC_MOVED);
 		if (rc == KR_ECYCLE) {
@@ -801,14 +861,14 @@ static int to_detour(struct repair *r, const struct rdest *x,
 			       "detour layer (detour_vls 0, or no SL or VL left)",
 			       x->lid);
 	if (p->ntree) {
-		reuse_prev(r, x);	/* cached_column left x's repair there */
+		reuse_repair(r, x);	/* cached_column left x's repair there */
 		rc = move_pairs(r, x);
 		r->pairs_moved = !rc;
 		if (rc != KR_ECYCLE)
 			return rc;
 	}
 	for (unsigned i = 0; i < p->ntree; i++) {
-		rc = deps_once(r, x, p->tree_sl[i]);
+		rc = deps_once(r, x, p->tree_sl[i], SRC_ALL);
 		if (!rc)
 			r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
 		if (rc != KR_ECYCLE)
@@ -825,44 +885,114 @@ static int to_detour(struct repair *r, const struct rdest *x,
 	return rc;
 }
 
-/* Marks the destinations a fault cut off somewhere; counts the others'
- * pairs. */
-static void find_cut(struct repair *r, uint8_t *cut, uint32_t *ncut,
-		     struct kr_repair_stats *st)
+/* The destination LIDs with those of one switch together, in LID order
+ * otherwise: they share the switch's live distances and, mostly, its
+ * columns (see recall). */
+static int by_target(struct repair *r)
 {
+	uint32_t *start = calloc(r->nsw + 1, sizeof(uint32_t));
 	struct rdest x;
 
-	for (unsigned lid = 1; lid < r->stride; lid++) {
-		if (!dest_of(r, lid, &x))
-			continue;
+	r->lids = malloc(((size_t)r->stride + 1) * sizeof(unsigned));
+	if (!start || !r->lids) {
+		free(start);
+		return KR_ENOMEM;
+	}
+	for (unsigned lid = 1; lid < r->stride; lid++)
+		if (dest_of(r, lid, &x))
+			start[x.target]++;
+	for (uint32_t s = 0; s <= r->nsw; s++) {
+		uint32_t c = start[s];
+
+		start[s] = r->nlids;
+		r->nlids += c;
+	}
+	for (unsigned lid = 1; lid < r->stride; lid++)
+		if (dest_of(r, lid, &x))
+			r->lids[start[x.target]++] = lid;
+	free(start);
+	return KR_OK;
+}
+
+/* Pair statistics of a destination no fault cut: every CA in its
+ * component reaches it unrepaired, no other does. */
+static void count_untouched(const struct repair *r, const struct rdest *x,
+			    const uint64_t *comp_cas, struct kr_repair_stats *st)
+{
+	uint64_t in, out;
+
+	if (x->ca_port == KR_NONE)
+		return;
+	in = comp_cas[r->comp[x->target]] - 1;	/* but itself */
+	out = r->src_start[r->nsw] - comp_cas[r->comp[x->target]];
+	st->pairs += in + out;
+	st->paths[KR_REPAIR_NONE] += in;
+	st->pairs_disconnected += out;
+}
+
+/* Marks the destinations a fault cut off somewhere (where a
+ * switch of the target's component does not reach it: those of other
+ * components are not the repair's); counts the others' pairs. A column
+ * the memo holds is not walked again. */
+static int find_cut(struct repair *r, uint8_t *cut, uint32_t *ncut,
+		    struct kr_repair_stats *st)
+{
+	uint64_t *comp_cas = calloc(r->nsw + 1, sizeof(uint64_t));
+	struct rdest x;
+
+	if (!comp_cas)
+		return KR_ENOMEM;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		comp_cas[r->comp[s]] += r->src_start[s + 1] - r->src_start[s];
+	r->memo_target = KR_NONE;
+	for (uint32_t i = 0; i < r->nlids; i++) {
+		unsigned lid = r->lids[i];
+
+		dest_of(r, lid, &x);
 		st->dests++;
 		get_column(r, lid, r->col);
-		repair_walk(r, r->col, &x, r->dist);
-		/* switches cut off from the target are not the repair's */
-		for (uint32_t s = 0; s < r->nsw && !cut[lid]; s++)
-			cut[lid] = r->dist[s] == UNREACHED &&
-				   r->comp[s] == r->comp[x.target];
+		if (!recall(r, &x)) {
+			remember(r, &x);
+			repair_walk(r, r->col, &x, r->dist);
+			for (uint32_t s = 0; s < r->nsw; s++)
+				if (r->dist[s] == UNREACHED &&
+				    r->comp[s] == r->comp[x.target]) {
+					r->memo_cut[r->memo_cur] = 1;
+					break;
+				}
+		}
+		cut[lid] = r->memo_cut[r->memo_cur];
 		if (cut[lid])
 			(*ncut)++;
 		else
-			count_pairs(r, &x, 0, 0, 0, st);
+			count_untouched(r, &x, comp_cas, st);
 	}
+	free(comp_cas);
+	return KR_OK;
 }
 
-/* The destinations no fault touched go into the graph in bulk. */
-static int add_untouched(struct repair *r, const uint8_t *cut)
+/* Every destination's surviving routes go into the graph in bulk on its
+ * planned SL: all of an untouched one, the switches still reaching it of
+ * a cut one. A repair changes no entry they use, and packets of
+ * applications that still hold the SL follow them even if the destination
+ * moves to another. So each repair adds only its new switches' traffic. */
+static int add_surviving(struct repair *r)
 {
 	struct rdest x;
 	int rc = KR_OK;
 
-	for (unsigned lid = 1; lid < r->stride && !rc; lid++) {
-		if (cut[lid] || !dest_of(r, lid, &x))
-			continue;
+	r->memo_target = KR_NONE;
+	for (uint32_t i = 0; i < r->nlids && !rc; i++) {
+		unsigned lid = r->lids[i];
+
+		dest_of(r, lid, &x);
 		get_column(r, lid, r->col);
-		if (!same_as_prev(r, &x))
+		if (!recall(r, &x))
 			remember(r, &x);
+		if (r->memo_sls[r->memo_cur][1] >> r->t->dlid_sl[lid] & 1)
+			continue;	/* deps_once would find them in */
 		repair_walk(r, r->col, &x, r->dist);
-		rc = deps_once(r, &x, r->t->dlid_sl[lid]);
+		rc = deps_once(r, &x, r->t->dlid_sl[lid], SRC_ALL);
 	}
 	return rc;
 }
@@ -878,15 +1008,16 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
-	rc = deps_once(r, &x, r->t->dlid_sl[lid]);
+	rc = deps_once(r, &x, r->t->dlid_sl[lid], SRC_MOVED);
 	/* the other kind of intermediates, then general repair's shortest
 	 * paths, which turn elsewhere */
 	for (int i = 0; rc == KR_ECYCLE && i < 2; i++) {
 		get_column(r, lid, r->col);
 		repair_column(r, &x, i ? COL_GENERAL : r->first_mode == COL_FREE ?
 				     COL_ANCHORED : COL_FREE);
+		mark_repaired(r);
 		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid],
-				 SRC_ALL);
+				 SRC_MOVED);
 	}
 	if (rc == KR_ECYCLE) {
 		rc = to_detour(r, &x, st, d);
@@ -996,6 +1127,27 @@ static int stale_pass(struct repair *r, const struct kr_tables *old,
 	return rc;
 }
 
+static int repair_cut(struct repair *r, const uint8_t *cut,
+		      const uint8_t *plan_sl, struct kr_repair_stats *st,
+		      struct kr_diag *d)
+{
+	int rc = KR_OK;
+
+	for (uint32_t i = 0; i < r->nlids && !rc; i++)
+		if (cut[r->lids[i]])
+			rc = repair_dest(r, r->lids[i], plan_sl, st, d);
+	return rc;
+}
+
+static int by_dlid(const void *a, const void *b)
+{
+	const struct kr_sl_pair *x = a, *y = b;
+
+	if (x->dlid != y->dlid)
+		return x->dlid < y->dlid ? -1 : 1;
+	return (x->slid > y->slid) - (x->slid < y->slid);
+}
+
 static int run(struct repair *r, const struct kr_tables *prev,
 	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
 	       struct kr_diag *d)
@@ -1015,26 +1167,29 @@ static int run(struct repair *r, const struct kr_tables *prev,
 		rc = repair_updn_ranks(r);
 	if (!rc)
 		rc = transpose_lfts(r);
+	if (!rc)
+		rc = by_target(r);
+	if (!rc)
+		rc = find_cut(r, cut, &ncut, st);
 	if (rc)
 		return rc;
-	find_cut(r, cut, &ncut, st);
 	if (!ncut && (!prev || (!prev->npair_sl &&
 				!memcmp(prev->dlid_sl, plan_sl, r->stride))))
 		return KR_OK;	/* pristine, and so were the SLs in force */
-	rc = add_untouched(r, cut);
+	rc = add_surviving(r);
 	if (rc)
 		return rc;
 	if (kr_cdg_order(&r->g) == KR_ECYCLE)
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
 			       "faults already close a credit loop");
-	r->prev_target = KR_NONE;	/* add_untouched's columns are not repairs */
+	r->memo_target = KR_NONE;	/* add_surviving's columns are not repairs */
 	rc = ncut ? build_hops(r) : KR_OK;
 	if (!rc && ncut)
 		rc = choose_anchor(r);
 	r->admitting = 1;
-	for (unsigned lid = 1; lid < r->stride && !rc; lid++)
-		if (cut[lid])
-			rc = repair_dest(r, lid, plan_sl, st, d);
+	rc = rc ? rc : repair_cut(r, cut, plan_sl, st, d);
+	if (!rc && r->npairs)
+		qsort(r->pairs, r->npairs, sizeof(*r->pairs), by_dlid);
 	if (!rc)
 		rc = stale_pass(r, prev, plan_sl, st);
 	if (!rc && r->npairs) {

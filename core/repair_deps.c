@@ -131,7 +131,7 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 
 		if (y == x->target)
 			continue;	/* delivered: nothing waits beyond */
-		if (sources == SRC_ALL || (sources == SRC_MOVED) == !!r->moved[y])
+		if (sources == SRC_ALL || r->moved[y])
 			outvl[y] |= ca_vls(r, y, out, sl);
 		if (!outvl[y])
 			continue;	/* no traffic to this destination here */

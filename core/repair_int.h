@@ -17,6 +17,7 @@
 #define CAMASK_KNOWN (1u << 16)
 #define SEEN_WAYS_LOG 3
 #define SEEN_WAYS (1u << SEEN_WAYS_LOG)
+#define MEMO_WAYS 4
 
 /* The destination being worked on: the LID, the switch delivering it, the
  * port it leaves by there (0: the switch itself) and the CA port it
@@ -43,6 +44,8 @@ struct repair {
 	uint32_t nsw, stride;
 	uint8_t *bylid;		/* [stride * nsw] t->lft by LID, kept equal */
 	unsigned max_int;
+	unsigned *lids;		/* [nlids] destinations, by target switch */
+	uint32_t nlids;
 
 	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
 	uint32_t *src_port;	/* the CA port slots */
@@ -71,6 +74,7 @@ struct repair {
 	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
 	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
 	uint8_t *carrier;	/* [nsw] see mark_carriers */
+	uint8_t *seed;		/* [nsw] route_general's first routed ones */
 	int repointed;		/* the anchored column re-pointed an unused
 				 * entry (restore_unused has work) */
 	uint8_t *pair_sl;	/* [stride] by SLID: the SL of a pair of the
@@ -79,11 +83,19 @@ struct repair {
 					 * SL, in DLID order */
 	size_t npairs, cap_pairs;
 	int pairs_moved;	/* the destination at hand moved pairs */
-	/* the last repair, [nsw] each: its column before and after, levels */
-	uint8_t *prev_pristine, *prev_col, *prev_lvl;
-	uint32_t prev_target;
-	uint16_t prev_sls;	/* SLs whose dependencies along it are in */
-	uint16_t prev_bad;	/* SLs on which they closed a loop */
+	/* recent distinct columns of one target (see recall): [MEMO_WAYS]
+	 * triples of [nsw] (pristine, repaired, levels) in memo_buf */
+	uint8_t *memo_buf;
+	uint32_t *memo_dist;	/* [MEMO_WAYS][nsw] the repairs' hops */
+	uint32_t memo_target;
+	uint32_t live_target;	/* whose distances r->live holds */
+	unsigned nmemo, memo_cur, memo_next;
+	uint8_t memo_cut[MEMO_WAYS];	/* the pristine column is cut */
+	/* by deps_once's sources (SRC_ALL: [1]) */
+	uint16_t memo_sls[MEMO_WAYS][2];	/* SLs whose dependencies
+						 * along it are in */
+	uint16_t memo_bad[MEMO_WAYS][2];	/* SLs on which they closed
+						 * a loop */
 
 	/* the detour layer: up*-down* ranks over a spanning forest */
 	uint32_t *rank;		/* [nsw] BFS level * nsw + id, UNREACHED */
@@ -118,8 +130,8 @@ void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
 		 uint32_t *dist);
 
 /* Which CAs' traffic a dependency walk follows: all, or only those on
- * switches with r->moved[sw] clear (set). */
-enum { SRC_ALL, SRC_STAY, SRC_MOVED };
+ * switches with r->moved[sw] set. */
+enum { SRC_ALL, SRC_MOVED };
 
 /* Channel dependencies of destination x's traffic on SL sl along col
  * (dist from repair_walk), from the sources picked, into r->g: added in

@@ -60,9 +60,10 @@ rc=$?
 	grep -q "^fabric  *KNS 4-ary 2-direct" "$T/text.out"
 kr_ok $? "faults: text output, one line per figure"
 
-# Without the detour layer some torus repairs have nowhere to go: exit 1
-# and the first failure says why.
-"$K" faults "$T/torus.net" --random 3 --trials 10 --detour-vls 0 --json -q \
+# Without the detour layer some torus repairs have nowhere to go (with
+# five faults in some trials of this seed): exit 1 and the first failure
+# says why.
+"$K" faults "$T/torus.net" --random 5 --trials 10 --detour-vls 0 --json -q \
 	>"$T/nodetour.json"
 rc=$?
 [ $rc -eq 1 ] && jq -e '.failures > 0 and .handled_total < 1 and
