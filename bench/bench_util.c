@@ -13,6 +13,14 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double bench_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void bench_fabric(const char *label, const char *family, const char *dims,
 		  unsigned p, struct kr_fabric *f, struct kr_topo *t)
 {

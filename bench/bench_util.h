@@ -6,6 +6,8 @@
 
 /* Seconds on CLOCK_MONOTONIC. */
 double bench_now(void);
+/* This process's CPU seconds: what a run costs on a machine others load. */
+double bench_cpu_now(void);
 
 /* A generated KNS ("kns") or torus (every dimension wrapping) of dims
  * ("8x8x8"), p CAs per switch, with LIDs, recognised into t; exits with
