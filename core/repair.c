@@ -141,6 +141,7 @@ static int setup(struct repair *r)
 	if ((r->pair_sl = malloc(r->stride + 1)))
 		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
+	r->isw_of = malloc((nsw + 1) * sizeof(uint32_t));
 	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
 			     &r->order, &r->cnt, &r->rank, &r->comp };
 
@@ -150,11 +151,16 @@ static int setup(struct repair *r)
 	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
 	    !r->seed ||
 	    !r->off_anchor ||
-	    !r->pair_sl || !r->isw || !r->memo_buf || !r->memo_dist)
+	    !r->pair_sl || !r->isw || !r->isw_of || !r->memo_buf ||
+	    !r->memo_dist)
 		return KR_ENOMEM;
-	for (uint32_t s = 0; s < nsw; s++)
-		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]])
+	for (uint32_t s = 0; s < nsw; s++) {
+		r->isw_of[s] = KR_NONE;
+		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]]) {
+			r->isw_of[s] = r->ni;
 			r->isw[r->ni++] = s;
+		}
+	}
 	return list_sources(r);
 }
 
@@ -163,6 +169,7 @@ static void teardown(struct repair *r)
 	free(r->src_start);
 	free(r->src_port);
 	free(r->isw);
+	free(r->isw_of);
 	free(r->hops);
 	free(r->first);
 	free(r->arrive);
@@ -619,6 +626,63 @@ static void restore_unused(struct repair *r, const struct rdest *x)
 	repair_walk(r, r->col, x, r->dist);
 }
 
+/* Whether the path nodes p[a..b] follow the dimension-order route to
+ * p[b], the vi-th intermediate, from p[a] (R1, R2 of the thesis). */
+static int follows_dor(const struct repair *r, const uint32_t *p, uint32_t a,
+		       uint32_t b, uint32_t vi)
+{
+	for (uint32_t k = a; k < b; k++)
+		if (r->first[(size_t)p[k] * r->ni + vi] != r->col[p[k]])
+			return 0;
+	return 1;
+}
+
+/* How many intermediates the path s's packets now take amounts to, by its
+ * shape: the thesis' dimension-order path to one intermediate (two) and
+ * on from there, whatever built it. The last intermediate must route on
+ * unchanged (LVL_GOOD); the target itself does not count as one. */
+static unsigned path_shape(struct repair *r, uint32_t s, uint32_t target)
+{
+	uint32_t *p = r->queue, n = 0, g = KR_NONE;
+
+	for (uint32_t u = s; u != KR_NONE && n < r->nsw;
+	     u = repair_next(r, u, r->col[u])) {
+		if (g == KR_NONE && r->lvl[u] == LVL_GOOD)
+			g = n;
+		p[n++] = u;
+		if (u == target)
+			break;
+	}
+	if (g == KR_NONE || p[n - 1] != target)
+		return LVL_GENERAL;
+	for (uint32_t j = g; j + 1 < n; j++)
+		if (r->isw_of[p[j]] != KR_NONE &&
+		    follows_dor(r, p, 0, j, r->isw_of[p[j]]))
+			return 1;
+	for (uint32_t j = g; j + 1 < n; j++)
+		for (uint32_t i = 1; i < j && r->isw_of[p[j]] != KR_NONE; i++)
+			if (r->isw_of[p[i]] != KR_NONE &&
+			    follows_dor(r, p, 0, i, r->isw_of[p[i]]) &&
+			    follows_dor(r, p, i, j, r->isw_of[p[j]]))
+				return 2;
+	return LVL_GENERAL;
+}
+
+/* Each repaired switch counts the intermediates its path's shape shows
+ * (see path_shape), up to the configured number: what a switch was routed
+ * by need not be what its packets take, as the switches after it may be
+ * routed through other intermediates. */
+static void classify_paths(struct repair *r, uint32_t target)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->lvl[s] != LVL_GOOD && r->lvl[s] != LVL_NONE &&
+		    r->dist[s] != UNREACHED) {
+			unsigned k = path_shape(r, s, target);
+
+			r->lvl[s] = (uint8_t)(k <= r->max_int ? k : LVL_GENERAL);
+		}
+}
+
 /* Repairs r->col for x in place; r->lvl says how each switch is routed. */
 static void repair_column(struct repair *r, const struct rdest *x,
 			  enum col_mode mode)
@@ -645,6 +709,7 @@ static void repair_column(struct repair *r, const struct rdest *x,
 	repair_walk(r, r->col, x, r->dist);
 	if (r->anchored)
 		restore_unused(r, x);
+	classify_paths(r, x->target);
 }
 
 /* The LIDs of one switch's CAs (and LMC ranges) mostly share one of a few

@@ -52,6 +52,7 @@ struct repair {
 
 	uint32_t ni;		/* intermediates: grid switches with a LID */
 	uint32_t *isw;		/* [ni] their switch ids */
+	uint32_t *isw_of;	/* [nsw] a switch's index in isw, or KR_NONE */
 	uint8_t *hops;		/* [nsw * ni] dimension-order hops S -> I,
 				 * HOPS_CUT when cut; NULL until needed */
 	uint8_t *first;		/* [nsw * ni] S's port on that path (the

@@ -416,6 +416,145 @@ static void test_kns43_moves_pairs_only(void **state)
 	kr_fabric_free(&f);
 }
 
+/* The switch a port of sw leads to, KR_NONE for none. */
+static uint32_t next_switch(const struct kr_fabric *f, uint32_t sw,
+			    unsigned port)
+{
+	int32_t peer;
+
+	if (port == 0 || port > f->nports[sw])
+		return KR_NONE;
+	peer = f->peer[f->port0[sw] + port];
+	return peer >= 0 && kr_is_switch(f, f->owner[peer]) ?
+	       f->owner[peer] : KR_NONE;
+}
+
+static unsigned entry(const struct kr_tables *t, uint32_t sw, unsigned lid)
+{
+	return t->lft[(size_t)sw * t->stride + lid];
+}
+
+/* Whether path[a..b] follows the cut fabric's dimension-order entries
+ * towards router path[b]'s LID (intermediates are routers: grid
+ * positions, not crossbars, with a LID). */
+static int dor_to(const struct kr_fabric *f, const struct kr_topo *t,
+		  const struct kr_tables *dor, const uint32_t *path, unsigned a,
+		  unsigned b)
+{
+	unsigned lid = f->lid[f->port0[path[b]]];
+
+	if (!lid || t->sw_pos[path[b]] == KR_NONE)
+		return 0;
+	for (unsigned k = a; k < b; k++)
+		if (next_switch(f, path[k], entry(dor, path[k], lid)) !=
+		    path[k + 1])
+			return 0;
+	return 1;
+}
+
+/* The thesis' reading of a repaired path from switch sw to dlid's switch
+ * along rep: 1 (2) when it is the dimension-order path to one switch I
+ * (through one switch I1 to I2) followed by I's own unchanged
+ * dimension-order path on; else general. From the tables alone. */
+static unsigned shape_of(const struct kr_fabric *f, const struct kr_topo *t,
+			 const struct kr_tables *dor, const struct kr_tables *rep,
+			 uint32_t sw, unsigned dlid, uint32_t target)
+{
+	uint32_t path[64];
+	unsigned n = 0, tail = 0;
+
+	for (uint32_t u = sw; n < 64; u = next_switch(f, u, entry(rep, u, dlid))) {
+		assert_true(u != KR_NONE);
+		path[n++] = u;
+		if (u == target)
+			break;
+	}
+	assert_int_equal(path[n - 1], target);
+	/* tail: the first switch from which the path is dlid's own
+	 * dimension-order route, unchanged, to the target */
+	for (tail = n - 1; tail > 0 &&
+	     entry(rep, path[tail - 1], dlid) == entry(dor, path[tail - 1], dlid);
+	     tail--)
+		;
+	for (unsigned j = tail; j + 1 < n; j++)
+		if (dor_to(f, t, dor, path, 0, j))
+			return KR_REPAIR_ONE;
+	for (unsigned j = tail; j + 1 < n; j++)
+		for (unsigned i = 1; i < j; i++)
+			if (dor_to(f, t, dor, path, 0, i) &&
+			    dor_to(f, t, dor, path, i, j))
+				return KR_REPAIR_TWO;
+	return KR_REPAIR_GENERAL;
+}
+
+/* The repair's path counts by kind (pairs through 1 or 2 intermediates,
+ * general) equal the shapes an independent reading of the tables finds:
+ * a route built by general repair that is the thesis' path through one
+ * intermediate counts as one. Fault sets of 3 links on kns43 and torus444,
+ * those the up*-down* layer is not needed for. */
+static void shapes(const struct kr_gen_opts *base, uint64_t seed,
+		   unsigned *sets)
+{
+	struct kr_gen_opts o = *base;
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables dor, rep;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	uint64_t paths[KR_REPAIR_NKIND] = { 0 };
+
+	o.fail = 3;
+	o.fail_seed = seed;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	assert_int_equal(kr_route(&f, &t, &c, &dor, NULL), KR_OK);
+	assert_int_equal(kr_route(&f, &t, &c, &rep, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &rep, &p, NULL), KR_OK);
+	assert_int_equal(kr_repair(&f, &t, &c, &p, NULL, &rep, &st, NULL), KR_OK);
+	for (unsigned dlid = 1; dlid < rep.stride && !st.dests_updn; dlid++) {
+		uint32_t d = kr_port_by_lid(&f, dlid), target;
+
+		if (d == KR_NONE || kr_is_switch(&f, f.owner[d]) || f.peer[d] < 0)
+			continue;
+		target = f.owner[f.peer[d]];
+		for (uint32_t s = f.port0[f.nsw]; s < f.nport; s++) {
+			uint32_t sw;
+
+			if (!f.lid[s] || f.peer[s] < 0 || s == d)
+				continue;
+			sw = f.owner[f.peer[s]];
+			if (sw == target || truth_walk(&f, &dor, s, dlid, NULL) >= 0)
+				continue;	/* not repaired */
+			paths[shape_of(&f, &t, &dor, &rep, sw, dlid, target)]++;
+		}
+	}
+	if (!st.dests_updn) {
+		(*sets)++;
+		assert_int_equal(paths[KR_REPAIR_ONE], st.paths[KR_REPAIR_ONE]);
+		assert_int_equal(paths[KR_REPAIR_TWO], st.paths[KR_REPAIR_TWO]);
+		assert_int_equal(paths[KR_REPAIR_GENERAL],
+				 st.paths[KR_REPAIR_GENERAL]);
+	}
+	kr_slvl_free(&p);
+	kr_tables_free(&rep);
+	kr_tables_free(&dor);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void test_path_kinds_by_shape(void **state)
+{
+	unsigned sets = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		shapes(&kns43, seed, &sets);
+		shapes(&torus444, seed, &sets);
+	}
+	assert_true(sets >= 6);
+}
+
 /* The stale-SL proof follows the SLs that were in force: from the plan's,
  * every moved pair is unsafe on its old SL (its routes closed a loop
  * there); when the same repair is already in force, no pair changed SL
@@ -507,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
 		cmocka_unit_test(test_kns43_moves_pairs_only),
+		cmocka_unit_test(test_path_kinds_by_shape),
 		cmocka_unit_test(test_stale_sls_follow_prev),
 		cmocka_unit_test(test_torus_ring_split),
 		cmocka_unit_test(test_kns_dead_crossbar),
