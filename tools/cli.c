@@ -21,6 +21,12 @@ int cli_flush_stdout(int rc)
 	return rc;
 }
 
+int cli_plan_exit(int rc)
+{
+	return rc == KR_ETOPO || rc == KR_ECYCLE || rc == KR_EROUTE ?
+		EXIT_PROBLEM : EXIT_USAGE;
+}
+
 int cli_error(const struct kr_diag *d)
 {
 	char buf[512];

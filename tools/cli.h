@@ -30,6 +30,12 @@ int cmd_check_live(int argc, char **argv, int (*check)(int, char **));
  * reason on stderr) when rc was 0 and stdout failed. */
 int cli_flush_stdout(int rc);
 
+/* The exit code for kr_plan_build's error rc: a finding about a fabric
+ * read fine (not a KNS, torus or mesh; a credit loop; undelivered pairs)
+ * is EXIT_PROBLEM in every command, anything else (out of memory, a check
+ * cut short) EXIT_USAGE. */
+int cli_plan_exit(int rc);
+
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
 int cli_usage_error(const char *cmd, const char *fmt, ...)

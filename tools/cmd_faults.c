@@ -97,8 +97,8 @@ PLAN_OPTIONS_HELP
 "  repair_ms_mean, repair_ms_max, trial_ms_mean   wall times\n"
 "\n"
 "Exit status: 0 every connected trial was handled, 1 some were not (or\n"
-"the intact fabric fails the check), 2 usage or input error, or a fabric\n"
-"that is not KNS, torus or mesh.\n");
+"the intact fabric fails the check, or is not KNS, torus or mesh), 2 usage\n"
+"or input error.\n");
 }
 
 enum { OPT_RANDOM = 400, OPT_SWITCHES, OPT_TRIALS, OPT_SEED, OPT_MAXINT,
@@ -810,10 +810,10 @@ int cmd_faults(int argc, char **argv)
 		return rc;
 	}
 	d.file = a.topo;
-	if (kr_plan_build(&f, &c, &p, &d)) {
+	if ((rc = kr_plan_build(&f, &c, &p, &d))) {
 		fprintf(stderr, "knsroute faults: %s: the intact fabric: %s "
 			"failed: %s\n", a.topo, kr_phase_name(p.failed), d.msg);
-		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+		rc = cli_plan_exit(rc);
 	} else {
 		rc = run_trials(&a, &f, &p, &c);
 	}

@@ -39,8 +39,9 @@ static void route_usage(FILE *out)
 PLAN_OPTIONS_HELP
 "  -h, --help           this text\n"
 "\n"
-"Exit status: 0 routed and checked, 1 the check found a problem (nothing\n"
-"written), 2 bad input or a fabric that is not KNS, torus or mesh.\n");
+"Exit status: 0 routed and checked, 1 a fabric that is not KNS, torus or\n"
+"mesh, or the check found a problem (nothing written), 2 bad input or an\n"
+"error on the way (out of memory, an output that cannot be written).\n");
 }
 
 static int parse_args(int argc, char **argv, struct plan_opts *po,
@@ -75,6 +76,20 @@ static int parse_args(int argc, char **argv, struct plan_opts *po,
 	return 0;
 }
 
+/* Its errors name the output file they are about, not the topology. */
+static int write_out(const char *out, const struct kr_fabric *f,
+		     const struct kr_plan *p)
+{
+	struct kr_diag d = { 0 };
+	char line[1024];
+
+	if (kr_plan_write_dir(out, f, p, &d))
+		return cli_error(&d);
+	kr_plan_oneline(line, sizeof(line), f, p);
+	printf("%s\nwritten to %s/\n", line, out);
+	return 0;
+}
+
 int cmd_route(int argc, char **argv)
 {
 	struct plan_opts po;
@@ -99,18 +114,15 @@ int cmd_route(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "knsroute: %s: %s failed: %s\n", topo,
 			kr_phase_name(p.failed), d.msg);
-		if (p.checked)
+		/* a check cut short (out of memory) has a report that
+		 * proves nothing */
+		if (p.checked && (rc == KR_ECYCLE || rc == KR_EROUTE))
 			kr_check_report_write(stderr, &f, &p.check, 0);
-		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+		rc = cli_plan_exit(rc);
 	} else if (groups && (rc = cli_mcast_groups(groups, &f, &p))) {
 		/* cli_mcast_groups said why */
-	} else if (kr_plan_write_dir(out, &f, &p, &d)) {
-		rc = cli_error(&d);
 	} else {
-		char line[1024];
-
-		kr_plan_oneline(line, sizeof(line), &f, &p);
-		printf("%s\nwritten to %s/\n", line, out);
+		rc = write_out(out, &f, &p);
 	}
 	kr_plan_free(&p);
 	kr_fabric_free(&f);

@@ -191,10 +191,10 @@ int cmd_stats(int argc, char **argv)
 		rc = read_tables(&a, &f, &t);
 	} else if (!(rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {
 		d.file = a.topo;
-		if (kr_plan_build(&f, &c, &p, &d)) {
+		if ((rc = kr_plan_build(&f, &c, &p, &d))) {
 			fprintf(stderr, "knsroute: %s: %s failed: %s\n", a.topo,
 				kr_phase_name(p.failed), d.msg);
-			rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+			rc = cli_plan_exit(rc);
 		} else {
 			printf("plan: %s\n", p.slvl.text);
 		}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# What an admin meets at the edges of the offline tools: outputs that are
+# all new or untouched when a late write fails, full disks and closed
+# stdouts reported with their reason, memory limits. Needs no simulator.
+. "$(dirname "$0")/lib.sh"
+
+kr_tmpdir
+kr_plan 7
+if [ ! -x "$KR_CLI" ]; then
+	kr_skip_rest "knsroute not built at $KR_CLI"
+	kr_done
+fi
+T=$KR_TMP
+K=$KR_CLI
+"$K" gen torus --dims 4x4 --p 1 -o "$T/t44.net" || exit 99
+
+# A directory where summary goes fails the last rename: the files before it
+# get their old contents back, the new ones go, no temporary is left.
+mkdir -p "$T/o/summary/x" && echo old >"$T/o/path-sl"
+"$K" route "$T/t44.net" --out "$T/o" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "knsroute: cannot replace $T/o/summary: Is a directory" "$T/err" &&
+	[ "$(cd "$T/o" && ls -A | tr '\n' ' ')" = "path-sl summary " ] &&
+	[ "$(cat "$T/o/path-sl")" = old ]
+kr_ok $? "route --out: a late failure leaves DIR as it was (exit $rc)"
+
+rmdir "$T/o/summary/x" "$T/o/summary"
+"$K" route "$T/t44.net" --out "$T/o" >/dev/null &&
+	[ "$(cd "$T/o" && ls -A | wc -l)" -eq 7 ] && ! grep -qx old "$T/o/path-sl"
+kr_ok $? "route --out: with the way clear every file is replaced, none left over"
+
+# A full disk: a 64 KiB tmpfs in a private mount namespace
+if mkdir "$T/full" && unshare -m true 2>/dev/null; then
+	"$K" gen torus --dims 4x4x4 --p 2 -o "$T/t444.net"
+	unshare -m bash -c '
+		mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
+		"$2" route "$3" --out "$1/r" >"$1/out" 2>"$4/route.err"; echo $? >"$4/route.rc"
+		"$2" gen torus --dims 8x8x8 -o "$1/g.net" 2>"$4/gen.err"; echo $? >"$4/gen.rc"
+		cd "$1" && find . >"$4/left"' _ "$T/full" "$K" "$T/t444.net" "$T"
+	[ "$(cat "$T/route.rc")" = 2 ] && [ "$(cat "$T/gen.rc")" = 2 ] &&
+		grep -qx "knsroute: cannot write $T/full/r/opensm-lfts.dump: No space left on device" "$T/route.err" &&
+		grep -qx "knsroute: cannot write $T/full/g.net: No space left on device" "$T/gen.err" &&
+		[ "$(sort "$T/left" | tr '\n' ' ')" = ". ./out ./r " ]
+	kr_ok $? "full disk: route --out and gen -o say so, leave nothing behind"
+else
+	kr_skip "no unshare -m here for a private tmpfs"
+fi
+
+# Every command that writes to stdout fails, with the reason, on a closed one
+"$K" route "$T/t44.net" --out "$T/r" >/dev/null
+bad=
+for cmd in "gen torus --dims 3x3" "info $T/t44.net" "topo $T/t44.net" \
+	   "topo --coords $T/t44.net" "topo --json $T/t44.net" \
+	   "route $T/t44.net --out $T/r2" "check $T/r" "check --json $T/r" \
+	   "path $T/r 1 5" "stats $T/t44.net" \
+	   "stats $T/r/topology.net --lfts $T/r/opensm-lfts.dump" \
+	   "faults $T/t44.net --random 1 --trials 2" "help" "--version"; do
+	# shellcheck disable=SC2086
+	"$K" $cmd >&- 2>"$T/closed.err"
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q "standard output: Bad file descriptor" "$T/closed.err"; } ||
+		bad="$bad [$cmd: exit $rc]"
+done
+[ -z "$bad" ]
+kr_ok $? "a closed stdout is an error for every command${bad:+:$bad}"
+
+# Under a memory limit route fails with the reason, exit 2, and never
+# prints a report: a check cut short proves nothing. The limits step from
+# "cannot start" to "enough" through every phase (check peaks last on this
+# mesh). AddressSanitizer reserves terabytes of address space: not there.
+if grep -q '^SAN_CFLAGS = -f' "$KR_BUILDDIR/Makefile" 2>/dev/null; then
+	kr_skip "ulimit -v under AddressSanitizer"
+	kr_skip "ulimit -v under AddressSanitizer"
+else
+	"$K" gen mesh --dims 16x16 --p 8 -o "$T/m.net"
+	bad= oom=0 ok=0
+	for kb in $(seq 6000 500 16000); do
+		(ulimit -v $kb; "$K" route "$T/m.net" --out "$T/m$kb" >"$T/m.out" 2>"$T/m.err")
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			ok=$((ok + 1))
+		elif [ $rc -eq 2 ] && grep -q 'out of memory' "$T/m.err" &&
+		     ! grep -q 'verdict' "$T/m.out" "$T/m.err" && [ ! -e "$T/m$kb/summary" ]; then
+			oom=$((oom + 1))
+		else
+			bad="$bad [$kb KiB: exit $rc, $(head -c 200 "$T/m.err" | tr '\n' ' ')]"
+		fi
+	done
+	[ -z "$bad" ]
+	kr_ok $? "route under ulimit -v: out of memory, exit 2, no report${bad:+:$bad}"
+	[ $oom -gt 0 ] && [ $ok -gt 0 ]
+	kr_ok $? "the limits cover both outcomes ($oom out of memory, $ok routed)"
+fi
+
+# One exit code for "not a fabric knsroute routes", whatever the command:
+# a fat tree by hand: three leaves, two spines, one CA per leaf
+{
+	for s in 1 2 3; do
+		printf 'Switch\t3 "S-%016x"\t# "leaf%d"\n' $s $s
+		printf '[1]\t"S-%016x"[%d]\n[2]\t"S-%016x"[%d]\n' 4 $s 5 $s
+		printf '[3]\t"H-%016x"[1]\n\n' $((s + 16))
+	done
+	for s in 4 5; do
+		printf 'Switch\t3 "S-%016x"\t# "spine%d"\n' $s $s
+		printf '[1]\t"S-%016x"[%d]\n[2]\t"S-%016x"[%d]\n[3]\t"S-%016x"[%d]\n\n' \
+			1 $((s - 3)) 2 $((s - 3)) 3 $((s - 3))
+	done
+	for s in 1 2 3; do
+		printf 'Ca\t1 "H-%016x"\t# "ca%d"\n[1]\t"S-%016x"[3]\n\n' $((s + 16)) $s $s
+	done
+} >"$T/ft.net"
+bad=
+for cmd in "topo $T/ft.net" "route $T/ft.net --out $T/ft" "stats $T/ft.net" \
+	   "faults $T/ft.net --random 1 --trials 1"; do
+	# shellcheck disable=SC2086
+	"$K" $cmd >/dev/null 2>"$T/ft.err"
+	rc=$?
+	{ [ $rc -eq 1 ] && grep -q "not a torus" "$T/ft.err"; } || bad="$bad [$cmd: exit $rc]"
+done
+[ -z "$bad" ]
+kr_ok $? "a fat tree: exit 1 with the reason from topo, route, stats, faults${bad:+:$bad}"
+
+kr_done
