@@ -29,7 +29,7 @@ int cli_plan_exit(int rc)
 
 int cli_error(const struct kr_diag *d)
 {
-	char buf[512];
+	char buf[KR_DIAG_LINE];
 
 	kr_diag_format(d, buf, sizeof(buf));
 	fprintf(stderr, "knsroute: %s\n", buf);

@@ -433,7 +433,9 @@ static void pipeline(struct bench *b, struct outcome *o)
 	if (!rc)
 		o->failed = KR_NPHASE;
 	else
-		snprintf(o->msg, sizeof(o->msg), "%s: %s",
+		/* one per trial, so kept short; a trial is rerun to see
+		 * the rest */
+		snprintf(o->msg, sizeof(o->msg), "%s: %.280s",
 			 kr_phase_name(o->failed), d.msg);
 	o->oom = rc == KR_ENOMEM;
 	kr_check_report_free(&rep);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 7
+kr_plan 8
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -119,5 +119,8 @@ for cmd in "topo $T/ft.net" "route $T/ft.net --out $T/ft" "stats $T/ft.net" \
 done
 [ -z "$bad" ]
 kr_ok $? "a fat tree: exit 1 with the reason from topo, route, stats, faults${bad:+:$bad}"
+# both families' reasons, past 256 bytes, whole
+"$K" topo "$T/ft.net" 2>&1 | grep -q 'not a KNS: .*; not a torus or mesh: .*two switches share at most 2$'
+kr_ok $? "topo: the reason is not cut short"
 
 kr_done
