@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 8
+kr_plan 12
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -122,5 +122,55 @@ kr_ok $? "a fat tree: exit 1 with the reason from topo, route, stats, faults${ba
 # both families' reasons, past 256 bytes, whole
 "$K" topo "$T/ft.net" 2>&1 | grep -q 'not a KNS: .*; not a torus or mesh: .*two switches share at most 2$'
 kr_ok $? "topo: the reason is not cut short"
+
+# infiniband-diags conventions: -V, help CMD, - for standard input
+[ "$("$K" -V)" = "$("$K" --version)" ] && "$K" -V | grep -qx 'knsroute [0-9.]*' &&
+	"$K" help route >"$T/h1" && "$K" route --help >"$T/h2" && cmp -s "$T/h1" "$T/h2" &&
+	{ "$K" help nosuch 2>/dev/null; [ $? -eq 2 ]; }
+kr_ok $? "-V, --version and 'help CMD' (an unknown one: exit 2)"
+
+"$K" topo - <"$T/t44.net" >"$T/stdin.topo" && "$K" topo "$T/t44.net" >"$T/file.topo" &&
+	cmp -s "$T/stdin.topo" "$T/file.topo" &&
+	"$K" route - --out "$T/rs" <"$T/t44.net" >/dev/null && cmp -s "$T/rs/opensm-lfts.dump" "$T/r/opensm-lfts.dump" &&
+	{ printf 'Switch\t2 "a"\n[9]\t"b"[1]\n' | "$K" info - 2>"$T/stdin.err"; [ $? -eq 2 ]; } &&
+	grep -q '^knsroute: standard input:2: ' "$T/stdin.err"
+kr_ok $? "a TOPOLOGY of - is standard input, named so in errors"
+
+# --json on route and stats, in the style of topo --json and check --json
+"$K" route "$T/t44.net" --out "$T/rj" --json >"$T/route.json" &&
+	"$K" route "$T/ft.net" --out "$T/rj2" --json >"$T/route_err.json" 2>/dev/null
+rc=$?
+"$K" stats "$T/t44.net" -s 'switch(0,0)' >"$T/stats.txt" &&
+	"$K" stats "$T/t44.net" -s 'switch(0,0)' --json >"$T/stats.json"
+python3 - "$T" $rc <<'PY'
+import json, sys
+t, rc = sys.argv[1], int(sys.argv[2])
+r = json.load(open(t + "/route.json"))
+assert r["fabric"].startswith("torus 4x4 ") and r["lids"] == 32 and r["check"] == "passed", r
+assert set(r["ms"]) == {"topo", "route", "slvl", "repair", "check"} and r["out"].endswith("/rj")
+e = json.load(open(t + "/route_err.json"))
+assert rc == 1 and e["phase"] == "recognition" and e["error"].startswith("not a KNS"), (rc, e)
+s = json.load(open(t + "/stats.json"))
+rows = [l.split() for l in open(t + "/stats.txt") if l[:6].strip().isdigit()]
+want = [[int(x) for x in row[2:]] for row in rows]
+got = [p["vl"] for p in s["switches"][0]["ports"]]
+assert got == want and [p["to"] for p in s["switches"][0]["ports"]] == [row[1] for row in rows], (got, want)
+bal = [l for l in open(t + "/stats.txt") if l.startswith("balance:")][0].split()
+assert s["balance"]["max"] == int(bal[8].rstrip(",")) and s["balance"]["port_vls"] == int(bal[4]), (s, bal)
+PY
+kr_ok $? "route --json (and its error object) and stats --json agree with the text"
+
+# Progress: none for a short run, a line per step once past 2 s (a slow
+# pipe holds the reading back), from the start with -v, never with -q.
+"$K" route "$T/t44.net" --out "$T/p0" 2>"$T/p0.err" >/dev/null &&
+	(sleep 2.2; cat "$T/t44.net") | "$K" route - --out "$T/p1" 2>"$T/p1.err" >/dev/null &&
+	(sleep 2.2; cat "$T/t44.net") | "$K" route - -q --out "$T/p2" 2>"$T/p2.err" >/dev/null &&
+	"$K" route -v "$T/t44.net" --out "$T/p3" 2>"$T/p3.err" >/dev/null &&
+	"$K" check -v "$T/p3" 2>"$T/p4.err" >/dev/null &&
+	[ ! -s "$T/p0.err" ] && [ ! -s "$T/p2.err" ] &&
+	[ "$(sed 's/.*\] //' "$T/p1.err" | tr '\n' '|')" = "recognition ...|routing ...|SL/VL plan ...|repair ...|check ...|writing $T/p1/|" ] &&
+	[ "$(grep -c '^knsroute route: \[ *[0-9.]* s\] ' "$T/p3.err")" -eq 7 ] &&
+	grep -q '^knsroute check: \[ *[0-9.]* s\] checking' "$T/p4.err"
+kr_ok $? "progress lines on stderr after 2 s, at once with -v, none with -q"
 
 kr_done
