@@ -31,7 +31,7 @@ static void check_usage(FILE *out)
 "                      DIR/mcast-sl (`knsroute route` output's opensm-*.dump\n"
 "                      and opensm.mcfdbs names too); options win\n"
 "  --lfts FILE         opensm-lfts.dump or opensm.fdbs, or ibroute /\n"
-"                      dump_fts / dump_lfts.sh output (told apart\n"
+"                      dump_fts / dump_lfts output (told apart\n"
 "                      automatically)\n"
 "  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
 "                      default: every SL on VL 0 everywhere\n"
