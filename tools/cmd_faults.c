@@ -300,11 +300,11 @@ static void fmt_faults(const struct bench *b, char *buf, size_t len)
 
 		if (b->switches)
 			n = snprintf(buf + at, len - at, "%s\"%s\"", sep,
-				     kr_node_desc(f, s));
+				     kr_node_name(f, s));
 		else
 			n = snprintf(buf + at, len - at, "%s\"%s\"[%u]-\"%s\"[%u]",
-				     sep, kr_node_desc(f, f->owner[s]),
-				     kr_port_num(f, s), kr_node_desc(f, f->owner[t]),
+				     sep, kr_node_name(f, f->owner[s]),
+				     kr_port_num(f, s), kr_node_name(f, f->owner[t]),
 				     kr_port_num(f, t));
 		at += n > 0 ? (size_t)n : 0;
 	}

@@ -127,12 +127,12 @@ static void print_switch(const struct kr_fabric *f, const struct kr_tables *t,
 			top = i % KR_NSL + 1;
 	if (json) {
 		printf("{\"guid\": \"0x%016" PRIx64 "\", \"name\": ", f->guid[sw]);
-		kr_json_string(stdout, kr_node_desc(f, sw));
+		kr_json_string(stdout, kr_node_name(f, sw));
 		fputs(", \"ports\": [", stdout);
 	} else {
 		printf("switch 0x%016" PRIx64 " \"%s\": destinations per output "
 		       "port and VL\n  port  %-24s", f->guid[sw],
-		       kr_node_desc(f, sw), "to");
+		       kr_node_name(f, sw), "to");
 		for (unsigned vl = 0; vl < top; vl++)
 			printf(" %5s%u", "VL", vl);
 		printf("\n");
@@ -141,7 +141,7 @@ static void print_switch(const struct kr_fabric *f, const struct kr_tables *t,
 		uint32_t slot = kr_port(f, sw, p), sum = 0;
 		const char *to = p == 0 ? "(this switch)" :
 				 f->peer[slot] < 0 ? "(no link)" :
-				 kr_node_desc(f, f->owner[f->peer[slot]]);
+				 kr_node_name(f, f->owner[f->peer[slot]]);
 
 		for (unsigned vl = 0; vl < KR_NSL; vl++)
 			sum += counts[p * KR_NSL + vl];

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 12
+kr_plan 13
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -172,5 +172,21 @@ kr_ok $? "route --json (and its error object) and stats --json agree with the te
 	[ "$(grep -c '^knsroute route: \[ *[0-9.]* s\] ' "$T/p3.err")" -eq 7 ] &&
 	grep -q '^knsroute check: \[ *[0-9.]* s\] checking' "$T/p4.err"
 kr_ok $? "progress lines on stderr after 2 s, at once with -v, none with -q"
+
+# One naming rule: every command names a node as the topology does
+# (ibnetdiscover's "S-GUID" / "H-GUID", the ibsim name), never by its
+# description ("sw-60a1aa09" here), which need not be unique.
+ib=$KR_SRCDIR/tests/data/chk_t33.ibnd
+lf=$KR_SRCDIR/tests/data/chk_t33-lfts.dump
+{ "$K" stats "$ib" --lfts "$lf" -s sw-60a1aa09
+  "$K" check "$ib" --lfts "$lf"
+  "$K" path "$ib" --lfts "$lf" S-0002c9da037b4d46 S-0002c9783aac1b04
+  "$K" faults "$ib" --random 2 --trials 3 -v --seed 2
+} >"$T/names.txt" 2>&1
+! grep -q 'sw-[0-9a-f]\{8\}' "$T/names.txt" &&
+	grep -q '^switch 0x0002c9da037b4d46 "S-0002c9da037b4d46"' "$T/names.txt" &&
+	grep -q '^  S-0002c9[0-9a-f]*\[[0-9]*\] -> S-0002c9' "$T/names.txt" &&
+	grep -q '^knsroute faults: trial 0: "S-0002c9[0-9a-f]*"\[' "$T/names.txt"
+kr_ok $? "stats, check, path and faults name nodes alike (the topology's names)"
 
 kr_done
