@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric_int.h"
 #include "parse_net_int.h"
 
 #define LID_MAX 0xBFFF
@@ -22,6 +23,7 @@ struct g2l {
 	uint32_t slot;
 	uint16_t lid;
 	uint8_t lmc;
+	unsigned line;		/* of its key, for errors */
 };
 
 static bool is_number_key(const struct span *s)
@@ -71,6 +73,7 @@ static int parse_entry(const struct kr_fabric *f, struct span *s,
 	uint64_t guid;
 
 	e->slot = KR_NONE;
+	e->line = line;
 	get_num(s, 0, UINT64_MAX, &guid);
 	if (guid)
 		e->slot = kr_port_by_guid(f, guid);
@@ -122,11 +125,36 @@ static int collect(const struct kr_fabric *f, const char *buf, size_t len,
 	return rc;
 }
 
+static bool overlap(const struct g2l *e, uint16_t lid, uint8_t lmc)
+{
+	return e->lid < lid + (1u << lmc) && lid < e->lid + (1u << e->lmc);
+}
+
+/* The line of a LID clash at node bad: of the entries for its ports and
+ * those whose range covers one of its LIDs (the other party), the later
+ * one, where a reader of the file meets the clash. */
+static unsigned clash_line(const struct kr_fabric *f, const struct g2l *e,
+			   uint32_t n, uint32_t bad)
+{
+	unsigned line = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		bool hit = f->owner[e[i].slot] == bad;
+
+		for (uint32_t s = f->port0[bad]; s < f->port0[bad + 1] && !hit; s++)
+			hit = f->lid[s] && overlap(&e[i], f->lid[s], f->lmc[s]);
+		if (hit && e[i].line > line)
+			line = e[i].line;
+	}
+	return line;
+}
+
 static int apply(struct kr_fabric *f, const struct g2l *e, uint32_t n,
 		 struct kr_diag *d)
 {
 	uint16_t *old_lid = malloc(f->nport * sizeof(*old_lid) + 1);
 	uint8_t *old_lmc = malloc(f->nport + 1);
+	uint32_t bad;
 	int rc;
 
 	if (!old_lid || !old_lmc) {
@@ -140,7 +168,9 @@ static int apply(struct kr_fabric *f, const struct g2l *e, uint32_t n,
 		f->lid[e[i].slot] = e[i].lid;
 		f->lmc[e[i].slot] = e[i].lmc;
 	}
-	rc = kr_fabric_index_lids(f, d);
+	rc = fabric_index_lids(f, d, &bad);
+	if (rc == KR_EPARSE && d)
+		d->line = clash_line(f, e, n, bad);
 	if (rc) {
 		memcpy(f->lid, old_lid, f->nport * sizeof(*old_lid));
 		memcpy(f->lmc, old_lmc, f->nport);

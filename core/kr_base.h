@@ -32,11 +32,14 @@ enum kr_err {
 const char *kr_strerror(int err);
 
 /* Where and why the core gave up. file names the input being read (not a C
- * file); line is 1-based, 0 when no line applies. */
+ * file); line is 1-based, 0 when no line applies. msg holds the longest
+ * reason the core gives (recognition's, for two families, runs past 300
+ * bytes); KR_DIAG_LINE holds it with a path and a line number in front. */
+enum { KR_DIAG_MSG = 1024, KR_DIAG_LINE = KR_DIAG_MSG + 4200 };
 struct kr_diag {
 	const char *file;
 	unsigned line;
-	char msg[256];
+	char msg[KR_DIAG_MSG];
 };
 
 /* Stores the message (if d is not NULL) and returns err, so a failure point

@@ -52,6 +52,10 @@ struct kr_conf {
 					 * default 2) */
 	uint16_t mcast_sls;		/* SLs multicast groups use (bit s:
 					 * SL s; default SL 0) */
+	/* Not from the file: told the name of each phase of kr_plan_build as
+	 * it starts (NULL: nobody asks), for the CLI's progress lines. */
+	void (*on_phase)(void *ctx, const char *phase);
+	void *on_phase_ctx;
 };
 
 void kr_conf_init(struct kr_conf *c);

@@ -41,6 +41,15 @@ static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
 	return rc;
 }
 
+/* p->failed names the phase under way until it succeeds. */
+static void start(const struct kr_conf *c, struct kr_plan *p,
+		  enum kr_phase ph)
+{
+	p->failed = ph;
+	if (c && c->on_phase)
+		c->on_phase(c->on_phase_ctx, kr_phase_name(ph));
+}
+
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d)
 {
@@ -54,23 +63,24 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 	double t0 = now_ms();
 	int rc;
 
-	*p = (struct kr_plan){ .failed = KR_PHASE_TOPO };
+	*p = (struct kr_plan){ 0 };
+	start(c, p, KR_PHASE_TOPO);
 	rc = kr_topo_recognize(f, c, &p->topo, d);
 	p->ms[KR_PHASE_TOPO] = now_ms() - t0;
 	if (!rc) {
-		p->failed = KR_PHASE_ROUTE;
+		start(c, p, KR_PHASE_ROUTE);
 		t0 = now_ms();
 		rc = kr_route(f, &p->topo, c, &p->tables, d);
 		p->ms[KR_PHASE_ROUTE] = now_ms() - t0;
 	}
 	if (!rc) {
-		p->failed = KR_PHASE_SLVL;
+		start(c, p, KR_PHASE_SLVL);
 		t0 = now_ms();
 		rc = kr_slvl_plan(f, &p->topo, c, &p->tables, &p->slvl, d);
 		p->ms[KR_PHASE_SLVL] = now_ms() - t0;
 	}
 	if (!rc) {
-		p->failed = KR_PHASE_REPAIR;
+		start(c, p, KR_PHASE_REPAIR);
 		t0 = now_ms();
 		rc = kr_repair(f, &p->topo, c, &p->slvl, prev, &p->tables,
 			       &p->repair, d);
@@ -81,7 +91,7 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
 	if (!rc) {
-		p->failed = KR_PHASE_CHECK;
+		start(c, p, KR_PHASE_CHECK);
 		t0 = now_ms();
 		rc = run_check(f, c, p, d);
 		p->ms[KR_PHASE_CHECK] = now_ms() - t0;

@@ -153,7 +153,7 @@ static int load_pins(struct rctx *x, struct pins *p)
 	const struct kr_conf *c = x->c;
 	struct kr_diag cd = { 0 };
 	const char *what;
-	char msg[300];
+	char msg[KR_DIAG_LINE];
 	int rc;
 
 	if (c->coords_file[0]) {
@@ -263,7 +263,7 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 static int recognize(struct rctx *x, struct kr_topo *t)
 {
 	enum kr_family fam[2];
-	char why[2][256];
+	char why[2][401];	/* both, with their prefixes, fit a diag */
 	unsigned nfam, i;
 	int rc = direct(x, t);
 
@@ -282,7 +282,7 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 		rc = try_family(x, fam[i], t);
 		if (rc != KR_ETOPO || x->conflicts->n > before)
 			return rc;
-		snprintf(why[i], sizeof(why[i]), "%s", x->d->msg);
+		snprintf(why[i], sizeof(why[i]), "%.400s", x->d->msg);
 	}
 	if (nfam == 1)
 		return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s",

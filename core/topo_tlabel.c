@@ -222,6 +222,30 @@ static int conf_group(const struct tl *l, unsigned k, int wrap, int loose)
 	return -1;
 }
 
+/* Two unused K2s with the same links per edge, in key order, for a pinned
+ * 4-ring: C4 x C4 with doubled links reads as four rings of 2 (K2s whose
+ * doubled links look like + and -), and the pin asks for the other reading.
+ * *p < 0 when there are no two. */
+static int k2_pair(const struct tl *l, int *p)
+{
+	uint32_t taken = l->used;
+	int g;
+
+	*p = -1;
+	while ((g = next_group(l, taken, -1)) >= 0) {
+		uint32_t rest = taken |= 1u << g;
+
+		if (l->pr->k[g] != 2)
+			continue;
+		while ((*p = next_group(l, rest, -1)) >= 0) {
+			rest |= 1u << *p;
+			if (l->pr->k[*p] == 2 && l->pr->mult[*p] == l->pr->mult[g])
+				return g;
+		}
+	}
+	return -1;
+}
+
 static int conf_dim(struct tl *l, unsigned j)
 {
 	const struct kr_conf *c = l->x->c;
@@ -231,6 +255,8 @@ static int conf_dim(struct tl *l, unsigned j)
 	if (g < 0 && c->k[j] == 4 && wrap != 0 &&
 	    (g = next_group(l, l->used, 1)) >= 0 && (p = partner(l, g)) < 0)
 		g = -1;
+	if (g < 0 && c->k[j] == 4 && wrap != 0 && (g = k2_pair(l, &p)) >= 0)
+		l->single[g] = l->single[p] = 1;	/* a pair, no longer rings */
 	if (g < 0)
 		g = conf_group(l, c->k[j], wrap, 1);
 	if (g < 0) {

@@ -50,6 +50,8 @@
 struct kr_plugin {
 	osm_opensm_t *osm;
 	char conf_path[512];
+	int conf_named;			/* by event_plugin_options */
+	int conf_used;			/* conf_path read last sweep (-1: none yet) */
 	struct kr_conf conf;
 	int conf_ok;
 	struct kr_fabric fabric;	/* of the last successful sweep */
@@ -74,39 +76,50 @@ static void drop_plan(struct kr_plugin *pl)
 }
 
 /* event_plugin_options is shared by all plugins: knsroute takes the token
- * "knsroute=PATH" and ignores the rest. */
+ * "knsroute=PATH" and ignores the rest. Without one, conf_path is the
+ * default (KNSROUTE_CONF in the environment moves it, e.g. for a test),
+ * which need not exist yet. */
 static void find_conf_path(struct kr_plugin *pl)
 {
 	const char *opts = pl->osm->subn.opt.event_plugin_options;
 	const char *hit = opts ? strstr(opts, KR_ENGINE "=") : NULL;
+	const char *env = getenv("KNSROUTE_CONF");
 
-	snprintf(pl->conf_path, sizeof(pl->conf_path), "%s", KR_DEFAULT_CONF);
+	snprintf(pl->conf_path, sizeof(pl->conf_path), "%s",
+		 env && *env ? env : KR_DEFAULT_CONF);
 	if (hit) {
 		size_t n = strcspn(hit + sizeof(KR_ENGINE), " \t,;");
 
 		snprintf(pl->conf_path, sizeof(pl->conf_path), "%.*s", (int)n,
 			 hit + sizeof(KR_ENGINE));
-	} else if (access(pl->conf_path, R_OK)) {
-		pl->conf_path[0] = '\0';
+		pl->conf_named = 1;
 	}
 }
 
-/* Re-read each sweep so that an admin's edit takes effect on the next one.
- * A broken file keeps knsroute out of the way rather than guessing. The
- * coordinates cache defaults to a file next to OpenSM's guid2lid cache, so
- * that a later sweep (with more faults, perhaps) keeps this labelling. */
+/* Re-read each sweep so that an admin's edit takes effect on the next one;
+ * the default file is looked for each time too, so one created after
+ * OpenSM started counts from the next sweep. A broken file keeps knsroute
+ * out of the way rather than guessing; a named file that is missing is
+ * broken. The coordinates cache defaults to a file next to OpenSM's
+ * guid2lid cache, so that a later sweep (with more faults, perhaps) keeps
+ * this labelling. */
 static int load_conf(struct kr_plugin *pl)
 {
 	struct kr_diag d = { .file = pl->conf_path };
 	const char *dir = getenv("OSM_CACHE_DIR");
-	char msg[512];
+	int use = pl->conf_named || !access(pl->conf_path, F_OK);
+	char msg[KR_DIAG_LINE];
 
 	kr_conf_init(&pl->conf);
-	if (pl->conf_path[0] && kr_conf_load(&pl->conf, pl->conf_path, &d)) {
+	if (use && kr_conf_load(&pl->conf, pl->conf_path, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR01: knsroute: %s\n", msg);
 		return -1;
 	}
+	if (use != pl->conf_used)
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: config %s\n", use ?
+			pl->conf_path : "(none, defaults)");
+	pl->conf_used = use;
 	if (!pl->conf.coords_cache[0])
 		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
 			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
@@ -227,7 +240,7 @@ static void install_lfts(struct kr_plugin *pl)
 static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 			const char *phase)
 {
-	char msg[512];
+	char msg[KR_DIAG_LINE];
 
 	kr_diag_format(d, msg, sizeof(msg));
 	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR02: knsroute: %s: %s; falling "
@@ -416,7 +429,7 @@ static void kr_update_vlarb(void *ctx, osm_physp_t *port, uint8_t port_num,
 static void save_coords(struct kr_plugin *pl)
 {
 	struct kr_diag d = { 0 };
-	char msg[512];
+	char msg[KR_DIAG_LINE];
 
 	if (kr_topo_cache_save(pl->conf.coords_cache, &pl->fabric,
 			       &pl->plan.topo, &d)) {
@@ -432,7 +445,7 @@ static void dump_tables(void *ctx)
 {
 	struct kr_plugin *pl = ctx;
 	struct kr_diag d = { 0 };
-	char dir[600], msg[512];
+	char dir[600], msg[KR_DIAG_LINE];
 
 	if (!pl->valid)
 		return;
@@ -542,7 +555,7 @@ static void check_groups(struct kr_plugin *pl)
 	struct kr_check_opts o = { .max_examples = 1 };
 	struct kr_check_report r;
 	struct kr_diag d = { 0 };
-	char msg[512];
+	char msg[KR_DIAG_LINE];
 	int rc;
 
 	if (!t->nmgroup)
@@ -609,7 +622,7 @@ static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
 	struct kr_plugin *pl = ctx;
 	struct kr_diag d = { 0 };
 	struct kr_mcast_info info;
-	char mgid[INET6_ADDRSTRLEN], msg[512];
+	char mgid[INET6_ADDRSTRLEN], msg[KR_DIAG_LINE];
 	unsigned sl, bad;
 	size_t n;
 	int rc;
@@ -673,8 +686,8 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 			"programmed, so knsroute plans for one VL (meshes only: "
 			"KNS crossbars, torus rings, multipath and detours need "
 			"more, and fall back); set qos TRUE\n");
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: engine set up, config %s\n",
-		pl->conf_path[0] ? pl->conf_path : "(none, defaults)");
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: engine set up, config %s "
+		"(read every sweep)\n", pl->conf_path);
 	return 0;
 }
 
@@ -690,6 +703,7 @@ static void *kr_plugin_create(osm_opensm_t *osm)
 	if (!pl)
 		return NULL;
 	pl->osm = osm;
+	pl->conf_used = -1;
 	module.context = pl;
 	find_conf_path(pl);
 	if (osm_register_external_routing_engine(osm, &module, pl) != CL_SUCCESS) {

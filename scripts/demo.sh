@@ -9,18 +9,48 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+say() { printf '\n== %s\n' "$*"; }
+die() { echo "demo: $*" >&2; exit 1; }
+
+say "0. install what is missing (Debian packages: compiler, opensm, ibsim," \
+    "infiniband-diags) and build knsroute into build-plain/ (a minute or" \
+    "two the first time, nothing to do afterwards)"
 "$top/scripts/deps.sh" || exit 2
 "$top/scripts/build.sh" "$top/build-plain" --enable-werror || exit 2
+echo "   built: $top/build-plain/tools/knsroute and the OpenSM plugin" \
+     "$top/build-plain/osm_plugin/.libs/libknsroute.so"
 export KR_BUILDDIR="$top/build-plain" KR_SRCDIR="$top"
 . "$top/tests/integ/lib.sh"
 . "$top/tests/integ/readback.sh"
+
+# The plan's words in a plain sentence each, for those the line uses.
+explain_plan() {
+	local line=$1
+	echo "   In plain words: a packet's service level (SL, 0-15) picks its"
+	echo "   virtual lane (VL) on each link; credit loops (deadlocks) are"
+	echo "   avoided by giving the turns that could close a cycle lanes of"
+	echo "   their own."
+	case $line in *"ring halves"*) echo "   - ring halves: on each torus ring the SL says which half of" \
+		"the ring the destination is in, so no route goes all the way round on one VL" ;; esac
+	case $line in *"class xordet"*|*"class dbbm"*|*"class bbq"*|*"class iodet"*)
+		echo "   - class NAME/Q: destinations are split into Q classes (by" \
+		     "the named rule), each on its own VL, to spread the load" ;; esac
+	case $line in *"to crossbars"*) echo "   - to crossbars (VL v on turns into them): packets for a" \
+		"crossbar switch's own LID turn against the routing order; they switch to" \
+		"VL v at that turn, a lane nothing else uses" ;; esac
+	case $line in *"detour layer"*) echo "   - detour layer for faults, up*/down*: an SL kept free for" \
+		"routes around failed links, deadlock-free by the up*/down* rule" ;; esac
+	case $line in *"repaired routes moved"*) echo "   - repaired routes moved off their SL: spare SLs for" \
+		"repaired routes whose own SL would close a loop" ;; esac
+	case $line in *"multicast"*) echo "   - multicast: the SL (and VL) multicast trees use" ;; esac
+	case $line in *"VLs used per port"*) echo "   - VLs used per port: how many of the links' data VLs" \
+		"the plan needs" ;; esac
+}
 
 gen=("$@")
 [ ${#gen[@]} -gt 0 ] || gen=(kns --k 4 --n 2 --p 2)
 kr_tmpdir
 work="$KR_TMP"
-say() { printf '\n== %s\n' "$*"; }
-die() { echo "demo: $*" >&2; exit 1; }
 
 say "1. generate: knsroute gen ${gen[*]}"
 "$KR_CLI" gen "${gen[@]}" -o "$work/fabric.net" || die "gen failed"
@@ -34,11 +64,14 @@ kr_start_ibsim "$work/fabric.net" || die "ibsim did not start"
 kr_start_opensm -F "$work/opensm.conf" -D 0x43
 kr_wait_sm 90 || die "opensm did not bring the subnet up"
 grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^.* -> [a-z_]*: /   /' | tail -4
+explain_plan "$(grep "knsroute: sweep 1: .*SL bits" "$KR_OSM_LOG" | head -1)"
 
-say "3. read back what the switches and the SA hold: knsroute capture"
+say "3. read back what the switches and the SA hold: knsroute capture" \
+    "(every switch's LFT and SL2VL maps over SMPs, every pair's SL from the" \
+    "SA; progress below)"
 rb="$work/readback"
-kr_sim "$KR_CLI" capture "$rb" --quiet 2>"$work/capture.err" ||
-	{ cat "$work/capture.err" >&2; die "capture failed"; }
+kr_sim "$KR_CLI" capture "$rb" 2>&1 | grep -v '^ibwarn' | sed 's/^/   /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "capture failed"
 grep -E '^(discovery|LFT|SL2VL|path|total)' "$rb/capture.log" | sed 's/^/   /'
 
 say "4. what knsroute recognises in the captured fabric"

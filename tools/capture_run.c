@@ -44,7 +44,7 @@ int capture_fabric(const struct capture_opts *o, struct kr_fabric *f,
 	fprintf(log, "total: %.2f s%s\n", (cap_now_ms() - t0) / 1e3,
 		rc ? ", FAILED" : "");
 	if (rc) {
-		char msg[512];
+		char msg[KR_DIAG_LINE];
 
 		kr_diag_format(&d, msg, sizeof(msg));
 		fprintf(stderr, "knsroute capture: %s\n", msg);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -21,9 +22,53 @@ int cli_flush_stdout(int rc)
 	return rc;
 }
 
+static struct {
+	const char *cmd;
+	int level;
+	struct timespec t0;
+} progress = { "", CLI_QUIET, { 0, 0 } };	/* until a command begins */
+
+void cli_progress_begin(const char *cmd, int level)
+{
+	progress.cmd = cmd;
+	progress.level = level;
+	clock_gettime(CLOCK_MONOTONIC, &progress.t0);
+}
+
+void cli_progress(const char *fmt, ...)
+{
+	struct timespec now;
+	double s;
+	va_list ap;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s = (double)(now.tv_sec - progress.t0.tv_sec) +
+	    (double)(now.tv_nsec - progress.t0.tv_nsec) * 1e-9;
+	if (progress.level == CLI_QUIET ||
+	    (progress.level == CLI_NORMAL && s < 2.0))
+		return;
+	fprintf(stderr, "knsroute %s: [%6.1f s] ", progress.cmd, s);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_progress_phase(void *ctx, const char *phase)
+{
+	(void)ctx;
+	cli_progress("%s ...", phase);
+}
+
+int cli_plan_exit(int rc)
+{
+	return rc == KR_ETOPO || rc == KR_ECYCLE || rc == KR_EROUTE ?
+		EXIT_PROBLEM : EXIT_USAGE;
+}
+
 int cli_error(const struct kr_diag *d)
 {
-	char buf[512];
+	char buf[KR_DIAG_LINE];
 
 	kr_diag_format(d, buf, sizeof(buf));
 	fprintf(stderr, "knsroute: %s\n", buf);
@@ -65,18 +110,23 @@ static int read_ibnd_cache(const char *path, struct kr_fabric *f,
 int cli_read_fabric(const char *path, struct kr_fabric *f)
 {
 	static const char magic[] = CAPTURE_IBND_CACHE_MAGIC;
-	struct kr_diag d = { .file = path };
+	/* "-" as infiniband-diags tools take it; errors name it in words */
+	const char *src = strcmp(path, "-") ? path : "/dev/stdin";
+	const char *name = src == path ? path : "standard input";
+	struct kr_diag d = { 0 };
 	char *buf;
 	size_t len;
 	int rc;
 
 	*f = (struct kr_fabric){ 0 };
-	rc = kr_slurp(path, &buf, &len, &d);
+	cli_progress("reading %s", name);
+	rc = kr_slurp(src, &buf, &len, &d);
+	d.file = name;
 	if (!rc && len >= sizeof(magic) - 1 &&
 	    !memcmp(buf, magic, sizeof(magic) - 1))
-		rc = read_ibnd_cache(path, f, &d);
+		rc = read_ibnd_cache(src, f, &d);
 	else if (!rc)
-		rc = kr_net_parse(buf, len, path, f, &d);
+		rc = kr_net_parse(buf, len, name, f, &d);
 	free(buf);
 	return rc ? cli_error(&d) : 0;
 }
@@ -237,6 +287,7 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		rc = read_lids(cmd, in, f);
 	if (rc)
 		return rc;
+	cli_progress("reading the tables (%s and what goes with it)", in->lfts);
 	if (kr_lfts_read(in->lfts, f, t, &d) ||
 	    (in->sl2vl && kr_sl2vl_read(in->sl2vl, f, t, &d)) ||
 	    (in->path_sl && kr_path_sl_read(in->path_sl, f, t, &d)) ||

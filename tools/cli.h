@@ -30,12 +30,29 @@ int cmd_check_live(int argc, char **argv, int (*check)(int, char **));
  * reason on stderr) when rc was 0 and stdout failed. */
 int cli_flush_stdout(int rc);
 
+/* Progress lines on stderr, "knsroute CMD: [  3.2 s] what": at normal
+ * verbosity only once the command has run 2 s (a short run stays quiet, a
+ * long one says what it is doing at each step), from the start with -v,
+ * never with -q. */
+enum { CLI_QUIET, CLI_NORMAL, CLI_VERBOSE };
+void cli_progress_begin(const char *cmd, int level);
+void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For kr_conf.on_phase: "PHASE ..." as kr_plan_build starts each phase. */
+void cli_progress_phase(void *ctx, const char *phase);
+
+/* The exit code for kr_plan_build's error rc: a finding about a fabric
+ * read fine (not a KNS, torus or mesh; a credit loop; undelivered pairs)
+ * is EXIT_PROBLEM in every command, anything else (out of memory, a check
+ * cut short) EXIT_USAGE. */
+int cli_plan_exit(int rc);
+
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Reads a topology; on failure prints why and returns EXIT_USAGE. */
+/* Reads a topology ("-": standard input); on failure prints why and
+ * returns EXIT_USAGE. */
 int cli_read_fabric(const char *path, struct kr_fabric *f);
 
 /* What check and path read: a topology and the tables programmed on it.

@@ -39,7 +39,7 @@ static void capture_usage(FILE *out)
 "  --retries N       send a query again up to N times (default 3)\n"
 "  --window N        SA queries in flight at once (default 32; SMPs: 4)\n"
 "  --no-path-sl      ask the SA nothing; writes no path-sl\n"
-"  --quiet           no progress on stderr\n"
+"  -q, --quiet       no progress on stderr\n"
 "  -h, --help        this text\n"
 "\n"
 "Exit status: 0 captured, 1 the fabric did not answer (the query is named;\n"
@@ -82,7 +82,7 @@ static int capture_opt(int argc, char **argv, int *i, struct capture_opts *o,
 
 	if (!strcmp(argv[*i], "--no-path-sl"))
 		o->path_sl = false;
-	else if (!strcmp(argv[*i], "--quiet"))
+	else if (!strcmp(argv[*i], "--quiet") || !strcmp(argv[*i], "-q"))
 		o->quiet = true;
 	else if ((v = opt_value(argc, argv, i, "--Ca", "-C", cmd)))
 		o->ca = v;

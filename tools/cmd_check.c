@@ -31,7 +31,7 @@ static void check_usage(FILE *out)
 "                      DIR/mcast-sl (`knsroute route` output's opensm-*.dump\n"
 "                      and opensm.mcfdbs names too); options win\n"
 "  --lfts FILE         opensm-lfts.dump or opensm.fdbs, or ibroute /\n"
-"                      dump_fts / dump_lfts.sh output (told apart\n"
+"                      dump_fts / dump_lfts output (told apart\n"
 "                      automatically)\n"
 "  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
 "                      default: every SL on VL 0 everywhere\n"
@@ -51,6 +51,8 @@ static void check_usage(FILE *out)
 "                      management pair's SL was given, else cas)\n"
 "  --max-examples N    undelivered pairs to list (default 10)\n"
 "  --json              one JSON object instead of the text report\n"
+"  -q, --quiet         no progress lines on stderr\n"
+"  -v, --verbose       progress lines from the start (else after 2 s)\n"
 "  --write-lfts FILE   write the LFTs read as an opensm-lfts.dump\n"
 "  --write-sl2vl FILE  write the maps read as an opensm-sl2vl.dump\n"
 "  --write-path-sl FILE  write the path SLs read as a path-sl file\n"
@@ -104,7 +106,7 @@ struct check_args {
 	struct cli_inputs in;
 	const char *w_lfts, *w_sl2vl, *w_path_sl;
 	struct kr_check_opts o;
-	int json;
+	int json, level;
 };
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_JSON, OPT_MAXEX,
@@ -139,13 +141,15 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "write-lfts", required_argument, NULL, OPT_WLFTS },
 		{ "write-sl2vl", required_argument, NULL, OPT_WSL2VL },
 		{ "write-path-sl", required_argument, NULL, OPT_WPSL },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_LFTS: a->in.lfts = optarg; break;
 		case OPT_SL2VL: a->in.sl2vl = optarg; break;
@@ -169,6 +173,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_WLFTS: a->w_lfts = optarg; break;
 		case OPT_WSL2VL: a->w_sl2vl = optarg; break;
 		case OPT_WPSL: a->w_path_sl = optarg; break;
+		case 'q': a->level = CLI_QUIET; break;
+		case 'v': a->level = CLI_VERBOSE; break;
 		case 'h': check_usage(stdout); return -1;
 		default: return cli_usage_error("check", "bad option");
 		}
@@ -222,7 +228,8 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .o = { .max_examples = 10,
-				       .dests = KR_CHECK_DESTS_AUTO } };
+				       .dests = KR_CHECK_DESTS_AUTO },
+				.level = CLI_NORMAL };
 	struct kr_fabric f = { 0 };
 	struct kr_tables t = { 0 };
 	struct kr_check_report r;
@@ -235,11 +242,17 @@ int cmd_check(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	cli_progress_begin("check", a.level);
 	rc = cli_read_inputs("check", &a.in, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);
 	if (!rc) {
-		int res = kr_check_run(&f, &t, &a.o, &r, &d);
+		int res;
+
+		cli_progress("checking %u switches, LIDs up to %u", f.nsw,
+			     f.max_lid);
+		res = kr_check_run(&f, &t, &a.o, &r, &d);
+		cli_progress("check done");
 
 		if (res == KR_ENOMEM) {
 			rc = cli_error(&d);

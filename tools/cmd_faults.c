@@ -97,8 +97,8 @@ PLAN_OPTIONS_HELP
 "  repair_ms_mean, repair_ms_max, trial_ms_mean   wall times\n"
 "\n"
 "Exit status: 0 every connected trial was handled, 1 some were not (or\n"
-"the intact fabric fails the check), 2 usage or input error, or a fabric\n"
-"that is not KNS, torus or mesh.\n");
+"the intact fabric fails the check, or is not KNS, torus or mesh), 2 usage\n"
+"or input error.\n");
 }
 
 enum { OPT_RANDOM = 400, OPT_SWITCHES, OPT_TRIALS, OPT_SEED, OPT_MAXINT,
@@ -300,11 +300,11 @@ static void fmt_faults(const struct bench *b, char *buf, size_t len)
 
 		if (b->switches)
 			n = snprintf(buf + at, len - at, "%s\"%s\"", sep,
-				     kr_node_desc(f, s));
+				     kr_node_name(f, s));
 		else
 			n = snprintf(buf + at, len - at, "%s\"%s\"[%u]-\"%s\"[%u]",
-				     sep, kr_node_desc(f, f->owner[s]),
-				     kr_port_num(f, s), kr_node_desc(f, f->owner[t]),
+				     sep, kr_node_name(f, f->owner[s]),
+				     kr_port_num(f, s), kr_node_name(f, f->owner[t]),
 				     kr_port_num(f, t));
 		at += n > 0 ? (size_t)n : 0;
 	}
@@ -433,7 +433,9 @@ static void pipeline(struct bench *b, struct outcome *o)
 	if (!rc)
 		o->failed = KR_NPHASE;
 	else
-		snprintf(o->msg, sizeof(o->msg), "%s: %s",
+		/* one per trial, so kept short; a trial is rerun to see
+		 * the rest */
+		snprintf(o->msg, sizeof(o->msg), "%s: %.280s",
 			 kr_phase_name(o->failed), d.msg);
 	o->oom = rc == KR_ENOMEM;
 	kr_check_report_free(&rep);
@@ -810,10 +812,10 @@ int cmd_faults(int argc, char **argv)
 		return rc;
 	}
 	d.file = a.topo;
-	if (kr_plan_build(&f, &c, &p, &d)) {
+	if ((rc = kr_plan_build(&f, &c, &p, &d))) {
 		fprintf(stderr, "knsroute faults: %s: the intact fabric: %s "
 			"failed: %s\n", a.topo, kr_phase_name(p.failed), d.msg);
-		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
+		rc = cli_plan_exit(rc);
 	} else {
 		rc = run_trials(&a, &f, &p, &c);
 	}

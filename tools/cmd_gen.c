@@ -78,10 +78,8 @@ static int write_fabric(const struct kr_gen_opts *o, const char *path)
 		return cli_error(&d);
 	if (!cli_out_open(&out, path)) {
 		rc = EXIT_USAGE;
-	} else if (kr_net_write(out.fp, &f)) {
-		cli_out_abort(&out);
-		rc = EXIT_USAGE;
-	} else if (cli_out_commit(&out)) {
+	} else if (kr_net_write(out.fp, &f) | cli_out_commit(&out)) {
+		/* cli_out_commit sees the stream's error and says why */
 		rc = EXIT_USAGE;
 	}
 	if (!rc)

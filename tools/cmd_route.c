@@ -37,81 +37,149 @@ static void route_usage(FILE *out)
 "                       go to opensm.mcfdbs; a group whose SL the plan does\n"
 "                       not keep for multicast is left out with a warning\n"
 PLAN_OPTIONS_HELP
+"  --json               one JSON object on stdout instead of the summary line:\n"
+"                       fabric, lids, plan, check, ms {topo, route, slvl,\n"
+"                       repair, check}, out; or error and phase\n"
+"  -q, --quiet          no progress lines on stderr\n"
+"  -v, --verbose        progress lines from the start (else after 2 s)\n"
 "  -h, --help           this text\n"
 "\n"
-"Exit status: 0 routed and checked, 1 the check found a problem (nothing\n"
-"written), 2 bad input or a fabric that is not KNS, torus or mesh.\n");
+"Exit status: 0 routed and checked, 1 a fabric that is not KNS, torus or\n"
+"mesh, or the check found a problem (nothing written), 2 bad input or an\n"
+"error on the way (out of memory, an output that cannot be written).\n");
 }
 
-static int parse_args(int argc, char **argv, struct plan_opts *po,
-		      const char **topo, const char **out, const char **groups)
+struct route_args {
+	struct plan_opts po;
+	const char *topo, *out, *groups;
+	int json, level;
+};
+
+static int parse_args(int argc, char **argv, struct route_args *a)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "mcast-groups", required_argument, NULL, 'M' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
 	};
 	int c;
 
-	plan_opts_init(po);
-	*out = NULL;
-	while ((c = getopt_long(argc, argv, "o:c:h", opts, NULL)) != -1) {
-		if (plan_opts_take(po, "route", c, optarg))
+	*a = (struct route_args){ .level = CLI_NORMAL };
+	plan_opts_init(&a->po);
+	while ((c = getopt_long(argc, argv, "o:c:qvh", opts, NULL)) != -1) {
+		if (plan_opts_take(&a->po, "route", c, optarg))
 			continue;
 		switch (c) {
-		case 'o': *out = optarg; break;
-		case 'M': *groups = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'M': a->groups = optarg; break;
+		case 'j': a->json = 1; break;
+		case 'q': a->level = CLI_QUIET; break;
+		case 'v': a->level = CLI_VERBOSE; break;
 		case 'h': route_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("route", "bad option");
 		}
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("route", "expected one TOPOLOGY file");
-	*topo = argv[optind];
-	if (!*out)
+	a->topo = argv[optind];
+	if (!a->out)
 		return cli_usage_error("route", "--out DIR is required");
 	return 0;
 }
 
+static void print_json(const struct route_args *a, const struct kr_fabric *f,
+		       const struct kr_plan *p)
+{
+	static const char *const key[KR_NPHASE] = { "topo", "route", "slvl",
+						    "repair", "check" };
+	char topo[256];
+	unsigned lids = 0;
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++)
+		lids += f->lid_port[lid] != KR_NONE;
+	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
+	fputs("{\"fabric\": ", stdout);
+	kr_json_string(stdout, topo);
+	printf(", \"lids\": %u, \"plan\": ", lids);
+	kr_json_string(stdout, p->slvl.text);
+	printf(", \"check\": \"%s\", \"ms\": {", p->checked ? "passed"
+						       : "skipped");
+	for (int ph = 0; ph < KR_NPHASE; ph++)
+		printf("%s\"%s\": %.1f", ph ? ", " : "", key[ph], p->ms[ph]);
+	fputs("}, \"out\": ", stdout);
+	kr_json_string(stdout, a->out);
+	fputs("}\n", stdout);
+}
+
+/* Its errors name the output file they are about, not the topology. */
+static int write_out(const struct route_args *a, const struct kr_fabric *f,
+		     const struct kr_plan *p)
+{
+	struct kr_diag d = { 0 };
+	char line[1024];
+
+	cli_progress("writing %s/", a->out);
+	if (kr_plan_write_dir(a->out, f, p, &d))
+		return cli_error(&d);
+	if (a->json) {
+		print_json(a, f, p);
+		return 0;
+	}
+	kr_plan_oneline(line, sizeof(line), f, p);
+	printf("%s\nwritten to %s/\n", line, a->out);
+	return 0;
+}
+
+/* Why the plan failed: on stderr, and as {"error", "phase"} with --json. */
+static int failed(const struct route_args *a, const struct kr_fabric *f,
+		  const struct kr_plan *p, int rc, const struct kr_diag *d)
+{
+	fprintf(stderr, "knsroute: %s: %s failed: %s\n", a->topo,
+		kr_phase_name(p->failed), d->msg);
+	/* a check cut short (out of memory) has a report that proves nothing */
+	if (p->checked && (rc == KR_ECYCLE || rc == KR_EROUTE))
+		kr_check_report_write(stderr, f, &p->check, 0);
+	if (a->json) {
+		fputs("{\"error\": ", stdout);
+		kr_json_string(stdout, d->msg);
+		fputs(", \"phase\": ", stdout);
+		kr_json_string(stdout, kr_phase_name(p->failed));
+		fputs("}\n", stdout);
+	}
+	return cli_plan_exit(rc);
+}
+
 int cmd_route(int argc, char **argv)
 {
-	struct plan_opts po;
-	const char *topo = NULL, *out = NULL, *groups = NULL;
+	struct route_args a;
 	struct kr_conf c;
 	struct kr_fabric f;
 	struct kr_plan p;
 	struct kr_diag d = { 0 };
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &po, &topo, &out, &groups)) ||
-	    (rc = plan_opts_conf(&po, "route", &c)))
+	if ((rc = parse_args(argc, argv, &a)) ||
+	    (rc = plan_opts_conf(&a.po, "route", &c)))
 		return rc;
-	if ((rc = cli_read_fabric(topo, &f)))
+	cli_progress_begin("route", a.level);
+	if ((rc = cli_read_fabric(a.topo, &f)))
 		return rc;
-	if ((rc = plan_opts_lids(&po, &c, topo, &f))) {
+	if ((rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {
 		kr_fabric_free(&f);
 		return rc;
 	}
-	d.file = topo;
+	d.file = a.topo;
+	c.on_phase = cli_progress_phase;
 	rc = kr_plan_build(&f, &c, &p, &d);
-	if (rc) {
-		fprintf(stderr, "knsroute: %s: %s failed: %s\n", topo,
-			kr_phase_name(p.failed), d.msg);
-		if (p.checked)
-			kr_check_report_write(stderr, &f, &p.check, 0);
-		rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
-	} else if (groups && (rc = cli_mcast_groups(groups, &f, &p))) {
-		/* cli_mcast_groups said why */
-	} else if (kr_plan_write_dir(out, &f, &p, &d)) {
-		rc = cli_error(&d);
-	} else {
-		char line[1024];
-
-		kr_plan_oneline(line, sizeof(line), &f, &p);
-		printf("%s\nwritten to %s/\n", line, out);
-	}
+	if (rc)
+		rc = failed(&a, &f, &p, rc, &d);
+	else if (!a.groups || !(rc = cli_mcast_groups(a.groups, &f, &p)))
+		rc = write_out(&a, &f, &p);
 	kr_plan_free(&p);
 	kr_fabric_free(&f);
 	return rc;

@@ -36,18 +36,21 @@ static void stats_usage(FILE *out)
 "  --lfts FILE          LFTs from a dump (opensm-lfts.dump, ibroute output)\n"
 "  --sl2vl FILE         SL2VL maps (opensm-sl2vl.dump, smpquery output)\n"
 "  --path-sl FILE       path SLs (knsroute path-sl file, saquery -p output)\n"
+"  --json               one JSON object: plan (own plan only), switches\n"
+"                       [{guid, name, ports [{port, to, vl [destinations\n"
+"                       per VL]}]}], balance {vls, port_vls, max, mean}\n"
 PLAN_OPTIONS_HELP
 "  -h, --help           this text\n");
 }
 
-enum { OPT_ALL = 400, OPT_LFTS, OPT_SL2VL, OPT_PATHSL };
+enum { OPT_ALL = 400, OPT_LFTS, OPT_SL2VL, OPT_PATHSL, OPT_JSON };
 
 struct stats_args {
 	struct plan_opts po;
 	const char *topo, *lfts, *sl2vl, *path_sl;
 	const char *sw[64];
 	unsigned nsw;
-	int all_lids;
+	int all_lids, json;
 };
 
 static int parse_args(int argc, char **argv, struct stats_args *a)
@@ -58,6 +61,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		{ "lfts", required_argument, NULL, OPT_LFTS },
 		{ "sl2vl", required_argument, NULL, OPT_SL2VL },
 		{ "path-sl", required_argument, NULL, OPT_PATHSL },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
@@ -79,6 +83,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		case OPT_LFTS: a->lfts = optarg; break;
 		case OPT_SL2VL: a->sl2vl = optarg; break;
 		case OPT_PATHSL: a->path_sl = optarg; break;
+		case OPT_JSON: a->json = 1; break;
 		case 'h': stats_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("stats", "bad option");
 		}
@@ -108,35 +113,58 @@ static uint32_t find_switch(const struct kr_fabric *f, const char *s)
 	return KR_NONE;
 }
 
+/* The destinations per VL of a switch's ports, in text or as the JSON
+ * "switches" element; VLs up to the highest any port uses. */
 static void print_switch(const struct kr_fabric *f, const struct kr_tables *t,
-			 uint32_t sw, int all_lids)
+			 uint32_t sw, int all_lids, int json)
 {
 	uint32_t counts[256 * KR_NSL];
-	unsigned top = 0;
+	unsigned top = 0, nrow = 0;
 
 	kr_stats_switch(f, t, sw, all_lids, counts);
 	for (unsigned i = 0; i < (f->nports[sw] + 1u) * KR_NSL; i++)
 		if (counts[i] && i % KR_NSL >= top)
 			top = i % KR_NSL + 1;
-	printf("switch 0x%016" PRIx64 " \"%s\": destinations per output port "
-	       "and VL\n  port  %-24s", f->guid[sw], kr_node_desc(f, sw), "to");
-	for (unsigned vl = 0; vl < top; vl++)
-		printf(" %5s%u", "VL", vl);
-	printf("\n");
+	if (json) {
+		printf("{\"guid\": \"0x%016" PRIx64 "\", \"name\": ", f->guid[sw]);
+		kr_json_string(stdout, kr_node_name(f, sw));
+		fputs(", \"ports\": [", stdout);
+	} else {
+		printf("switch 0x%016" PRIx64 " \"%s\": destinations per output "
+		       "port and VL\n  port  %-24s", f->guid[sw],
+		       kr_node_name(f, sw), "to");
+		for (unsigned vl = 0; vl < top; vl++)
+			printf(" %5s%u", "VL", vl);
+		printf("\n");
+	}
 	for (unsigned p = 0; p <= f->nports[sw]; p++) {
 		uint32_t slot = kr_port(f, sw, p), sum = 0;
+		const char *to = p == 0 ? "(this switch)" :
+				 f->peer[slot] < 0 ? "(no link)" :
+				 kr_node_name(f, f->owner[f->peer[slot]]);
 
 		for (unsigned vl = 0; vl < KR_NSL; vl++)
 			sum += counts[p * KR_NSL + vl];
 		if (!sum)
 			continue;
-		printf("  %4u  %-24s", p, p == 0 ? "(this switch)" :
-		       f->peer[slot] < 0 ? "(no link)" :
-		       kr_node_desc(f, f->owner[f->peer[slot]]));
-		for (unsigned vl = 0; vl < top; vl++)
-			printf(" %6u", counts[p * KR_NSL + vl]);
-		printf("\n");
+		if (json) {
+			printf("%s{\"port\": %u, \"to\": ", nrow++ ? ", " : "", p);
+			kr_json_string(stdout, to);
+			fputs(", \"vl\": [", stdout);
+		} else {
+			printf("  %4u  %-24s", p, to);
+		}
+		for (unsigned vl = 0; vl < top; vl++) {
+			if (json)
+				printf("%s%u", vl ? ", " : "",
+				       counts[p * KR_NSL + vl]);
+			else
+				printf(" %6u", counts[p * KR_NSL + vl]);
+		}
+		fputs(json ? "]}" : "\n", stdout);
 	}
+	if (json)
+		fputs("]}", stdout);
 }
 
 static int read_tables(const struct stats_args *a, const struct kr_fabric *f,
@@ -152,24 +180,41 @@ static int read_tables(const struct stats_args *a, const struct kr_fabric *f,
 }
 
 static int report(const struct stats_args *a, const struct kr_fabric *f,
-		  const struct kr_tables *t)
+		  const struct kr_tables *t, const char *plan)
 {
 	struct kr_balance b;
 
-	for (unsigned i = 0; i < a->nsw; i++) {
-		uint32_t sw = find_switch(f, a->sw[i]);
-
-		if (sw == KR_NONE)
-			return cli_usage_error("stats", "no switch \"%s\" in %s",
-					       a->sw[i], a->topo);
-		print_switch(f, t, sw, a->all_lids);
-	}
 	if (kr_stats_balance(f, t, a->all_lids, &b))
 		return cli_usage_error("stats", "out of memory");
-	printf("balance: %u VL%s over %u inter-switch port-VLs: max %u, mean "
-	       "%.2f destinations per port-VL (max/mean %.3f)\n", b.vls,
-	       b.vls == 1 ? "" : "s", b.nportvl, b.max, b.mean,
-	       b.mean > 0 ? b.max / b.mean : 0.0);
+	for (unsigned i = 0; i < a->nsw; i++)
+		if (find_switch(f, a->sw[i]) == KR_NONE)
+			return cli_usage_error("stats", "no switch \"%s\" in %s",
+					       a->sw[i], a->topo);
+	if (a->json) {
+		fputs("{\"plan\": ", stdout);
+		if (plan)
+			kr_json_string(stdout, plan);
+		else
+			fputs("null", stdout);
+		fputs(", \"switches\": [", stdout);
+	} else if (plan) {
+		printf("plan: %s\n", plan);
+	}
+	for (unsigned i = 0; i < a->nsw; i++) {
+		if (a->json && i)
+			fputs(", ", stdout);
+		print_switch(f, t, find_switch(f, a->sw[i]), a->all_lids,
+			     a->json);
+	}
+	if (a->json)
+		printf("], \"balance\": {\"vls\": %u, \"port_vls\": %u, "
+		       "\"max\": %u, \"mean\": %.3f}}\n", b.vls, b.nportvl,
+		       b.max, b.mean);
+	else
+		printf("balance: %u VL%s over %u inter-switch port-VLs: max %u, "
+		       "mean %.2f destinations per port-VL (max/mean %.3f)\n",
+		       b.vls, b.vls == 1 ? "" : "s", b.nportvl, b.max, b.mean,
+		       b.mean > 0 ? b.max / b.mean : 0.0);
 	return 0;
 }
 
@@ -191,16 +236,15 @@ int cmd_stats(int argc, char **argv)
 		rc = read_tables(&a, &f, &t);
 	} else if (!(rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {
 		d.file = a.topo;
-		if (kr_plan_build(&f, &c, &p, &d)) {
+		if ((rc = kr_plan_build(&f, &c, &p, &d))) {
 			fprintf(stderr, "knsroute: %s: %s failed: %s\n", a.topo,
 				kr_phase_name(p.failed), d.msg);
-			rc = p.failed == KR_PHASE_CHECK ? EXIT_PROBLEM : EXIT_USAGE;
-		} else {
-			printf("plan: %s\n", p.slvl.text);
+			rc = cli_plan_exit(rc);
 		}
 	}
 	if (!rc)
-		rc = report(&a, &f, a.lfts ? &t : &p.tables);
+		rc = a.lfts ? report(&a, &f, &t, NULL)
+			    : report(&a, &f, &p.tables, p.slvl.text);
 	kr_tables_free(&t);
 	kr_plan_free(&p);
 	kr_fabric_free(&f);

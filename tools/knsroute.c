@@ -25,35 +25,62 @@ static const struct {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: knsroute COMMAND [OPTIONS] [ARGS]\n\n"
+	fprintf(out, "Usage: knsroute COMMAND [OPTIONS] [ARGS]\n"
+		"       knsroute help [COMMAND] | -V | --version\n\n"
 		"Routing for InfiniBand KNS and torus/mesh fabrics, offline.\n\n"
 		"Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'knsroute COMMAND --help' describes a command; "
-		"knsroute(8) has the whole story.\n"
+	fprintf(out, "\n'knsroute help COMMAND' (or 'knsroute COMMAND --help') "
+		"describes a command;\nknsroute(8) has the whole story. A "
+		"TOPOLOGY argument of - is read from\nstandard input.\n"
 		"Exit status: 0 fine, 1 a check found a problem, 2 usage or "
 		"input error.\n");
 }
 
+static int find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return (int)i;
+	return -1;
+}
+
+/* knsroute help CMD: the command's own --help. */
+static int help(const char *name)
+{
+	char *argv[] = { (char *)name, "--help", NULL };
+	int i = find(name);
+
+	if (i < 0) {
+		fprintf(stderr, "knsroute: no command \"%s\" to describe\n", name);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return commands[i].run(2, argv);
+}
+
 int main(int argc, char **argv)
 {
+	int i;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2)
+		return cli_flush_stdout(help(argv[2]));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return cli_flush_stdout(0);
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("knsroute %s\n", PACKAGE_VERSION);
 		return cli_flush_stdout(0);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return cli_flush_stdout(commands[i].run(argc - 1, argv + 1));
+	if ((i = find(argv[1])) >= 0)
+		return cli_flush_stdout(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "knsroute: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -746,7 +746,10 @@ static const struct bad_case bad_caches[] = {
 	{ "0x100001 0x10 0xf\n", 1, "top LID" },
 	{ "0x100001 0x10 0x10 x\n", 1, "unexpected text" },
 	/* the topology file gave sw-c LID 7 */
-	{ "0x100001 0x7 0x7\n", 0, "LID 7 used by" },
+	{ "0x100001 0x7 0x7\n", 1, "LID 7 used by" },
+	{ "\n0x200000 0x1 0x1\n\n0x100001 0x6 0x7\n", 4, "LID 7 used by" },
+	/* two entries of the file, the clash at the second */
+	{ "0x100001 0x10 0x11\n\n0x200001 0x11 0x11\n", 3, "LID 17 used by" },
 };
 
 /* A bad cache leaves the fabric exactly as it was. */

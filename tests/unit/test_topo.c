@@ -236,6 +236,47 @@ static void test_preferred_readings(void **state)
 	kr_fabric_free(&f);
 }
 
+/* A 4x4 torus with doubled links is also a 2x2x2x2 one (C4 = K2 x K2, each
+ * doubled link a ring of 2), which recognition prefers; `dims 4x4` in
+ * knsroute.conf must win, with the generator's grid, for any shuffle. */
+static void test_pinned_dims_pair_rings_of_two(void **state)
+{
+	struct kr_gen_opts o = grid_opts("4x4", "1", 1, 2);
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct tc_truth tr;
+
+	(void)state;
+	kr_conf_init(&c);
+	c.ndim = 2;
+	c.k[0] = c.k[1] = 4;
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		struct kr_diag d = { 0 };
+		const char *why;
+
+		o.shuffle = seed != 0;
+		o.shuffle_seed = seed;
+		tc_gen(&o, &f, &tr);
+		assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+		assert_int_equal(t.ndim, 4);	/* the preferred reading */
+		kr_topo_free(&t);
+		if (kr_topo_recognize(&f, &c, &t, &d))
+			fail_msg("seed %llu: %s", (unsigned long long)seed, d.msg);
+		assert_int_equal(t.ndim, 2);
+		assert_int_equal(t.k[0], 4);
+		assert_int_equal(t.k[1], 4);
+		assert_int_equal(t.parallel, 2);
+		tc_assert_valid(&f, &t);
+		why = tc_iso(&f, &tr, &t);
+		if (why)
+			fail_msg("seed %llu: %s", (unsigned long long)seed, why);
+		kr_topo_free(&t);
+		tc_truth_free(&tr);
+		kr_fabric_free(&f);
+	}
+}
+
 /* The missing-link entry m names the link between switches a and z: from a
  * router to its crossbar, or from either end towards the other. */
 static int reports_link(const struct kr_fabric *f, const struct kr_topo *t,
@@ -792,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_rule_reproduces_generator),
 		cmocka_unit_test(test_kns_some_routers_without_cas),
 		cmocka_unit_test(test_preferred_readings),
+		cmocka_unit_test(test_pinned_dims_pair_rings_of_two),
 		cmocka_unit_test(test_any_one_link_missing),
 		cmocka_unit_test(test_any_one_switch_missing),
 		cmocka_unit_test(test_random_faults),

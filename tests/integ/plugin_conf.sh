@@ -1,0 +1,65 @@
+#!/bin/bash
+# The plugin's configuration under a running opensm: a knsroute.conf
+# created at the default path after OpenSM started is read at the next
+# sweep (the guide says the file is read every sweep), and a long reason
+# for falling back reaches the log whole.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/readback.sh"
+
+kr_plan 4
+kr_tmpdir
+if ! kr_plugin_ready; then
+	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
+	kr_done
+fi
+T=$KR_TMP
+
+# The default path, moved into this test's directory: it does not exist
+# when opensm starts.
+export KNSROUTE_CONF="$T/knsroute.conf"
+kr_plugin_conf "$T/opensm.conf"
+"$KR_CLI" gen torus --dims 3x3 --p 1 -o "$T/t33.net"
+kr_start_ibsim "$T/t33.net"
+kr_start_opensm -F "$T/opensm.conf"
+kr_wait_sm 60
+grep -q "knsroute: sweep 1: torus 3x3.*SL bits: 0-1 class xordet" "$KR_OSM_LOG"
+kr_ok $? "no knsroute.conf at start: sweep 1 uses the defaults (xordet classes)"
+
+printf 'classify none\n' >"$KNSROUTE_CONF"
+kill -HUP "$KR_OSM_PID"
+for _ in $(seq 300); do
+	grep -q "knsroute: sweep 2:" "$KR_OSM_LOG" && break
+	sleep 0.1
+done
+grep -q "knsroute: config $KNSROUTE_CONF\$" "$KR_OSM_LOG" &&
+	grep -q "knsroute: sweep 2: torus 3x3.*SL bits: no classes" "$KR_OSM_LOG"
+kr_ok $? "knsroute.conf created later: read at the next sweep (classify none)"
+kr_stop_opensm
+kr_stop_ibsim
+
+# A fat tree by hand (three leaves, two spines, a CA per leaf): both
+# families' reasons together run past 256 bytes.
+{
+	for s in 1 2 3; do
+		printf 'Switch\t3 "leaf%d"\n[1]\t"spine4"[%d]\n[2]\t"spine5"[%d]\n' $s $s $s
+		printf '[3]\t"ca%d"[1]\n\n' $s
+	done
+	for s in 4 5; do
+		printf 'Switch\t3 "spine%d"\n[1]\t"leaf1"[%d]\n[2]\t"leaf2"[%d]\n[3]\t"leaf3"[%d]\n\n' \
+			$s $((s - 3)) $((s - 3)) $((s - 3))
+	done
+	for s in 1 2 3; do
+		printf 'Ca\t1 "ca%d"\n[1]\t"leaf%d"[3]\n\n' $s $s
+	done
+} >"$T/ft.net"
+rm -rf "$KR_TMP/osm"
+kr_start_ibsim "$T/ft.net"
+kr_start_opensm -F "$T/opensm.conf"
+kr_wait_sm 60
+line=$(grep "ERR KR02: knsroute: recognition:" "$KR_OSM_LOG" | head -1)
+[[ $line == *"not a KNS: "*"; not a torus or mesh: "*"two switches share at most 2"*"; falling back to the next routing engine"* ]]
+kr_ok $? "a long reason reaches the log whole (${#line} bytes)"
+grep -q "SUBNET UP" "$KR_OSM_LOG"
+kr_ok $? "the fat tree comes up on the fallback engine"
+
+kr_done
