@@ -147,6 +147,28 @@ static void router_free(struct router *r)
 	free(r->gport);
 }
 
+/* Digit j of a subnet order or router coordinate in base a. */
+static unsigned digit(uint32_t v, unsigned a, unsigned j)
+{
+	while (j--)
+		v /= a;
+	return v % a;
+}
+
+/* Subnet switch sw at stage e: a link down to the router with coordinate
+ * c is group c's digit 0, a link down to stage e-1 the child's digit e-1
+ * (the one the link changes), a link up the parent's digit e plus a. */
+static int subnet_port_group(const struct kr_topo *t, uint32_t sw, uint32_t nb)
+{
+	unsigned e = t->sw_stage[sw], a = t->arity;
+
+	if (t->sw_pos[nb] != KR_NONE)
+		return (int)(kr_topo_coord(t, t->sw_pos[nb], t->sw_xdim[sw]) % a);
+	if (t->sw_stage[nb] + 1u == e)
+		return (int)digit(t->sw_order[nb], a, e - 1);
+	return (int)(a + digit(t->sw_order[nb], a, e));
+}
+
 /* The group a port belongs to at its switch, or -1. Torus and KNS routers
  * use the direction code; crossbars the coordinate of the router behind. */
 static int port_group(const struct router *r, uint32_t sw, uint32_t slot)
@@ -155,6 +177,8 @@ static int port_group(const struct router *r, uint32_t sw, uint32_t slot)
 	const struct kr_fabric *f = r->f;
 	uint8_t dir = t->port_dir[slot];
 
+	if (dir == KR_DIR_XBAR && t->s > 1)
+		return subnet_port_group(t, sw, f->owner[f->peer[slot]]);
 	if (dir == KR_DIR_XBAR) {
 		uint32_t nb = f->owner[f->peer[slot]];
 
@@ -409,9 +433,34 @@ static uint32_t group_size(const struct router *r, uint32_t sw, unsigned g)
 	return r->gstart[gi + 1] - r->gstart[gi];
 }
 
+/* Fat-tree routing (thesis 4.4.2) at stage e, order w, towards the router
+ * with coordinate c on the line: down by c's digit e when c is below w
+ * (c's digits above e are w's digits from e on), else up by the same
+ * digit. */
+static unsigned to_router(unsigned a, unsigned e, uint32_t w, unsigned c)
+{
+	uint32_t blk = 1;
+
+	for (unsigned j = 0; j < e; j++)
+		blk *= a;
+	return c / (blk * a) == w / blk ? digit(c, a, e) : a + digit(c, a, e);
+}
+
+static unsigned subnet_group(const struct router *r, uint32_t sw,
+			     const struct dest *x)
+{
+	const struct kr_topo *t = r->t;
+	unsigned d = t->sw_xdim[sw], e = t->sw_stage[sw];
+
+	/* subnet switches get their columns from route_updn.c */
+	return to_router(t->arity, e, t->sw_order[sw], x->mask == d ? 0 :
+			 r->coord[(size_t)x->tpos * t->ndim + d]);
+}
+
 /* The group class x leaves switch sw by. */
-static unsigned class_group(const struct router *r, const uint8_t *sc,
-			    unsigned xdim, const struct dest *x)
+static unsigned class_group(const struct router *r, uint32_t sw,
+			    const uint8_t *sc, unsigned xdim,
+			    const struct dest *x)
 {
 	const struct kr_topo *t = r->t;
 	int g;
@@ -420,6 +469,8 @@ static unsigned class_group(const struct router *r, const uint8_t *sc,
 		g = grid_group(r, sc, x);
 		return g >= 0 ? (unsigned)g : 2u * x->mask;
 	}
+	if (t->s > 1)
+		return subnet_group(r, sw, x);
 	/* a crossbar: to the router on its line that matches the target in
 	 * its dimension; a crossbar target of this dimension on another line
 	 * is never reached this way (DOR climbs to a crossbar only on its own
@@ -442,7 +493,7 @@ static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
 		r->portof[u] = KR_NO_PORT;
 		if (x->target == sw)
 			continue;	/* delivered here: patched per LID */
-		g = class_group(r, sc, xdim, x);
+		g = class_group(r, sw, sc, xdim, x);
 		n = group_size(r, sw, g);
 		if (n == 1) {
 			r->portof[u] = r->gport[r->gstart[(size_t)sw * r->ngroup + g]];
@@ -466,7 +517,7 @@ static void row_parallel(struct router *r, uint32_t sw, const uint8_t *sc,
 
 		if (u == KR_NONE || !r->multi[u])
 			continue;
-		g = class_group(r, sc, xdim, &r->cls[u]);
+		g = class_group(r, sw, sc, xdim, &r->cls[u]);
 		row[lid] = r->gport[r->gstart[(size_t)sw * r->ngroup + g] +
 				    rr[g]++ % group_size(r, sw, g)];
 	}
@@ -534,6 +585,8 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = KR_ENOMEM;
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)
 		route_row(&r, sw, t->lft + (size_t)sw * stride, stride, rr);
+	if (!rc && topo->s > 1)
+		rc = kr_route_subnet_switches(f, topo, t);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	if (rc)
