@@ -48,6 +48,9 @@ struct router {
 	unsigned ngroup;		/* groups per switch */
 	uint32_t *gstart;		/* [nsw * ngroup + 1] into gport */
 	uint8_t *gport;
+	uint64_t (*dok)[4];		/* [nsw] subnet switch: coordinates of
+					 * its line it reaches going down */
+	uint64_t (*uok)[4];		/* [nsw] ... going up, then down */
 };
 
 static unsigned factorial(unsigned n)
@@ -145,6 +148,8 @@ static void router_free(struct router *r)
 	free(r->coord);
 	free(r->gstart);
 	free(r->gport);
+	free(r->dok);
+	free(r->uok);
 }
 
 /* Digit j of a subnet order or router coordinate in base a. */
@@ -446,15 +451,92 @@ static unsigned to_router(unsigned a, unsigned e, uint32_t w, unsigned c)
 	return c / (blk * a) == w / blk ? digit(c, a, e) : a + digit(c, a, e);
 }
 
+static uint32_t group_size(const struct router *r, uint32_t sw, unsigned g);
+
+static int has(const uint64_t *set, unsigned c)
+{
+	return set[c >> 6] >> (c & 63) & 1;
+}
+
+/* The switch behind group g of sw (its first port), or KR_NONE. */
+static uint32_t group_nb(const struct router *r, uint32_t sw, unsigned g)
+{
+	const struct kr_fabric *f = r->f;
+
+	if (!group_size(r, sw, g))
+		return KR_NONE;
+	return f->owner[f->peer[f->port0[sw] +
+			r->gport[r->gstart[(size_t)sw * r->ngroup + g]]]];
+}
+
+/* Faults inside subnets are repaired there: dok, uok say which routers of
+ * its line each subnet switch still reaches down the digits' path, or up
+ * any parent and then down; on a pristine subnet both are everything
+ * below it and every router of the line. */
+static int subnet_reach(struct router *r)
+{
+	const struct kr_topo *t = r->t;
+	const struct kr_fabric *f = r->f;
+	unsigned a = t->arity;
+
+	r->dok = calloc((size_t)f->nsw + 1, sizeof(*r->dok));
+	r->uok = calloc((size_t)f->nsw + 1, sizeof(*r->uok));
+	if (!r->dok || !r->uok)
+		return KR_ENOMEM;
+	for (unsigned e = 0; e < t->s; e++)
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			for (unsigned g = 0; t->sw_pos[sw] == KR_NONE &&
+					     t->sw_stage[sw] == e && g < a; g++) {
+				uint32_t nb = group_nb(r, sw, g);
+
+				if (nb == KR_NONE)
+					continue;
+				if (!e) {
+					unsigned c = kr_topo_coord(t, t->sw_pos[nb],
+								   t->sw_xdim[sw]);
+
+					r->dok[sw][c >> 6] |= 1ull << (c & 63);
+				} else {
+					for (unsigned i = 0; i < 4; i++)
+						r->dok[sw][i] |= r->dok[nb][i];
+				}
+			}
+	for (unsigned e = t->s; e-- > 0;)
+		for (uint32_t sw = 0; sw < f->nsw; sw++) {
+			if (t->sw_pos[sw] != KR_NONE || t->sw_stage[sw] != e)
+				continue;
+			memcpy(r->uok[sw], r->dok[sw], sizeof(r->uok[sw]));
+			for (unsigned g = a; g < 2 * a; g++) {
+				uint32_t nb = group_nb(r, sw, g);
+
+				for (unsigned i = 0; i < 4 && nb != KR_NONE; i++)
+					r->uok[sw][i] |= r->uok[nb][i];
+			}
+		}
+	return KR_OK;
+}
+
+/* Down by the digit where the router is still reached below, else up to
+ * the parent the digit names or, if that one cannot reach it any more,
+ * the next one that can; no group left: no entry (kr_repair's turn). */
 static unsigned subnet_group(const struct router *r, uint32_t sw,
 			     const struct dest *x)
 {
 	const struct kr_topo *t = r->t;
-	unsigned d = t->sw_xdim[sw], e = t->sw_stage[sw];
-
+	unsigned d = t->sw_xdim[sw], a = t->arity, e = t->sw_stage[sw];
 	/* subnet switches get their columns from route_updn.c */
-	return to_router(t->arity, e, t->sw_order[sw], x->mask == d ? 0 :
-			 r->coord[(size_t)x->tpos * t->ndim + d]);
+	unsigned c = x->mask == d ? 0 : r->coord[(size_t)x->tpos * t->ndim + d];
+	unsigned g = to_router(a, e, t->sw_order[sw], c);
+
+	if (g < a || has(r->dok[sw], c))
+		return g;
+	for (unsigned i = 0; i < a; i++) {
+		uint32_t nb = group_nb(r, sw, a + (g - a + i) % a);
+
+		if (nb != KR_NONE && has(r->uok[nb], c))
+			return a + (g - a + i) % a;
+	}
+	return g;
 }
 
 /* The group class x leaves switch sw by. */
@@ -579,6 +661,8 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = build_coords(&r);
 	if (!rc)
 		rc = build_groups(&r);
+	if (!rc && topo->s > 1)
+		rc = subnet_reach(&r);
 	if (!rc)
 		rc = build_classes(&r, stride, d);
 	if (!rc && !(rr = malloc(r.ngroup * sizeof(*rr))))

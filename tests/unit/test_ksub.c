@@ -324,6 +324,33 @@ static void test_route_and_check(void **state)
 	}
 }
 
+/* Links missing inside subnets only: every CA pair keeps its dimension
+ * order and reaches its destination through another up port or ancestor
+ * of the subnet, none needs kr_repair's intermediate routers; the check
+ * passes. Seed 8 leaves out two stage 1 - stage 2 links (gen --fail 2). */
+static void test_subnet_faults_repaired_inside(void **state)
+{
+	struct kr_gen_opts o = kns(8, 2, 4, 1);
+	struct kr_fabric f;
+	struct kr_plan plan;
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	o.fail = 2;
+	o.fail_seed = 8;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+	if (kr_plan_build(&f, NULL, &plan, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(plan.topo.nmissing_sublink, 2);
+	assert_int_equal(plan.topo.nmissing_link, 0);
+	assert_true(plan.repair.paths[KR_REPAIR_NONE] == plan.repair.pairs);
+	assert_true(plan.check.delivered == plan.check.pairs);
+	for (unsigned c = 0; c < KR_CHECK_NCLASS; c++)
+		assert_int_equal(plan.check.cls[c].loop, KR_LOOP_NONE);
+	kr_plan_free(&plan);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_hand_8ary_2direct_radix4),
 		cmocka_unit_test(test_shuffled_recognition),
 		cmocka_unit_test(test_route_and_check),
+		cmocka_unit_test(test_subnet_faults_repaired_inside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
