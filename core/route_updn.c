@@ -96,8 +96,12 @@ static void column(struct ucol *u, struct kr_tables *t, uint32_t target,
 	for (uint32_t i = 0; i < u->f->nsw; i++) {
 		uint32_t sw = u->byrank[i];
 
-		t->lft[(size_t)sw * t->stride + lid] = sw == target ? 0 :
-			(uint8_t)next_port(u, sw);
+		if (sw == target) {
+			u->best[sw] = 0;
+			t->lft[(size_t)sw * t->stride + lid] = 0;
+			continue;
+		}
+		t->lft[(size_t)sw * t->stride + lid] = (uint8_t)next_port(u, sw);
 	}
 }
 

@@ -351,6 +351,69 @@ static void test_subnet_faults_repaired_inside(void **state)
 	kr_fabric_free(&f);
 }
 
+/* f's net file with its node records in reverse order: node ids differ,
+ * GUIDs, ports and LIDs do not. */
+static void reversed(const struct kr_fabric *f, struct kr_fabric *g)
+{
+	char *buf = NULL, *rev, *rec[4096] = { NULL };
+	size_t len = 0, n = 0, at = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct kr_diag d = { 0 };
+
+	assert_non_null(out);
+	assert_int_equal(kr_net_write(out, f), 0);
+	fclose(out);
+	for (char *p = strstr(buf, "sysimgguid"); p && n < 4096;
+	     p = strstr(p + 1, "\nsysimgguid"), p = p ? p + 1 : NULL)
+		rec[n++] = p;
+	rev = malloc(len + n + 1);
+	assert_non_null(rev);
+	assert_non_null(rec[0]);
+	at = (size_t)(rec[0] - buf);
+	memcpy(rev, buf, at);
+	for (size_t i = n; i-- > 0;) {
+		size_t l = (size_t)((i + 1 < n ? rec[i + 1] : buf + len) - rec[i]);
+
+		memcpy(rev + at, rec[i], l);
+		at += l;
+		rev[at++] = '\n';
+	}
+	assert_int_equal(kr_net_parse(rev, at, "reversed", g, &d), KR_OK);
+	free(rev);
+	free(buf);
+}
+
+/* The plugin sees OpenSM's node order, the dry run the capture's: the
+ * tables must not depend on it (the up*-down* columns once did). */
+static void test_node_order_free(void **state)
+{
+	struct kr_gen_opts o = kns(8, 2, 4, 1);
+	struct kr_fabric f, g;
+	struct kr_plan a, b;
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	o.shuffle = 1;
+	o.shuffle_seed = 5;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+	reversed(&f, &g);
+	assert_int_equal(g.nsw, f.nsw);
+	assert_int_not_equal(g.guid[0], f.guid[0]);
+	assert_int_equal(kr_plan_build(&f, NULL, &a, &d), KR_OK);
+	assert_int_equal(kr_plan_build(&g, NULL, &b, &d), KR_OK);
+	for (uint32_t s = 0; s < f.nsw; s++) {
+		uint32_t t = kr_node_by_guid(&g, f.guid[s]);
+
+		for (unsigned lid = 1; lid <= f.max_lid; lid++)
+			assert_int_equal(kr_lft_port(&a.tables, s, lid),
+					 kr_lft_port(&b.tables, t, lid));
+	}
+	kr_plan_free(&a);
+	kr_plan_free(&b);
+	kr_fabric_free(&g);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_shuffled_recognition),
 		cmocka_unit_test(test_route_and_check),
 		cmocka_unit_test(test_subnet_faults_repaired_inside),
+		cmocka_unit_test(test_node_order_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
