@@ -554,7 +554,13 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 	if (p->requested && p->requested > p->nclass)
 		n += (size_t)snprintf(p->text + n, len - n, " %u classes asked, "
 				      "%u fit;", p->requested, p->nclass);
-	if (p->xbar_vl != KR_NONE)
+	if (p->xbar_vl != KR_NONE && topo->s > 1)
+		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to subnet "
+				      "switches, up*/down* (VL %u on every switch "
+				      "link%s);", XBAR_SL, p->xbar_vl,
+				      p->fold != KR_NONE ?
+				      ", the VL below for other SLs there" : "");
+	else if (p->xbar_vl != KR_NONE)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to crossbars "
 				      "(VL %u on turns into them%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?

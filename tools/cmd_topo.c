@@ -71,7 +71,8 @@ static void missing(FILE *out, const struct kr_topo *t)
 		if (t->family == KR_FAMILY_KNS) {
 			kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim], m->dim,
 					z, sizeof(z));
-			fprintf(out, "  router %s - crossbar %s\n", a, z);
+			fprintf(out, "  router %s - %s %s\n", a,
+				t->s > 1 ? "subnet" : "crossbar", z);
 			continue;
 		}
 		kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim] +
