@@ -518,7 +518,9 @@ static int subnet_reach(struct router *r)
 
 /* Down by the digit where the router is still reached below, else up to
  * the parent the digit names or, if that one cannot reach it any more,
- * the next one that can; no group left: no entry (kr_repair's turn). */
+ * the next one that can (a switch whose own way down broke only gets
+ * packets that climb: its parents see that it cannot deliver); no group
+ * left: the digit's, maybe without a link (kr_repair's turn). */
 static unsigned subnet_group(const struct router *r, uint32_t sw,
 			     const struct dest *x)
 {
@@ -528,13 +530,14 @@ static unsigned subnet_group(const struct router *r, uint32_t sw,
 	unsigned c = x->mask == d ? 0 : r->coord[(size_t)x->tpos * t->ndim + d];
 	unsigned g = to_router(a, e, t->sw_order[sw], c);
 
-	if (g < a || has(r->dok[sw], c))
+	if (has(r->dok[sw], c))
 		return g;
 	for (unsigned i = 0; i < a; i++) {
-		uint32_t nb = group_nb(r, sw, a + (g - a + i) % a);
+		unsigned up = a + (digit(c, a, e) + i) % a;
+		uint32_t nb = group_nb(r, sw, up);
 
 		if (nb != KR_NONE && has(r->uok[nb], c))
-			return a + (g - a + i) % a;
+			return up;
 	}
 	return g;
 }
