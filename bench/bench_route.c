@@ -1,6 +1,7 @@
 /* Route time for KNS and tori from 1K to ~45K CAs (the unicast LID space,
  * 48K LIDs, caps a fabric below 64K CAs at LMC 0), in LFT entries per second
- * and against a plain memset of the same bytes. */
+ * and against a plain memset of the same bytes; then route and check time
+ * of KNS with fat-tree subnets (s = 2, 3, 4) next to crossbars (s = 1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,43 @@ static void run(const char *label, const char *family, const char *dims,
 	kr_fabric_free(&f);
 }
 
+/* KNS with fat-tree subnets next to crossbars of the same CA count: the
+ * plan's route and check phases (switch LIDs included), best of three. */
+static void run_subnets(unsigned k, unsigned n, unsigned p, unsigned radix)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = n, .p = p,
+				 .radix = radix, .assign_lids = 1 };
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+	struct kr_plan plan;
+	double route = 1e9, check = 1e9;
+	unsigned s = 1;
+	char label[64];
+
+	for (unsigned i = 0; i < n; i++)
+		o.k[i] = k;
+	if (kr_gen(&o, &f, NULL, NULL, NULL, &d)) {
+		fprintf(stderr, "kns k%u n%u radix %u: %s\n", k, n, radix, d.msg);
+		exit(1);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (kr_plan_build(&f, NULL, &plan, &d)) {
+			fprintf(stderr, "kns k%u n%u radix %u: %s\n", k, n, radix,
+				d.msg);
+			exit(1);
+		}
+		s = plan.topo.s;
+		route = plan.ms[KR_PHASE_ROUTE] < route ? plan.ms[KR_PHASE_ROUTE] : route;
+		check = plan.ms[KR_PHASE_CHECK] < check ? plan.ms[KR_PHASE_CHECK] : check;
+		kr_plan_free(&plan);
+	}
+	snprintf(label, sizeof(label), "kns %u-ary %u-direct %u-indirect p%u", k,
+		 n, s, p);
+	printf("%-32s %7u %6u %9.1f %9.1f\n", label, f.nnode - f.nsw, f.nsw,
+	       route, check);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	printf("%-26s %7s %6s %10s %9s %9s %7s\n", "fabric", "CAs", "sw",
@@ -72,5 +110,14 @@ int main(void)
 	run("torus 16x16x16 p1", "torus", "16x16x16", 1);
 	run("torus 16x16x16 p4", "torus", "16x16x16", 4);
 	run("torus 16x16x16 p10", "torus", "16x16x16", 10);
+	printf("\n%-32s %7s %6s %9s %9s\n", "fabric (s > 1: fat-tree subnets)",
+	       "CAs", "sw", "route ms", "check ms");
+	run_subnets(16, 2, 4, 0);	/* 1024 CAs: crossbars, */
+	run_subnets(16, 2, 4, 8);	/* 4-ary 2-trees of 8 ports, */
+	run_subnets(16, 2, 4, 4);	/* 2-ary 4-trees of 4 ports */
+	run_subnets(8, 3, 2, 0);	/* 1024 CAs: crossbars, */
+	run_subnets(8, 3, 2, 4);	/* 2-ary 3-trees of 4 ports */
+	run_subnets(9, 2, 16, 0);	/* 1296 CAs: crossbars, */
+	run_subnets(9, 2, 16, 6);	/* 3-ary 2-trees of 6 ports */
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Generator for KNS (s = 1) and torus / mesh fabrics.
+/* Generator for KNS (crossbars or fat-tree subnets) and torus / mesh fabrics.
  *
  * It first lays out a logical fabric (nodes in coordinate order, ports in a
  * fixed pattern), then disguises it on request: random record order, random
@@ -25,6 +25,9 @@ struct gfab {
 	uint32_t *pos;		/* [nsw] grid position or KR_NONE */
 	uint8_t *xdim;		/* [nsw] */
 	uint32_t *xline;	/* [nsw] */
+	uint8_t *stage;		/* [nsw] KNS subnet stage, KR_NO_DIM */
+	uint32_t *order;	/* [nsw] KNS subnet order */
+	unsigned s, arity;	/* KNS subnet stages, switch arity (s > 1) */
 	uint32_t *ca_sw;	/* [nca] switch of each CA */
 	uint32_t *ca_slot;	/* [nca] */
 	struct glink *link;
@@ -96,6 +99,8 @@ static void gfab_free(struct gfab *g)
 	free(g->pos);
 	free(g->xdim);
 	free(g->xline);
+	free(g->stage);
+	free(g->order);
 	free(g->ca_sw);
 	free(g->ca_slot);
 	free(g->link);
@@ -110,14 +115,18 @@ static int gfab_alloc(struct gfab *g, uint32_t nsw, uint32_t nca, uint32_t nlink
 	g->pos = malloc(nsw * sizeof(*g->pos));
 	g->xdim = malloc(nsw);
 	g->xline = malloc(nsw * sizeof(*g->xline));
+	g->stage = malloc(nsw);
+	g->order = calloc(nsw, sizeof(*g->order));
 	g->ca_sw = malloc((nca + 1) * sizeof(*g->ca_sw));
 	g->ca_slot = malloc((nca + 1) * sizeof(*g->ca_slot));
 	g->link = malloc((nlink + 1) * sizeof(*g->link));
-	if (!g->nports || !g->pos || !g->xdim || !g->xline || !g->ca_sw ||
+	if (!g->nports || !g->pos || !g->xdim || !g->xline || !g->stage ||
+	    !g->order || !g->ca_sw ||
 	    !g->ca_slot || !g->link)
 		return KR_ENOMEM;
 	memset(g->pos, 0xff, nsw * sizeof(*g->pos));
 	memset(g->xdim, KR_NO_DIM, nsw);
+	memset(g->stage, KR_NO_DIM, nsw);
 	memset(g->xline, 0xff, nsw * sizeof(*g->xline));
 	return KR_OK;
 }
@@ -128,16 +137,79 @@ static void add_link(struct gfab *g, uint32_t a, uint32_t pa, uint32_t z,
 	g->link[g->nlink++] = (struct glink){ a, pa, z, pz };
 }
 
-/* Router pos is switch pos; router ports: CAs 1..p, crossbar of dim d at
- * p+1+d. Crossbar (d, line) follows the routers; port c+1 leads to the
- * router with coordinate c in d. */
+/* Stages of a subnet of k routers built from radix-port switches: 1 for a
+ * crossbar, else s with (radix/2)^s = k; 0 when k is no such power. */
+static unsigned subnet_stages(unsigned k, unsigned radix, unsigned *arity)
+{
+	unsigned s = 0;
+	uint32_t reach = 1;
+
+	*arity = radix / 2;
+	if (!radix || radix >= k)
+		return 1;
+	if (*arity < 2)
+		return 0;
+	while (reach < k) {
+		reach *= *arity;
+		s++;
+	}
+	return reach == k ? s : 0;
+}
+
+/* One line's subnet: a-ary s-tree (Petrini's k-ary n-tree), switch x0 + e *
+ * a^(s-1) + o at stage e, order o with base-a digits w_0 .. w_{s-2}.
+ * Stage e and e+1 switches are linked when their orders differ at most in
+ * digit e: up port a+1+j of the lower one (j its partner's digit e), down
+ * port 1+w_e of the upper one. A stage-0 switch's down port 1+j leads to
+ * the router of the line with coordinate o*a + j. Ports: 2a everywhere,
+ * the top stage's up ports unused (the thesis' 12 switches of 4 ports for
+ * 8 routers). */
+static void layout_subnet(const struct kr_gen_opts *o, struct gfab *g,
+			  uint32_t x0, unsigned d, uint32_t line,
+			  uint32_t stride_d)
+{
+	unsigned a = g->arity, s = g->s;
+	uint32_t per = o->k[0] / a, unit = 1;
+
+	for (unsigned e = 0; e < s; e++)
+		for (uint32_t w = 0; w < per; w++) {
+			uint32_t x = x0 + e * per + w;
+
+			g->xdim[x] = (uint8_t)d;
+			g->xline[x] = line;
+			g->stage[x] = (uint8_t)e;
+			g->order[x] = w;
+			g->nports[x] = (uint8_t)(2 * a);
+		}
+	for (uint32_t w = 0; w < per; w++)
+		for (unsigned j = 0; j < a; j++)
+			add_link(g, line + (w * a + j) * stride_d,
+				 o->p + 1 + d, x0 + w, j + 1);
+	for (unsigned e = 0; e + 1 < s; e++, unit *= a)
+		for (uint32_t w = 0; w < per; w++)
+			for (unsigned j = 0; j < a; j++) {
+				unsigned we = (unsigned)(w / unit % a);
+				uint32_t up = w - we * unit + j * unit;
+
+				add_link(g, x0 + e * per + w, a + 1 + j,
+					 x0 + (e + 1) * per + up, we + 1);
+			}
+}
+
+/* Router pos is switch pos; router ports: CAs 1..p, subnet of dim d at
+ * p+1+d. Subnets (d, line) follow the routers; a crossbar's port c+1 leads
+ * to the router with coordinate c in d. */
 static int layout_kns(const struct kr_gen_opts *o, struct gfab *g,
 		      const uint32_t *stride, uint32_t npos)
 {
 	unsigned n = o->ndim, k = o->k[0];
-	uint32_t nxbar = n * (npos / k), x = npos;
+	uint32_t nline = n * (npos / k), x = npos, per, nsub_link;
 
-	if (gfab_alloc(g, npos + nxbar, npos * o->p, npos * (n + o->p)))
+	g->s = subnet_stages(k, o->radix, &g->arity);
+	per = g->s > 1 ? k / g->arity : 1;
+	nsub_link = g->s > 1 ? (g->s - 1) * per * g->arity : 0;
+	if (gfab_alloc(g, npos + nline * g->s * per, npos * o->p,
+		       npos * (n + o->p) + nline * nsub_link))
 		return KR_ENOMEM;
 	for (uint32_t r = 0; r < npos; r++) {
 		g->pos[r] = r;
@@ -147,6 +219,11 @@ static int layout_kns(const struct kr_gen_opts *o, struct gfab *g,
 		for (uint32_t line = 0; line < npos; line++) {
 			if ((line / stride[d]) % k)
 				continue;	/* lines start at coordinate 0 */
+			if (g->s > 1) {
+				layout_subnet(o, g, x, d, line, stride[d]);
+				x += g->s * per;
+				continue;
+			}
 			g->xdim[x] = (uint8_t)d;
 			g->xline[x] = line;
 			g->nports[x] = (uint8_t)k;
@@ -237,6 +314,10 @@ static void node_name(char *buf, size_t len, const struct kr_gen_opts *o,
 
 		coord_name(c, sizeof(c), o, g->pos[g->ca_sw[ca]], stride, KR_NO_DIM);
 		snprintf(buf, len, "ca(%s)/%u", c, g->ca_slot[ca]);
+	} else if (g->stage[id] != KR_NO_DIM) {
+		coord_name(c, sizeof(c), o, g->xline[id], stride, g->xdim[id]);
+		snprintf(buf, len, "sw%u(%s)e%uo%u", g->xdim[id], c,
+			 g->stage[id], g->order[id]);
 	} else if (g->xdim[id] != KR_NO_DIM) {
 		coord_name(c, sizeof(c), o, g->xline[id], stride, g->xdim[id]);
 		snprintf(buf, len, "xbar%u(%s)", g->xdim[id], c);
@@ -382,6 +463,18 @@ static int fill_truth(const struct kr_gen_opts *o, const struct gfab *g,
 	t->sw_xline = malloc(f->nsw * sizeof(*t->sw_xline));
 	if (!t->pos_sw || !t->sw_pos || !t->sw_xdim || !t->sw_xline)
 		return KR_ENOMEM;
+	t->s = g->s ? g->s : 1;
+	if (t->s > 1) {
+		t->arity = g->arity;
+		t->sw_stage = malloc(f->nsw);
+		t->sw_order = malloc(f->nsw * sizeof(*t->sw_order));
+		if (!t->sw_stage || !t->sw_order)
+			return KR_ENOMEM;
+		for (uint32_t i = 0; i < g->nsw; i++) {
+			t->sw_stage[final_of[i]] = g->stage[i];
+			t->sw_order[final_of[i]] = g->order[i];
+		}
+	}
 	for (uint32_t i = 0; i < g->nsw; i++) {
 		uint32_t n = final_of[i];
 
@@ -424,9 +517,21 @@ static int check_opts(const struct kr_gen_opts *o, uint32_t npos,
 			if (o->k[d0] != o->k[0])
 				return kr_fail(d, KR_EINVAL, 0,
 					       "KNS needs one k for all dimensions");
+		unsigned a;
+
 		if (o->k[0] < 2 || o->p + o->ndim > 254)
 			return kr_fail(d, KR_EINVAL, 0,
 				       "KNS needs k >= 2 and p + n <= 254");
+		if (!subnet_stages(o->k[0], o->radix, &a))
+			return kr_fail(d, KR_EINVAL, 0, "radix %u: the %u "
+				       "routers of a line need a full %u-ary "
+				       "tree, so k must be a power of radix/2 "
+				       "(radix >= 4 and even, or >= k for a "
+				       "crossbar)", o->radix, o->k[0], a);
+		if (o->radix < o->k[0] && o->radix % 2)
+			return kr_fail(d, KR_EINVAL, 0, "radix %u: subnet "
+				       "switches need as many up as down "
+				       "ports (an even radix)", o->radix);
 	} else if (o->family != KR_FAMILY_TORUS && o->family != KR_FAMILY_MESH) {
 		return kr_fail(d, KR_EINVAL, 0, "unknown family");
 	}

@@ -1,4 +1,4 @@
-/* Fabric generator: KNS (crossbar subnets) and torus / mesh, optionally
+/* Fabric generator: KNS (crossbar or fat-tree subnets) and torus / mesh, optionally
  * shuffled (GUIDs, port numbers, names, record order) and with links left
  * out, plus the ground truth (coordinates) for tests. */
 #ifndef KR_GEN_H
@@ -15,6 +15,8 @@ struct kr_gen_opts {
 	unsigned k[KR_MAX_DIM];
 	uint8_t wrap[KR_MAX_DIM];	/* torus: per dimension; mesh: all 0 */
 	unsigned p;			/* CAs per router / grid switch */
+	unsigned radix;			/* KNS: subnet switch ports; 0 or >= k:
+					 * one k-port crossbar per line */
 	unsigned parallel;		/* torus/mesh links per neighbour pair */
 	int shuffle;
 	uint64_t shuffle_seed;
@@ -31,7 +33,8 @@ struct kr_gen_fault {
 };
 
 /* truth (may be NULL) receives the generator's coordinates: family, k,
- * wrap, p, pos_sw/sw_pos, KNS crossbar dims and lines; port_dir, ca_slot and
+ * wrap, p, pos_sw/sw_pos, KNS crossbar dims and lines, s, arity and every
+ * subnet switch's stage and order; port_dir, ca_slot and
  * the missing lists stay empty. faults (may be NULL) receives an array the
  * caller frees. */
 int kr_gen(const struct kr_gen_opts *o, struct kr_fabric *f,

@@ -18,6 +18,10 @@
  * when a LID's port hangs off no recognised switch. */
 int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d);
+/* route_updn.c, part of kr_route on a KNS with s > 1: the LFT columns of
+ * the subnet switches' LIDs, up*-down* over the live links. */
+int kr_route_subnet_switches(const struct kr_fabric *f,
+			     const struct kr_topo *topo, struct kr_tables *t);
 
 /* Dimension order used by LID offset j: j = 0 is the configured order
  * (default 0, 1, ..., n-1), j = 1 swaps its first two dimensions, and

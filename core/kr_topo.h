@@ -15,6 +15,7 @@
 
 #define KR_MAX_DIM 8
 #define KR_NO_DIM 0xff
+#define KR_MAX_STAGE 8		/* KNS subnet stages */
 
 enum kr_family {
 	KR_FAMILY_NONE,
@@ -26,7 +27,8 @@ enum kr_family {
 /* port_dir values: 2d (+ direction of d; KNS router: towards the crossbar
  * of d), 2d+1 (- direction of d), or one of these. */
 #define KR_DIR_CA 0xfd		/* to a CA */
-#define KR_DIR_XBAR 0xfe	/* KNS crossbar port, to a router */
+#define KR_DIR_XBAR 0xfe	/* KNS crossbar or subnet switch port, to a
+				 * router or to a switch of its subnet */
 #define KR_DIR_NONE 0xff	/* unused, management, or not part of the grid */
 
 /* An expected link that is absent: from grid position pos towards the +
@@ -63,6 +65,19 @@ struct kr_topo {
 	uint32_t *ca_slot;	/* [nport] CA port: rank among its switch's CA
 				 * ports by that switch's port number; else
 				 * KR_NONE */
+
+	/* KNS with s > 1: each line's crossbar is a radix/2-ary s-tree of
+	 * radix-port switches (thesis 4.3); every switch of that subnet has
+	 * the line's sw_xdim and sw_xline, xbar[] names the stage-0 switch a
+	 * router links to. NULL arrays and s = 1 for crossbars. */
+	unsigned s;			/* stages per subnet */
+	unsigned arity;			/* s > 1: down (= up) ports per switch */
+	uint8_t *sw_stage;	/* [nsw] stage e, 0 next to the routers;
+				 * KR_NO_DIM for routers */
+	uint32_t *sw_order;	/* [nsw] order o in the stage: base-arity
+				 * digits w_0 .. w_{s-2}, w_0 lowest */
+	uint32_t nmissing_sublink;	/* links absent inside subnets */
+	uint32_t nmissing_subsw;	/* subnet switches absent */
 
 	struct kr_missing_link *missing_link;
 	uint32_t nmissing_link;

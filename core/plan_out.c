@@ -71,6 +71,39 @@ static int write_path_sl(FILE *out, const void *ctx)
 	return kr_path_sl_write(out, c->f, &c->p->tables);
 }
 
+/* Fat-tree subnets: CA-to-CA paths on the up links, per stage they climb
+ * to (0: router to stage 0); on a pristine fabric each stage is even. */
+static void stage_loads(FILE *out, const struct kr_fabric *f,
+			const struct kr_plan *p)
+{
+	const struct kr_topo *t = &p->topo;
+	uint64_t lo[KR_MAX_STAGE], hi[KR_MAX_STAGE];
+	uint32_t n[KR_MAX_STAGE] = { 0 };
+
+	for (uint32_t slot = 0; slot < f->port0[f->nsw]; slot++) {
+		uint32_t u = f->owner[slot], w;
+		unsigned e;
+
+		if (f->peer[slot] < 0 || !kr_is_switch(f, w = f->owner[f->peer[slot]]) ||
+		    t->sw_pos[w] != KR_NONE)
+			continue;
+		e = t->sw_pos[u] != KR_NONE ? 0 : t->sw_stage[u] + 1u;
+		if (t->sw_pos[u] == KR_NONE && t->sw_stage[w] != e)
+			continue;	/* a down link */
+		if (!n[e]++ || p->check.link_load[slot] < lo[e])
+			lo[e] = p->check.link_load[slot];
+		if (n[e] == 1 || p->check.link_load[slot] > hi[e])
+			hi[e] = p->check.link_load[slot];
+	}
+	fprintf(out, "subnet up-link load (CA-to-CA paths per link, by the "
+		"stage climbed to):");
+	for (unsigned e = 0; e < t->s; e++)
+		fprintf(out, "%s stage %u: %u links, min %llu, max %llu",
+			e ? ";" : "", e, n[e], (unsigned long long)lo[e],
+			(unsigned long long)hi[e]);
+	fputc('\n', out);
+}
+
 static int summary(FILE *out, const struct kr_fabric *f,
 		   const struct kr_plan *p, double write_ms)
 {
@@ -91,6 +124,8 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	fprintf(out, "repair: %s\n", repair);
 	if (p->checked && kr_check_report_write(out, f, &p->check, 0))
 		return KR_EIO;
+	if (p->checked && p->topo.s > 1 && p->check.link_load)
+		stage_loads(out, f, p);
 	if (!p->checked)
 		fprintf(out, "check: skipped (check no)\n");
 	fprintf(out, "compute ms: recognition %.1f, routing %.1f, SL/VL %.1f, "

@@ -48,6 +48,9 @@ struct router {
 	unsigned ngroup;		/* groups per switch */
 	uint32_t *gstart;		/* [nsw * ngroup + 1] into gport */
 	uint8_t *gport;
+	uint64_t (*dok)[4];		/* [nsw] subnet switch: coordinates of
+					 * its line it reaches going down */
+	uint64_t (*uok)[4];		/* [nsw] ... going up, then down */
 };
 
 static unsigned factorial(unsigned n)
@@ -145,6 +148,30 @@ static void router_free(struct router *r)
 	free(r->coord);
 	free(r->gstart);
 	free(r->gport);
+	free(r->dok);
+	free(r->uok);
+}
+
+/* Digit j of a subnet order or router coordinate in base a. */
+static unsigned digit(uint32_t v, unsigned a, unsigned j)
+{
+	while (j--)
+		v /= a;
+	return v % a;
+}
+
+/* Subnet switch sw at stage e: a link down to the router with coordinate
+ * c is group c's digit 0, a link down to stage e-1 the child's digit e-1
+ * (the one the link changes), a link up the parent's digit e plus a. */
+static int subnet_port_group(const struct kr_topo *t, uint32_t sw, uint32_t nb)
+{
+	unsigned e = t->sw_stage[sw], a = t->arity;
+
+	if (t->sw_pos[nb] != KR_NONE)
+		return (int)(kr_topo_coord(t, t->sw_pos[nb], t->sw_xdim[sw]) % a);
+	if (t->sw_stage[nb] + 1u == e)
+		return (int)digit(t->sw_order[nb], a, e - 1);
+	return (int)(a + digit(t->sw_order[nb], a, e));
 }
 
 /* The group a port belongs to at its switch, or -1. Torus and KNS routers
@@ -155,6 +182,8 @@ static int port_group(const struct router *r, uint32_t sw, uint32_t slot)
 	const struct kr_fabric *f = r->f;
 	uint8_t dir = t->port_dir[slot];
 
+	if (dir == KR_DIR_XBAR && t->s > 1)
+		return subnet_port_group(t, sw, f->owner[f->peer[slot]]);
 	if (dir == KR_DIR_XBAR) {
 		uint32_t nb = f->owner[f->peer[slot]];
 
@@ -409,9 +438,114 @@ static uint32_t group_size(const struct router *r, uint32_t sw, unsigned g)
 	return r->gstart[gi + 1] - r->gstart[gi];
 }
 
+/* Fat-tree routing (thesis 4.4.2) at stage e, order w, towards the router
+ * with coordinate c on the line: down by c's digit e when c is below w
+ * (c's digits above e are w's digits from e on), else up by the same
+ * digit. */
+static unsigned to_router(unsigned a, unsigned e, uint32_t w, unsigned c)
+{
+	uint32_t blk = 1;
+
+	for (unsigned j = 0; j < e; j++)
+		blk *= a;
+	return c / (blk * a) == w / blk ? digit(c, a, e) : a + digit(c, a, e);
+}
+
+static uint32_t group_size(const struct router *r, uint32_t sw, unsigned g);
+
+static int has(const uint64_t *set, unsigned c)
+{
+	return set[c >> 6] >> (c & 63) & 1;
+}
+
+/* The switch behind group g of sw (its first port), or KR_NONE. */
+static uint32_t group_nb(const struct router *r, uint32_t sw, unsigned g)
+{
+	const struct kr_fabric *f = r->f;
+
+	if (!group_size(r, sw, g))
+		return KR_NONE;
+	return f->owner[f->peer[f->port0[sw] +
+			r->gport[r->gstart[(size_t)sw * r->ngroup + g]]]];
+}
+
+/* Faults inside subnets are repaired there: dok, uok say which routers of
+ * its line each subnet switch still reaches down the digits' path, or up
+ * any parent and then down; on a pristine subnet both are everything
+ * below it and every router of the line. */
+static int subnet_reach(struct router *r)
+{
+	const struct kr_topo *t = r->t;
+	const struct kr_fabric *f = r->f;
+	unsigned a = t->arity;
+
+	r->dok = calloc((size_t)f->nsw + 1, sizeof(*r->dok));
+	r->uok = calloc((size_t)f->nsw + 1, sizeof(*r->uok));
+	if (!r->dok || !r->uok)
+		return KR_ENOMEM;
+	for (unsigned e = 0; e < t->s; e++)
+		for (uint32_t sw = 0; sw < f->nsw; sw++)
+			for (unsigned g = 0; t->sw_pos[sw] == KR_NONE &&
+					     t->sw_stage[sw] == e && g < a; g++) {
+				uint32_t nb = group_nb(r, sw, g);
+
+				if (nb == KR_NONE)
+					continue;
+				if (!e) {
+					unsigned c = kr_topo_coord(t, t->sw_pos[nb],
+								   t->sw_xdim[sw]);
+
+					r->dok[sw][c >> 6] |= 1ull << (c & 63);
+				} else {
+					for (unsigned i = 0; i < 4; i++)
+						r->dok[sw][i] |= r->dok[nb][i];
+				}
+			}
+	for (unsigned e = t->s; e-- > 0;)
+		for (uint32_t sw = 0; sw < f->nsw; sw++) {
+			if (t->sw_pos[sw] != KR_NONE || t->sw_stage[sw] != e)
+				continue;
+			memcpy(r->uok[sw], r->dok[sw], sizeof(r->uok[sw]));
+			for (unsigned g = a; g < 2 * a; g++) {
+				uint32_t nb = group_nb(r, sw, g);
+
+				for (unsigned i = 0; i < 4 && nb != KR_NONE; i++)
+					r->uok[sw][i] |= r->uok[nb][i];
+			}
+		}
+	return KR_OK;
+}
+
+/* Down by the digit where the router is still reached below, else up to
+ * the parent the digit names or, if that one cannot reach it any more,
+ * the next one that can (a switch whose own way down broke only gets
+ * packets that climb: its parents see that it cannot deliver); no group
+ * left: the digit's, maybe without a link (kr_repair's turn). */
+static unsigned subnet_group(const struct router *r, uint32_t sw,
+			     const struct dest *x)
+{
+	const struct kr_topo *t = r->t;
+	unsigned d = t->sw_xdim[sw], a = t->arity, e = t->sw_stage[sw];
+	/* subnet switches get their columns from route_updn.c */
+	unsigned c = x->mask == d ? 0 : r->coord[(size_t)x->tpos * t->ndim + d];
+	unsigned g = to_router(a, e, t->sw_order[sw], c);
+
+	if (has(r->dok[sw], c))
+		return g;
+	for (unsigned i = 0; i < a; i++) {
+		unsigned up = a + (digit(c, a, e) + i) % a;
+		uint32_t nb = group_nb(r, sw, up);
+
+		if (nb != KR_NONE && has(r->uok[nb], c))
+			return up;
+	}
+	return g;
+}
+
 /* The group class x leaves switch sw by. */
-static unsigned class_group(const struct router *r, const uint8_t *sc,
-			    unsigned xdim, const struct dest *x)
+static unsigned class_group(const struct router *r, uint32_t sw,
+			    const uint8_t *sc, unsigned xdim,
+			    const struct dest *x)
 {
 	const struct kr_topo *t = r->t;
 	int g;
@@ -420,6 +554,8 @@ static unsigned class_group(const struct router *r, const uint8_t *sc,
 		g = grid_group(r, sc, x);
 		return g >= 0 ? (unsigned)g : 2u * x->mask;
 	}
+	if (t->s > 1)
+		return subnet_group(r, sw, x);
 	/* a crossbar: to the router on its line that matches the target in
 	 * its dimension; a crossbar target of this dimension on another line
 	 * is never reached this way (DOR climbs to a crossbar only on its own
@@ -442,7 +578,7 @@ static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
 		r->portof[u] = KR_NO_PORT;
 		if (x->target == sw)
 			continue;	/* delivered here: patched per LID */
-		g = class_group(r, sc, xdim, x);
+		g = class_group(r, sw, sc, xdim, x);
 		n = group_size(r, sw, g);
 		if (n == 1) {
 			r->portof[u] = r->gport[r->gstart[(size_t)sw * r->ngroup + g]];
@@ -466,7 +602,7 @@ static void row_parallel(struct router *r, uint32_t sw, const uint8_t *sc,
 
 		if (u == KR_NONE || !r->multi[u])
 			continue;
-		g = class_group(r, sc, xdim, &r->cls[u]);
+		g = class_group(r, sw, sc, xdim, &r->cls[u]);
 		row[lid] = r->gport[r->gstart[(size_t)sw * r->ngroup + g] +
 				    rr[g]++ % group_size(r, sw, g)];
 	}
@@ -528,12 +664,16 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = build_coords(&r);
 	if (!rc)
 		rc = build_groups(&r);
+	if (!rc && topo->s > 1)
+		rc = subnet_reach(&r);
 	if (!rc)
 		rc = build_classes(&r, stride, d);
 	if (!rc && !(rr = malloc(r.ngroup * sizeof(*rr))))
 		rc = KR_ENOMEM;
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)
 		route_row(&r, sw, t->lft + (size_t)sw * stride, stride, rr);
+	if (!rc && topo->s > 1)
+		rc = kr_route_subnet_switches(f, topo, t);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	if (rc)

@@ -262,12 +262,29 @@ static int router_xbar_port(const struct kr_fabric *f, const struct kr_topo *top
 	       topo->port_dir[slot] < 2 * KR_MAX_DIM;
 }
 
+/* A switch-to-switch link of a KNS with fat-tree subnets (s > 1). */
+static int subnet_link(const struct kr_fabric *f, const struct kr_topo *topo,
+		       uint32_t slot)
+{
+	uint32_t n = f->owner[slot];
+
+	return topo->s > 1 && kr_is_switch(f, n) && f->peer[slot] >= 0 &&
+	       kr_is_switch(f, f->owner[f->peer[slot]]);
+}
+
+/* With subnets, packets to a subnet switch (SL 15) turn against the
+ * order at a router and then still take several hops inside the subnet,
+ * on links that other SL-15 packets cross in order: SL 15 rides the
+ * crossbar VL on every switch-to-switch link there, a VL of its own. */
 static uint64_t turn_map(const struct kr_slvl *p, const struct kr_fabric *f,
 			 const struct kr_topo *topo, const unsigned *rank,
 			 uint32_t n, unsigned in, unsigned out)
 {
 	uint32_t so = kr_port(f, n, out), si = kr_port(f, n, in);
 	unsigned dim = port_dim(f, topo, so);
+
+	if (subnet_link(f, topo, so))
+		return port_map(p, dim, 1, 1);
 	int xo = kr_is_switch(f, n) && router_xbar_port(f, topo, so);
 	int against = xo && in && router_xbar_port(f, topo, si) &&
 		      rank[port_dim(f, topo, si)] > rank[dim];
@@ -537,7 +554,13 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 	if (p->requested && p->requested > p->nclass)
 		n += (size_t)snprintf(p->text + n, len - n, " %u classes asked, "
 				      "%u fit;", p->requested, p->nclass);
-	if (p->xbar_vl != KR_NONE)
+	if (p->xbar_vl != KR_NONE && topo->s > 1)
+		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to subnet "
+				      "switches, up*/down* (VL %u on every switch "
+				      "link%s);", XBAR_SL, p->xbar_vl,
+				      p->fold != KR_NONE ?
+				      ", the VL below for other SLs there" : "");
+	else if (p->xbar_vl != KR_NONE)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to crossbars "
 				      "(VL %u on turns into them%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?

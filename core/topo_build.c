@@ -62,15 +62,48 @@ static int alloc_topo(struct kr_topo *t, const struct kr_fabric *f)
 	return KR_OK;
 }
 
-static int place_crossbar(struct bctx *b, uint32_t s)
+static int line_ok(struct bctx *b, uint32_t s)
 {
-	struct kr_topo *t = b->t;
+	const struct kr_topo *t = b->t;
 	unsigned d = b->l->sw_xdim[s];
 	uint32_t line = b->l->sw_xline[s];
 
 	if (d >= t->ndim || line >= t->npos || kr_topo_coord(t, line, d))
 		return kr_fail(b->x->d, KR_ETOPO, 0, "crossbar \"%s\" has no "
 			       "valid line", nm(b, s));
+	return KR_OK;
+}
+
+/* Several switches on one line: the lines are fat-tree subnets. */
+static int subnets(const struct bctx *b)
+{
+	const struct lab *l = b->l;
+	int32_t *first = b->t->xbar;
+	int many = 0;
+
+	for (uint32_t s = 0; s < b->x->f->nsw && !many; s++) {
+		uint32_t line = l->sw_xline[s];
+		size_t i = (size_t)line * b->t->ndim + l->sw_xdim[s];
+
+		if (l->sw_pos[s] != KR_NONE || l->sw_xdim[s] >= b->t->ndim ||
+		    line >= b->t->npos)
+			continue;
+		many = first[i] >= 0;
+		first[i] = (int32_t)s;
+	}
+	memset(first, 0xff, (size_t)b->t->npos * b->t->ndim * sizeof(*first));
+	return many;
+}
+
+static int place_crossbar(struct bctx *b, uint32_t s)
+{
+	struct kr_topo *t = b->t;
+	unsigned d = b->l->sw_xdim[s];
+	uint32_t line = b->l->sw_xline[s];
+	int rc = line_ok(b, s);
+
+	if (rc)
+		return rc;
 	for (unsigned c = 0; c < t->k[d]; c++) {
 		int32_t *x = &t->xbar[((size_t)line + c * t->stride[d]) * t->ndim + d];
 
@@ -88,6 +121,7 @@ static int place(struct bctx *b)
 	const struct kr_fabric *f = b->x->f;
 	struct kr_topo *t = b->t;
 	uint32_t present = 0;
+	int sub = t->family == KR_FAMILY_KNS && subnets(b);
 	char where[64];
 
 	for (uint32_t s = 0; s < f->nsw; s++) {
@@ -101,7 +135,7 @@ static int place(struct bctx *b)
 			if (t->family != KR_FAMILY_KNS || t->sw_xdim[s] == KR_NO_DIM)
 				return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
 					       "has no place", nm(b, s));
-			if ((rc = place_crossbar(b, s)))
+			if ((rc = sub ? line_ok(b, s) : place_crossbar(b, s)))
 				return rc;
 			continue;
 		}
@@ -119,7 +153,7 @@ static int place(struct bctx *b)
 	if (2 * (uint64_t)present < t->npos)
 		return kr_fail(b->x->d, KR_ETOPO, 0, "only %u of the %u grid "
 			       "positions would hold a switch", present, t->npos);
-	return KR_OK;
+	return sub ? ksub_build(b->x, t) : KR_OK;
 }
 
 static int adjacent_dim(const struct kr_topo *t, uint32_t a, uint32_t z,
@@ -183,15 +217,33 @@ static int grid_dir(struct bctx *b, uint32_t u, uint32_t slot, uint32_t w)
 	return 2 * d + (dir < 0);
 }
 
+/* Inside a subnet: one line, adjacent stages. */
+static int subnet_dir(struct bctx *b, uint32_t u, uint32_t w)
+{
+	const struct kr_topo *t = b->t;
+
+	if (t->s == 1 || t->sw_xdim[u] != t->sw_xdim[w] ||
+	    t->sw_xline[u] != t->sw_xline[w] ||
+	    (t->sw_stage[u] + 1 != t->sw_stage[w] &&
+	     t->sw_stage[w] + 1 != t->sw_stage[u]))
+		return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\" - \"%s\" does "
+			       "not join adjacent stages of one subnet",
+			       nm(b, u), nm(b, w));
+	return KR_DIR_XBAR;
+}
+
 static int kns_dir(struct bctx *b, uint32_t u, uint32_t w)
 {
 	const struct kr_topo *t = b->t;
 	uint32_t r = t->sw_pos[u] != KR_NONE ? u : w, x = r == u ? w : u;
 	unsigned d = t->sw_xdim[x];
 
+	if (t->sw_pos[u] == KR_NONE && t->sw_pos[w] == KR_NONE)
+		return subnet_dir(b, u, w);
 	if (t->sw_pos[x] != KR_NONE || t->sw_pos[r] == KR_NONE ||
 	    t->sw_pos[r] - kr_topo_coord(t, t->sw_pos[r], d) * t->stride[d] !=
-	    t->sw_xline[x])
+	    t->sw_xline[x] ||
+	    (t->s > 1 && t->xbar[(size_t)t->sw_pos[r] * t->ndim + d] != (int32_t)x))
 		return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\" - \"%s\" is not "
 			       "a router on its own line's crossbar", nm(b, u),
 			       nm(b, w));
@@ -301,8 +353,9 @@ static int missing_links(struct bctx *b)
 			uint32_t nb;
 
 			if (t->family == KR_FAMILY_KNS) {
-				if (t->xbar[(size_t)pos * t->ndim + d] < 0)
-					continue;
+				if (t->xbar[(size_t)pos * t->ndim + d] < 0 &&
+				    t->s == 1)
+					continue;	/* the crossbar is missing */
 			} else {
 				if (t->k[d] < 2 || (!t->wrap[d] && c + 1 == t->k[d]))
 					continue;
@@ -336,7 +389,8 @@ static int missing_switches(struct kr_topo *t)
 			if (t->pos_sw[pos] < 0 && pass)
 				t->missing_sw[n] = (struct kr_missing_sw){ pos, KR_NO_DIM };
 			n += t->pos_sw[pos] < 0;
-			for (unsigned d = 0; d < t->ndim && t->family == KR_FAMILY_KNS; d++) {
+			for (unsigned d = 0; d < t->ndim && t->family == KR_FAMILY_KNS &&
+					     t->s == 1; d++) {
 				if (kr_topo_coord(t, pos, d) ||
 				    t->xbar[(size_t)pos * t->ndim + d] >= 0)
 					continue;
@@ -438,6 +492,7 @@ int topo_build(struct rctx *x, const struct lab *l, int rigid_check,
 	t->family = l->family;
 	t->ndim = l->ndim;
 	t->npos = lab_npos(l);
+	t->s = 1;
 	for (unsigned d = 0, st = 1; d < l->ndim; st *= l->k[d++]) {
 		t->k[d] = l->k[d];
 		t->wrap[d] = l->wrap[d];

@@ -27,6 +27,8 @@ void kr_topo_free(struct kr_topo *t)
 	free(t->xbar);
 	free(t->port_dir);
 	free(t->ca_slot);
+	free(t->sw_stage);
+	free(t->sw_order);
 	free(t->missing_link);
 	free(t->missing_sw);
 	free(t->report);
@@ -52,6 +54,13 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		nxbar += t->sw_xdim && t->sw_xdim[s] != KR_NO_DIM;
 		ngrid += t->sw_pos && t->sw_pos[s] != KR_NONE;
+	}
+	if (t->family == KR_FAMILY_KNS && t->s > 1) {
+		snprintf(buf, len, "KNS %u-ary %u-direct %u-indirect (fat-tree "
+			 "subnets of radix %u), p=%u: %u routers, %u subnet "
+			 "switches, %u CAs", t->k[0], t->ndim, t->s,
+			 2 * t->arity, t->p, ngrid, nxbar, f->nnode - f->nsw);
+		return;
 	}
 	if (t->family == KR_FAMILY_KNS) {
 		snprintf(buf, len, "KNS %u-ary %u-direct 1-indirect, p=%u: %u "

@@ -34,6 +34,11 @@ struct tgraph {
 };
 
 int tg_build(const struct kr_fabric *f, struct tgraph *g, struct kr_diag *d);
+/* The graph of n nodes whose node v has the neighbours raw[rawoff[v]] ..
+ * raw[rawoff[v+1]-1] (a neighbour once per link; the runs get sorted);
+ * g->nca is the caller's, set before. */
+int tg_from_lists(struct tgraph *g, uint32_t n, uint32_t *raw,
+		  const uint32_t *rawoff);
 void tg_free(struct tgraph *g);
 static inline uint32_t tg_deg(const struct tgraph *g, uint32_t v)
 {
@@ -114,6 +119,24 @@ int kns_hyperplanes(struct khyper *h);
  * (and possibly conflicts noted), or KR_ENOMEM. */
 int topo_torus(struct rctx *x, struct lab *l);
 int topo_kns(struct rctx *x, struct lab *l);
+
+/* topo_ksub.c: KNS whose lines are fat-tree subnets (s > 1). Returns 1
+ * when no subnet has more than one switch (a crossbar KNS, or no KNS):
+ * topo_kns goes on as for s = 1. Otherwise recognises the routers on the
+ * graph with every subnet contracted to one node (kns_lines) and fills
+ * l, subnet switches with their line's sw_xdim and sw_xline. */
+int topo_ksub(struct rctx *x, struct lab *l);
+/* The stage and order of every subnet switch of t (routers placed, subnet
+ * switches on their lines), xbar[] for the routers, s, arity and the
+ * missing counts; KR_ETOPO when the links are no fat tree. */
+int ksub_build(struct rctx *x, struct kr_topo *t);
+/* topo_kns.c: routers and lines of a crossbar KNS (or a contracted one). */
+int kns_lines(struct rctx *x, struct lab *l);
+/* Stage of every switch below a router (BFS distance from the routers,
+ * never through one, minus 1); KR_NO_DIM for routers and switches no
+ * router reaches. Returns the highest stage + 1. */
+unsigned kns_stages(const struct tgraph *g, const uint8_t *router,
+		    uint8_t *stage, uint32_t *queue);
 
 /* Fills t from l and checks every link against it; rigid asks for the
  * torus ambiguity check (no switch fits as well elsewhere). */

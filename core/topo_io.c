@@ -271,6 +271,9 @@ static void json_coords(FILE *out, const struct kr_fabric *f,
 		fprintf(out, "%s\n    \"0x%016" PRIx64 "\": {\"dim\": %u, "
 			"\"line\": ", sep, f->guid[sw], t->sw_xdim[sw]);
 		json_list(out, t, t->sw_xline[sw], t->sw_xdim[sw]);
+		if (t->s > 1)
+			fprintf(out, ", \"stage\": %u, \"order\": %u",
+				t->sw_stage[sw], t->sw_order[sw]);
 		fputc('}', out);
 		sep = ",";
 	}
@@ -328,6 +331,12 @@ int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 	}
 	fprintf(out, ",\n  \"p\": %u,\n  \"parallel\": %u,\n  \"switches\": %u,"
 		"\n  \"cas\": %u", t->p, t->parallel, f->nsw, f->nnode - f->nsw);
+	if (t->family == KR_FAMILY_KNS)
+		fprintf(out, ",\n  \"s\": %u", t->s);
+	if (t->s > 1)
+		fprintf(out, ",\n  \"radix\": %u,\n  \"missing_subnet_links\": "
+			"%u,\n  \"missing_subnet_switches\": %u", 2 * t->arity,
+			t->nmissing_sublink, t->nmissing_subsw);
 	json_coords(out, f, t);
 	json_missing(out, t);
 	fputs("\n}\n", out);

@@ -696,7 +696,7 @@ static int attempt(struct rctx *x, int no_ca_side, struct lab *l)
 	return rc;
 }
 
-int topo_kns(struct rctx *x, struct lab *l)
+int kns_lines(struct rctx *x, struct lab *l)
 {
 	int rc = attempt(x, 0, l);
 
@@ -704,5 +704,23 @@ int topo_kns(struct rctx *x, struct lab *l)
 		rc = attempt(x, 1, l);
 	if (rc == KR_ENOMEM)
 		kr_fail(x->d, rc, 0, "out of memory");
+	return rc;
+}
+
+/* Subnets first; a crossbar KNS where some router has no CA also shows
+ * switch components (routers with crossbars), so a refused subnet reading
+ * falls back to crossbars, keeping the subnet reason if both fail. */
+int topo_kns(struct rctx *x, struct lab *l)
+{
+	char why[sizeof(x->d->msg)];
+	int sub = topo_ksub(x, l), rc;
+
+	if (sub != 1 && sub != KR_ETOPO)
+		return sub;
+	if (sub == KR_ETOPO)
+		memcpy(why, x->d->msg, sizeof(why));
+	rc = kns_lines(x, l);
+	if (rc == KR_ETOPO && sub == KR_ETOPO)
+		rc = kr_fail(x->d, KR_ETOPO, 0, "%s", why);
 	return rc;
 }

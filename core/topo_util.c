@@ -120,6 +120,22 @@ static void dedupe(struct tgraph *g, const uint32_t *raw, const uint32_t *rawoff
 	}
 }
 
+int tg_from_lists(struct tgraph *g, uint32_t n, uint32_t *raw,
+		  const uint32_t *rawoff)
+{
+	int rc;
+
+	for (uint32_t v = 0; v < n; v++)
+		qsort(raw + rawoff[v], rawoff[v + 1] - rawoff[v], sizeof(*raw),
+		      cmp_u32);
+	rc = tg_alloc(g, n, rawoff[n]);
+	if (!rc)
+		dedupe(g, raw, rawoff);
+	else
+		tg_free(g);
+	return rc;
+}
+
 int tg_build(const struct kr_fabric *f, struct tgraph *g, struct kr_diag *d)
 {
 	uint32_t *raw = NULL, *rawoff = malloc(((size_t)f->nsw + 1) * sizeof(*rawoff));

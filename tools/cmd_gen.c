@@ -9,7 +9,7 @@
 static void gen_usage(FILE *out)
 {
 	fprintf(out,
-"Usage: knsroute gen kns --k K --n N [--p P] [OPTIONS]\n"
+"Usage: knsroute gen kns --k K --n N [--p P] [--radix D] [OPTIONS]\n"
 "       knsroute gen torus --dims K0xK1x... [--p P] [--mesh-dims LIST]\n"
 "                          [--parallel L] [OPTIONS]\n"
 "       knsroute gen mesh --dims K0xK1x... [--p P] [--parallel L] [OPTIONS]\n"
@@ -18,12 +18,16 @@ static void gen_usage(FILE *out)
 "ibsim -s FILE and for every other knsroute command.\n"
 "\n"
 "  kns          k^n routers with P CAs each; the k routers of each dimension\n"
-"               line share one k-port crossbar switch (n*k^(n-1) crossbars)\n"
+"               line share one k-port crossbar switch (n*k^(n-1) crossbars),\n"
+"               or with --radix D < K a (D/2)-ary s-tree of D-port switches,\n"
+"               s = log_{D/2} K stages of K/(D/2) switches (K a power of D/2)\n"
 "  torus, mesh  a switch grid with P CAs per switch; torus dimensions wrap\n"
 "               unless listed in --mesh-dims, mesh dimensions never wrap\n"
 "\n"
 "Options:\n"
-"  --k K, --n N        KNS radix and dimension count\n"
+"  --k K, --n N        KNS routers per line and dimension count\n"
+"  --radix D           KNS: ports of a subnet switch (default: a K-port\n"
+"                      crossbar per line)\n"
 "  --dims K0xK1x...    torus/mesh sizes, dimension 0 first (e.g. 4x4x4)\n"
 "  --p P               CAs per router or grid switch (default 1)\n"
 "  --mesh-dims LIST    torus: comma-separated dimensions that do not wrap\n"
@@ -99,12 +103,17 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 	if (!strcmp(family, "kns")) {
 		if (!k || !n || dims)
 			return cli_usage_error("gen", "kns takes --k and --n");
+		if (o->radix && o->radix < k && (o->radix < 4 || o->radix % 2))
+			return cli_usage_error("gen", "--radix %u: an even radix "
+					       "of at least 4", o->radix);
 		o->family = KR_FAMILY_KNS;
 		o->ndim = n;
 		for (unsigned i = 0; i < n; i++)
 			o->k[i] = k;
 		return 0;
 	}
+	if (o->radix)
+		return cli_usage_error("gen", "--radix is for kns");
 	if (!torus && strcmp(family, "mesh"))
 		return cli_usage_error("gen", "unknown family \"%s\" (kns, torus, "
 				       "mesh)", family);
@@ -126,7 +135,7 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 }
 
 enum { OPT_K = 256, OPT_N, OPT_DIMS, OPT_P, OPT_MESH, OPT_PAR, OPT_SHUF,
-       OPT_FAIL, OPT_SEED, OPT_LIDS, OPT_LMC };
+       OPT_FAIL, OPT_SEED, OPT_LIDS, OPT_LMC, OPT_RADIX };
 
 int cmd_gen(int argc, char **argv)
 {
@@ -135,6 +144,7 @@ int cmd_gen(int argc, char **argv)
 		{ "n", required_argument, NULL, OPT_N },
 		{ "dims", required_argument, NULL, OPT_DIMS },
 		{ "p", required_argument, NULL, OPT_P },
+		{ "radix", required_argument, NULL, OPT_RADIX },
 		{ "mesh-dims", required_argument, NULL, OPT_MESH },
 		{ "parallel", required_argument, NULL, OPT_PAR },
 		{ "shuffle", required_argument, NULL, OPT_SHUF },
@@ -165,6 +175,7 @@ int cmd_gen(int argc, char **argv)
 		case OPT_N: n = (unsigned)cli_number("gen", "--n", optarg, 1, KR_MAX_DIM); break;
 		case OPT_DIMS: dims = optarg; break;
 		case OPT_P: o.p = (unsigned)cli_number("gen", "--p", optarg, 0, 253); break;
+		case OPT_RADIX: o.radix = (unsigned)cli_number("gen", "--radix", optarg, 2, 254); break;
 		case OPT_MESH: mesh = optarg; break;
 		case OPT_PAR: o.parallel = (unsigned)cli_number("gen", "--parallel", optarg, 1, 16); break;
 		case OPT_SHUF:

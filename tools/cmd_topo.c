@@ -13,9 +13,10 @@ static void topo_usage(FILE *out)
 "Usage: knsroute topo FILE [--conf F] [--coords] [--json] [--cache-out F]\n"
 "\n"
 "Recognises the fabric in FILE (ibnetdiscover output or ibsim net file) as a\n"
-"KNS (k-ary n-direct 1-indirect), torus or mesh from its links alone and\n"
-"prints the family and sizes, then the expected links and switches that are\n"
-"missing. knsroute.conf(5) describes the labelling rule and what a conf file\n"
+"KNS (k-ary n-direct s-indirect), torus or mesh from its links alone and\n"
+"prints the family and sizes (KNS with s > 1: the stages, the radix and\n"
+"every subnet switch's [dimension, position, stage, order]), then the\n"
+"expected links and switches that are missing. knsroute.conf(5) describes the labelling rule and what a conf file\n"
 "can pin.\n"
 "\n"
 "  --conf F       knsroute.conf to honour (family, dims, seed, coordinates)\n"
@@ -24,7 +25,9 @@ static void topo_usage(FILE *out)
 "  --json         one JSON object instead: family, dims, wrap (not for KNS),\n"
 "                 p, parallel, switches, cas, coords (GUID -> list),\n"
 "                 crossbars (KNS: GUID -> {dim, line}, null in its own\n"
-"                 dimension), missing_links, missing_switches; when nothing\n"
+"                 dimension; s > 1: also stage, order), s (KNS), radix,\n"
+"                 missing_subnet_links, missing_subnet_switches (s > 1),\n"
+"                 missing_links, missing_switches; when nothing\n"
 "                 is recognised: error (and report, one line per conflict)\n"
 "  --cache-out F  write the coordinates file F (atomically), the cache that\n"
 "                 keeps labels stable across sweeps (coords_cache)\n"
@@ -39,6 +42,19 @@ static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *
 
 	kr_topo_describe(line, sizeof(line), f, t);
 	fprintf(out, "%s\n", line);
+	if (t->s < 2)
+		return;
+	fprintf(out, "subnets: s=%u stages, radix %u (%u down, %u up), "
+		"[d, p, e, o] of each switch:\n", t->s, 2 * t->arity,
+		t->arity, t->arity);
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		if (t->sw_pos[s] != KR_NONE)
+			continue;
+		kr_topo_fmt_pos(t, t->sw_xline[s], t->sw_xdim[s], line,
+				sizeof(line));
+		fprintf(out, "  [%u, %s, %u, %u] %s\n", t->sw_xdim[s], line,
+			t->sw_stage[s], t->sw_order[s], kr_node_name(f, s));
+	}
 }
 
 static void missing(FILE *out, const struct kr_topo *t)
@@ -55,7 +71,8 @@ static void missing(FILE *out, const struct kr_topo *t)
 		if (t->family == KR_FAMILY_KNS) {
 			kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim], m->dim,
 					z, sizeof(z));
-			fprintf(out, "  router %s - crossbar %s\n", a, z);
+			fprintf(out, "  router %s - %s %s\n", a,
+				t->s > 1 ? "subnet" : "crossbar", z);
 			continue;
 		}
 		kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim] +
@@ -63,6 +80,9 @@ static void missing(FILE *out, const struct kr_topo *t)
 				KR_NO_DIM, z, sizeof(z));
 		fprintf(out, "  %s +%s %s\n", a, kr_dim_name(m->dim, nm, sizeof(nm)), z);
 	}
+	if (t->nmissing_sublink || t->nmissing_subsw)
+		fprintf(out, "missing inside subnets: %u links, %u switches\n",
+			t->nmissing_sublink, t->nmissing_subsw);
 	if (t->nmissing_sw)
 		fprintf(out, "missing switches: %u\n", t->nmissing_sw);
 	for (uint32_t i = 0; i < t->nmissing_sw; i++) {

@@ -7,7 +7,8 @@
 . "$(dirname "$0")/readback.sh"
 
 # name|gen arguments|knsroute.conf; every (source, destination) pair's
-# PathRecord is read back.
+# PathRecord is read back. kns8r4 is the 8-ary 2-direct 3-indirect KNS of
+# radix 4 (fat-tree subnets, 256 switches).
 FABRICS=(
 	"kns44p2|kns --k 4 --n 2 --p 2|"
 	"kns33p1|kns --k 3 --n 3 --p 1|"
@@ -15,6 +16,7 @@ FABRICS=(
 	"torus333|torus --dims 3x3x3 --p 1|"
 	"mesh43|mesh --dims 4x3 --p 1 --shuffle 8|"
 	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq"
+	"kns8r4|kns --k 8 --n 2 --p 1 --radix 4 --shuffle 5|"
 )
 CASES_PER_FABRIC=7
 

@@ -23,28 +23,6 @@ kr_wait_sm 60
 grep -q "knsroute: sweep 1:" "$KR_OSM_LOG"
 kr_ok $? "the intact torus is routed by knsroute"
 
-# Forces a heavy sweep and waits for knsroute's line about it.
-resweep() {
-	local n=$1
-	kill -HUP "$KR_OSM_PID"
-	for _ in $(seq 300); do
-		grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG" && break
-		grep -q "ERR KR02" "$KR_OSM_LOG" && break
-		sleep 0.1
-	done
-	sleep 1	# let OpenSM send the changed blocks
-	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
-}
-
-# The check on a read-back, with every pair's path SL from the SA and every
-# SL2VL map.
-check_rb() {
-	local dir=$1
-	kr_readback "$dir" &&
-		"$KR_CLI" check "$dir" --json >"$dir/check.json" 2>"$dir/check.err" &&
-		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
-}
-
 # "LID PORT" of switch GUID $2 in normalised LFTs $1.
 lids_of_link() {
 	awk -v g="$2" -v p="$3" '$1 == g && $3 == p { print $2 }' "$1"
@@ -55,7 +33,7 @@ changed_lids() {
 	diff <(sort "$1") <(sort "$2") | awk '/^[<>]/ { print $3 }' | sort -un
 }
 
-check_rb "$KR_TMP/rb0"
+kr_check_rb "$KR_TMP/rb0"
 kr_ok $? "pristine: every pair delivered, no credit loop (read back)"
 kr_norm_lfts "$KR_TMP/rb0/lfts.dump" >"$KR_TMP/lft0"
 
@@ -78,12 +56,12 @@ g2=$(guid_of "$sw2")
 	sort -un >"$KR_TMP/used"
 
 kr_ibsim_cmd "Unlink \"$sw1\"[$p1]"
-resweep 2
+kr_resweep 2
 kr_ok $? "after a link fault knsroute still routes the torus ($sw1[$p1] down)"
 ! grep -q "ERR KR02" "$KR_OSM_LOG" && grep -q "knsroute: sweep 2: repair: 1 faults" "$KR_OSM_LOG"
 kr_ok $? "no fallback, and the repair line counts the fault"
 
-check_rb "$KR_TMP/rb1"
+kr_check_rb "$KR_TMP/rb1"
 kr_ok $? "link down: every pair delivered, no credit loop with the SA's SLs"
 kr_norm_lfts "$KR_TMP/rb1/lfts.dump" >"$KR_TMP/lft1"
 changed_lids "$KR_TMP/lft0" "$KR_TMP/lft1" >"$KR_TMP/changed"
@@ -97,8 +75,8 @@ comm -23 <(kr_norm_path_sl "$KR_TMP/rb0/topology.net" "$KR_TMP/rb0/path-sl" | so
 kr_ok $? "destinations the fault did not touch keep their SLs"
 
 kr_ibsim_cmd "Link \"$sw1\"[$p1] \"$sw2\"[$p2]"
-resweep 3
-check_rb "$KR_TMP/rb2"
+kr_resweep 3
+kr_check_rb "$KR_TMP/rb2"
 kr_ok $? "link back: every pair delivered, no credit loop"
 kr_norm_lfts "$KR_TMP/rb2/lfts.dump" | cmp -s - "$KR_TMP/lft0"
 kr_ok $? "link back: the pristine LFTs return"
@@ -106,9 +84,9 @@ kr_ok $? "link back: the pristine LFTs return"
 # A whole switch away from the SM's port: its CA leaves the subnet with it.
 last=$(awk '$1 == "Switch" { split($0, q, "\""); s = q[2] } END { print s }' "$net")
 kr_ibsim_cmd "Unlink \"$last\""
-resweep 4
+kr_resweep 4
 kr_ok $? "after a switch fault knsroute still routes ($last down)"
-check_rb "$KR_TMP/rb3"
+kr_check_rb "$KR_TMP/rb3"
 kr_ok $? "switch down: every pair delivered, no credit loop"
 ! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "knsroute never stepped aside"

@@ -129,3 +129,26 @@ kr_norm_topo() {
 	' "$1" | sort
 	return "${PIPESTATUS[0]}"
 }
+
+# Forces a heavy sweep of the opensm we started and waits for knsroute's
+# repair line about sweep $1 (plugin_fault.sh, plugin_ksub_fault.sh).
+kr_resweep() {
+	local n=$1
+	kill -HUP "$KR_OSM_PID"
+	for _ in $(seq 300); do
+		grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG" && break
+		grep -q "ERR KR02" "$KR_OSM_LOG" && break
+		sleep 0.1
+	done
+	sleep 1	# let OpenSM send the changed blocks
+	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
+}
+
+# The check on a read-back, with every pair's path SL from the SA and every
+# SL2VL map: every pair delivered, no credit loop (needs jq).
+kr_check_rb() {
+	local dir=$1
+	kr_readback "$dir" &&
+		"$KR_CLI" check "$dir" --json >"$dir/check.json" 2>"$dir/check.err" &&
+		jq -e '.undelivered == 0 and .delivered > 0' "$dir/check.json" >/dev/null
+}

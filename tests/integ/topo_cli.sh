@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 14
+kr_plan 17
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -17,6 +17,24 @@ K=$KR_CLI
 "$K" topo "$T/kns.net" >"$T/out" &&
 [ "$(head -1 "$T/out")" = "KNS 8-ary 2-direct 1-indirect, p=2: 64 routers, 16 crossbars, 128 CAs" ]
 kr_ok $? "KNS 8x2 summary line"
+
+# Fat-tree subnets: the summary, a label per subnet switch, the JSON keys,
+# and a radix that cannot build a full tree refused with the reason.
+"$K" gen kns --k 8 --n 2 --p 1 --radix 4 --shuffle 2 --fail 2 --seed 8 \
+	-o "$T/ksub.net" 2>/dev/null &&
+"$K" topo "$T/ksub.net" >"$T/out" &&
+[ "$(head -1 "$T/out")" = "KNS 8-ary 2-direct 3-indirect (fat-tree subnets of radix 4), p=1: 64 routers, 192 subnet switches, 64 CAs" ] &&
+[ "$(grep -c '^  \[[01], ([0-7*],[0-7*]), [0-2], [0-3]\] ' "$T/out")" -eq 192 ] &&
+grep -qx 'missing inside subnets: 2 links, 0 switches' "$T/out"
+kr_ok $? "KNS with subnets: summary, [d, p, e, o] of 192 switches, faults"
+
+"$K" topo --json "$T/ksub.net" >"$T/ksub.json" &&
+[ "$(jq -c '[.s, .radix, .missing_subnet_links, ([.crossbars[] | .stage] | max)]' "$T/ksub.json")" = "[3,4,2,2]" ]
+kr_ok $? "KNS with subnets: JSON s, radix, missing links, stages"
+
+"$K" gen kns --k 6 --n 2 --radix 4 -o "$T/bad.net" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "power of radix/2" "$T/err" && [ ! -e "$T/bad.net" ]
+kr_ok $? "gen --radix refuses k that is no power of radix/2"
 
 "$K" gen torus --dims 4x4x4 --p 2 --shuffle 3 -o "$T/t444.net" &&
 "$K" topo "$T/t444.net" >"$T/out" &&
