@@ -16,7 +16,7 @@ FABRICS=(
 	"mesh43|mesh --dims 4x3 --p 1 --shuffle 8|"
 	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq"
 )
-CASES_PER_FABRIC=7
+CASES_PER_FABRIC=8
 
 kr_plan $(( ${#FABRICS[@]} * CASES_PER_FABRIC + 2 ))
 kr_tmpdir
@@ -77,6 +77,18 @@ run_fabric() {
 		kr_norm_path_sl "$rb/topology.net" "$rb/path-sl" >"$dir/rb.psl" &&
 		diff "$dir/dry.psl" "$dir/rb.psl" >"$dir/psl.diff"
 	kr_ok $? "$name: SL2VL maps and PathRecord SLs equal the dry run"
+
+	# OpenSM's min-hop matrices are not built; with -D 0x40 the plugin
+	# gives OpenSM's dumps the hop counts of its own paths instead.
+	"$KR_CLI" info --nodes "$rb/topology.net" >"$dir/nodes" &&
+		"$KR_CLI" info --links "$rb/topology.net" >"$dir/links" &&
+		python3 "$KR_LIBDIR/ref_hops.py" "$dir/nodes" "$dir/links" \
+			"$KR_OSM_DIR/opensm-lfts.dump" \
+			"$KR_OSM_DIR/opensm-lid-matrix.dump" >"$dir/hops.out" &&
+		! grep -q "HOPS UNKNOWN\|hop path possible" "$KR_OSM_DIR/opensm.fdbs"
+	ok=$?
+	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/hops.out"
+	kr_ok $ok "$name: opensm-lid-matrix.dump holds the hop count of each LFT path"
 
 	"$KR_CLI" check "$rb" >"$dir/check.out" 2>&1
 	ok=$?
