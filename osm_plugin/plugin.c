@@ -59,6 +59,7 @@ struct kr_plugin {
 	uint32_t *mslot;		/* a group's member ports, scratch */
 	size_t mcap;
 	unsigned mcast_refused;		/* groups refused since the last line */
+	int dump_due;			/* dump_tables asked, this plan not written */
 };
 
 static osm_log_t *plog(const struct kr_plugin *pl)
@@ -392,8 +393,7 @@ static int kr_build_fwd_tables(void *ctx)
 	kr_plan_free(&prev_p);
 	kr_fabric_free(&prev_f);
 	save_coords(pl);
-	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
-		dump_tables(pl);
+	pl->dump_due = pl->conf.dump_tables;
 	return 0;
 }
 
@@ -487,7 +487,25 @@ static void dump_tables(void *ctx)
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR05: knsroute: cannot "
 			"dump tables: %s\n", msg);
+		return;
 	}
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables dumped "
+		"to %s\n", pl->sweeps, dir);
+}
+
+/* With dump_tables, the files are written once the subnet is up: OpenSM
+ * reports that after the sweep, outside the routing step, on the thread
+ * that alone changes the plan (the SA only reads it). A sweep that ends
+ * in errors brings no SUBNET_UP and so no files. */
+static void kr_plugin_report(void *ctx, osm_epi_event_id_t event, void *data)
+{
+	struct kr_plugin *pl = ctx;
+
+	(void)data;
+	if (event != OSM_EVENT_ID_SUBNET_UP || !pl->dump_due)
+		return;
+	pl->dump_due = 0;
+	dump_tables(pl);
 }
 
 /* The group's member ports as fabric slots into *slot (grown as needed),
@@ -769,5 +787,5 @@ __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
 	.osm_version = OSM_VERSION,
 	.create = kr_plugin_create,
 	.delete = kr_plugin_delete,
-	.report = NULL,	/* events are not needed: every sweep reroutes */
+	.report = kr_plugin_report,
 };
