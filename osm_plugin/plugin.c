@@ -361,8 +361,8 @@ static int kr_build_fwd_tables(void *ctx)
 		if (!pl->osm->subn.opt.qos)
 			pl->conf.vls = 1;
 		rc = kr_plan_rebuild(&pl->fabric, &pl->conf,
-				     prev_valid ? &prev_p.tables : NULL,
-				     &pl->plan, &d);
+				     prev_valid ? &prev_f : NULL,
+				     prev_valid ? &prev_p : NULL, &pl->plan, &d);
 		if (rc && !pl->osm->subn.opt.qos &&
 		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
 			char why[sizeof(d.msg)];
