@@ -3,7 +3,7 @@
 
 Usage: compare_report.py RUNDIR COMMAND OPENSM_VERSION BEFORE_BUILD
 RUNDIR holds results.tsv (fabric, engine, repetition, engine used, routing
-ms, why), fabrics.tsv (fabric, gen arguments) and, per fabric index i and
+ms, why, routing ms of a second sweep or -), fabrics.tsv (fabric, gen arguments) and, per fabric index i and
 engine, check.i.ENGINE.json (knsroute check --json) and cap.i.ENGINE/.
 """
 import datetime
@@ -31,6 +31,17 @@ def machine():
         pass
     return "%s %s, %s, %d cores, %s" % (platform.system(), platform.release(),
                                        cpu, os.cpu_count() or 0, mem)
+
+
+def src_of(build):
+    """The source tree an autotools build directory was configured from."""
+    try:
+        for line in open(os.path.join(build, "Makefile")):
+            if line.startswith("abs_top_srcdir = "):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return build
 
 
 def git_rev(path):
@@ -84,8 +95,8 @@ def check_cells(rundir, idx, eng):
             "%d / %.2f = %.2f" % (links["max"], links["mean"], load)]
 
 
-def times(rows):
-    ms = [float(r[4]) for r in rows if r[4] not in ("-", "")]
+def times(rows, col=4):
+    ms = [float(r[col]) for r in rows if r[col] not in ("-", "")]
     if not ms:
         return "-"
     return "%.1f (%.1f-%.1f)" % (statistics.median(ms), min(ms), max(ms))
@@ -115,7 +126,8 @@ def main(argv):
         "times are inflated and noisy)\n" % machine())
     out("- command: `%s`, knsroute %s%s\n" % (
         command.strip(), git_rev(src),
-        ", before: plugin of %s (%s)" % (before, git_rev(before)) if before else ""))
+        ", before: plugin of %s (knsroute %s)" % (before, git_rev(src_of(before)))
+        if before else ""))
     out("- OpenSM: %s on ibsim, `-D 0x07 -d 2` (verbose log, flushed per "
         "line; no dump flag), QoS on (`-Q`, knsroute through its "
         "opensm.conf `qos TRUE`), routing_engine knsroute,minhop for knsroute\n\n"
@@ -138,7 +150,11 @@ How to read the tables:
 
 - **routing ms**: from OpenSM's log line `building routing with` to
   `tables configured on all switches` of the first sweep (fallbacks
-  included), median (min-max) over the interleaved repetitions.
+  included), median (min-max) over the interleaved repetitions; **second
+  sweep ms** the same for a heavy sweep of the unchanged fabric (SIGHUP)
+  right after, where knsroute checks incrementally.
+- **knsroute-before**: the plugin of the `--before` build, timed in the
+  same rounds.
 - **routed**: the engine installed its own tables; otherwise what OpenSM
   fell back to and the first error line saying why.
 - The rest comes from the tables read back from the simulated switches
@@ -162,7 +178,8 @@ How to read the tables:
         out("## %s%s\n\n" % ("Timing: " if timing else "", name))
         out("`knsroute gen %s`, %d repetitions.\n\n" % (gen, reps))
         if timing:
-            out("| engine | routed | routing ms |\n|---|---|---|\n")
+            out("| engine | routed | routing ms | second sweep ms |\n"
+                "|---|---|---|---|\n")
         else:
             out("| engine | routed | routing ms | credit loop data / all | "
                 "unreachable | VLs | SLs | hops max / mean | "
@@ -170,7 +187,9 @@ How to read the tables:
         for eng in engines:
             er = [r for r in rows if r[1] == eng]
             cells = [eng, routed(er, eng), times(er)]
-            if not timing:
+            if timing:
+                cells.append(times(er, 6))
+            else:
                 cells += check_cells(rundir, idx, eng)
             out("| " + " | ".join(cells) + " |\n")
         out("\n")
