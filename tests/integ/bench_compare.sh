@@ -23,7 +23,7 @@ row knsroute | grep -q "^| knsroute | yes | [0-9.]* ([0-9.-]*) | no / no | 0 |" 
 	row torus-2QoS | grep -q "^| torus-2QoS | yes | [0-9.]* ([0-9.-]*) | no / no | 0 |"
 kr_ok $? "knsroute and torus-2QoS routed it themselves: no credit loop, all delivered"
 row dor | grep -q "^| dor | yes | .* | \*\*yes\*\* / \*\*yes\*\* | 0 |" &&
-	[ "$(grep -c '^| [a-zA-Z0-9-]* | ' "$R")" -eq 8 ]
+	[ "$(grep -cE '^\| [a-zA-Z0-9-]+ \| (yes|fell back)' "$R")" -eq 8 ]
 ok=$?
 [ $ok -eq 0 ] || sed "s/^/# /" "$R"
 kr_ok $ok "dor's credit loop is found; one row per engine (8)"
