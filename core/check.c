@@ -108,9 +108,14 @@ static int grow_eflag(struct walk *w)
 int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 		   uint8_t why)
 {
-	int rc = kr_cdg_add(&w->g, from, to, tag);
+	int rc = w->incr ? kr_cdg_insert(&w->g, from, to, tag)
+			 : kr_cdg_add(&w->g, from, to, tag);
 	uint32_t e;
 
+	if (rc == KR_ECYCLE) {	/* kr_check_incremental stops at the DLID */
+		w->incr_cycle = true;
+		return KR_OK;
+	}
 	if (rc < 0)
 		return rc;
 	if (w->exact)
@@ -632,12 +637,12 @@ static int walk_pass(struct walk *w, bool mgmt)
 	const struct kr_fabric *f = w->f;
 	int rc = KR_OK;
 
-	for (unsigned lid = 1; !rc && lid <= f->max_lid; lid++) {
+	for (unsigned lid = 1; !rc && !w->incr_cycle && lid <= f->max_lid; lid++) {
 		bool sw;
 
 		if (lid == 1 || lid % BLOCK == 0)
 			load_block(w, lid - lid % BLOCK);
-		if (!is_dest(f, lid))
+		if (!is_dest(f, lid) || (w->only && !w->only[lid]))
 			continue;
 		w->row = w->col + (size_t)(lid % BLOCK) * f->nsw;
 		sw = kr_is_switch(f, f->owner[f->lid_port[lid]]);
@@ -733,35 +738,113 @@ static int walk_all(struct walk *w)
 	return rc;
 }
 
+/* The pairs towards the marked DLIDs, both classes, into the ordered
+ * graph: no bulk ordering, the insertions keep it acyclic or say not. */
+static int walk_incr(struct walk *w)
+{
+	struct kr_check_report *r = w->r;
+	int rc = walk_pass(w, false);
+
+	r->cls[KR_CHECK_DATA].pairs = r->pairs;
+	r->cls[KR_CHECK_DATA].delivered = r->delivered;
+	if (!rc)
+		rc = walk_pass(w, true);
+	r->cls[KR_CHECK_ALL].pairs = r->pairs;
+	r->cls[KR_CHECK_ALL].delivered = r->delivered;
+	r->deps = w->g.nedge;
+	return rc;
+}
+
+/* Hands the graph of a passing check to the caller, ordered. */
+static void keep_graph(struct walk *w, int rc)
+{
+	if (!w->o->keep)
+		return;
+	*w->o->keep = NULL;
+	if (rc || !w->exact || w->t->nmgroup || !w->g.ordered)
+		return;
+	if ((*w->o->keep = malloc(sizeof(w->g)))) {
+		**w->o->keep = w->g;
+		w->g = (struct kr_cdg){ 0 };
+	}
+}
+
+static int run(struct walk *w, struct kr_cdg *g, struct kr_diag *d)
+{
+	const struct kr_tables *t = w->t;
+	bool moved = false;
+	int rc;
+
+	for (size_t i = 0; i < t->nmgroup; i++)
+		w->exact &= t->mgroup[i].sl_given;
+	*w->r = (struct kr_check_report){ .exact = w->exact };
+	rc = check_setup(w);
+	if (rc == KR_EINVAL)
+		rc = kr_fail(d, rc, 0, "%u port slots: too many to check",
+			     w->f->nport);
+	if (!rc && g) {		/* the earlier graph replaces the empty one */
+		if (g->nnode != w->g.nnode || !g->ordered || !w->exact ||
+		    t->nmgroup)
+			rc = kr_fail(d, KR_EINVAL, 0, "the earlier check's "
+				     "graph does not fit these tables");
+		kr_cdg_free(&w->g);
+		w->g = *g;
+		*g = (struct kr_cdg){ 0 };
+		moved = true;
+	}
+	if (!rc)
+		rc = g ? walk_incr(w) : walk_all(w);
+	if (!rc) {
+		check_sum_links(w);
+		check_sum_vls(w);
+		check_count_assumed(w);
+		rc = w->incr_cycle ? kr_fail(d, KR_ECYCLE, 0, "a dependency of a "
+					     "changed destination closes a "
+					     "cycle with earlier ones")
+				   : verdict(w, d);
+	} else if (rc == KR_ENOMEM) {
+		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	} else if (rc != KR_EINVAL) {
+		rc = kr_fail(d, rc, 0, "%s", kr_strerror(rc));
+	}
+	if (moved) {		/* back to the caller, grown */
+		*g = w->g;
+		w->g = (struct kr_cdg){ 0 };
+	} else if (!g) {
+		keep_graph(w, rc);
+	}
+	check_teardown(w);
+	return rc;
+}
+
 int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 const struct kr_check_opts *o, struct kr_check_report *r,
 		 struct kr_diag *d)
 {
 	struct walk w = { .f = f, .t = t, .o = o, .r = r,
 			  .exact = !t->sl2vl_given && !t->sl_given };
-	int rc;
 
-	for (size_t i = 0; i < t->nmgroup; i++)
-		w.exact &= t->mgroup[i].sl_given;
-	*r = (struct kr_check_report){ .exact = w.exact };
-	rc = check_setup(&w);
-	if (rc == KR_EINVAL)
-		rc = kr_fail(d, rc, 0, "%u port slots: too many to check",
-			     f->nport);
-	if (!rc)
-		rc = walk_all(&w);
-	if (!rc) {
-		check_sum_links(&w);
-		check_sum_vls(&w);
-		check_count_assumed(&w);
-		rc = verdict(&w, d);
-	} else if (rc == KR_ENOMEM) {
-		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	} else if (rc != KR_EINVAL) {
-		rc = kr_fail(d, rc, 0, "%s", kr_strerror(rc));
-	}
-	check_teardown(&w);
-	return rc;
+	return run(&w, NULL, d);
+}
+
+int kr_check_incremental(const struct kr_fabric *f, const struct kr_tables *t,
+			 const uint8_t *only, struct kr_cdg *g,
+			 struct kr_check_report *r, struct kr_diag *d)
+{
+	struct kr_check_opts o = { .max_examples = 3 };
+	struct walk w = { .f = f, .t = t, .o = &o, .r = r, .incr = true,
+			  .only = only,
+			  .exact = !t->sl2vl_given && !t->sl_given };
+
+	return run(&w, g, d);
+}
+
+void kr_check_graph_free(struct kr_cdg *g)
+{
+	if (!g)
+		return;
+	kr_cdg_free(g);
+	free(g);
 }
 
 void kr_check_report_free(struct kr_check_report *r)

@@ -57,6 +57,10 @@ struct walk {
 	uint8_t *eflag;		/* [g.nedge] EDGE_PROVEN | KR_CHECK_ASSUMED_* */
 	uint32_t eflag_cap;
 	bool mgmt;		/* the current DLID's pairs are management */
+	bool incr;		/* kr_check_incremental: insert into an
+				 * ordered graph */
+	bool incr_cycle;	/* an insertion would have closed a cycle */
+	const uint8_t *only;	/* [stride] DLIDs to walk; NULL: all */
 
 	uint32_t *src;		/* [nsrc] source slots by base LID */
 	struct src_class *cls;	/* [ncls] by their first member's LID */

@@ -265,12 +265,12 @@ static int key_classify(struct cline *l, struct kr_conf *c)
 	return rc;
 }
 
-static int key_check(struct cline *l, struct kr_conf *c)
+static int key_yes_no(struct cline *l, int *dst)
 {
 	int rc = want_words(l, 1, 1);
 
-	if (!rc && (c->check = yes_no(l->word[0])) < 0)
-		rc = bad(l, "check: expected yes or no, not \"%s\"",
+	if (!rc && (*dst = yes_no(l->word[0])) < 0)
+		rc = bad(l, "%s: expected yes or no, not \"%s\"", l->key,
 			 l->word[0]);
 	return rc;
 }
@@ -332,7 +332,9 @@ static int do_key(struct cline *l, struct kr_conf *c)
 	if (!strcmp(k, "lmc"))
 		return one_number(l, 0, 7, &c->lmc);
 	if (!strcmp(k, "check"))
-		return key_check(l, c);
+		return key_yes_no(l, &c->check);
+	if (!strcmp(k, "dump_tables"))
+		return key_yes_no(l, &c->dump_tables);
 	if (!strcmp(k, "detour_vls"))
 		return one_number(l, 0, 2, &c->detour_vls);
 	if (!strcmp(k, "mcast_sls"))

@@ -47,10 +47,16 @@ enum kr_check_dests {		/* which class the result code stands for */
 				 * assumed, else data */
 };
 
+struct kr_cdg;		/* a channel dependency graph (cdg_int.h) */
 struct kr_check_opts {
 	unsigned max_examples;	/* failing pairs to keep (0: none) */
 	int switch_sources;	/* also route from every switch's port 0 */
 	int dests;		/* enum kr_check_dests */
+	struct kr_cdg **keep;	/* when not NULL and the check passes on
+				 * tables without multicast and nothing
+				 * assumed: *keep gets its graph, ordered,
+				 * for kr_check_incremental (else NULL);
+				 * free it with kr_check_graph_free */
 };
 
 enum kr_check_fail {
@@ -175,6 +181,22 @@ int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 const struct kr_check_opts *o, struct kr_check_report *r,
 		 struct kr_diag *d);
 void kr_check_report_free(struct kr_check_report *r);
+/* The check of tables that differ from tables proven before (on a fabric
+ * with the same ports, LIDs, CA links and SL2VL maps) only in the
+ * destinations marked in only[stride]: their pairs alone are walked and
+ * their dependencies inserted into g, that earlier check's graph (kept
+ * with kr_check_opts.keep, grown by earlier incremental checks). g then
+ * holds every dependency of the new tables (and perhaps some they no
+ * longer make), so an acyclic g proves them. KR_OK: the marked pairs are
+ * delivered and g stays acyclic; KR_EROUTE: some marked pair is not
+ * delivered; KR_ECYCLE: a new dependency would close a cycle in g, which
+ * its stale dependencies may cause, so only the full check can tell;
+ * KR_EINVAL: g is not a graph of these ports and maps, or t has multicast
+ * or assumed inputs; KR_ENOMEM. The report counts the marked pairs. */
+int kr_check_incremental(const struct kr_fabric *f, const struct kr_tables *t,
+			 const uint8_t *only, struct kr_cdg *g,
+			 struct kr_check_report *r, struct kr_diag *d);
+void kr_check_graph_free(struct kr_cdg *g);	/* fine on NULL */
 
 /* One pair followed hop by hop (knsroute path). */
 struct kr_hop {

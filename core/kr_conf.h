@@ -45,6 +45,8 @@ struct kr_conf {
 	unsigned vls;			/* data VLs when ports don't say; 0 = 8 */
 	unsigned lmc;			/* LID mask control for assigned LIDs */
 	int check;			/* run the credit-loop check (default 1) */
+	int dump_tables;		/* plugin: write the dry-run files after
+					 * each sweep (default 0) */
 	unsigned detour_vls;		/* VLs and SLs (0-2) kept for the detour
 					 * layers of fault repair (default 2) */
 	unsigned max_intermediates;	/* thesis-style intermediates per path

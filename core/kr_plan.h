@@ -29,6 +29,12 @@ struct kr_plan {
 	struct kr_mtree mtree;		/* multicast master forest (live links) */
 	struct kr_check_report check;
 	int checked;			/* the check ran (conf check != 0) */
+	int incremental;		/* the check walked only the changed
+					 * destinations, check_dests of them */
+	unsigned check_dests;
+	struct kr_cdg *proof;		/* the passing check's dependency
+					 * graph, for the next sweep's
+					 * incremental check; NULL: none */
 	enum kr_phase failed;		/* phase that failed, when one did */
 	double ms[KR_NPHASE];		/* wall time per phase */
 };
@@ -37,12 +43,16 @@ struct kr_plan {
  * off in c); the plan's parts stay valid for inspection either way. */
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d);
-/* The same, for a fabric whose previous tables prev (same LIDs, NULL: none)
- * had their path SLs in force: repair then also proves that packets still
- * sent on an old SL close no credit loop. */
+/* The same, for a fabric whose previous plan prev on prev_f (NULL: none)
+ * is in force: repair then also proves that packets still sent on an old
+ * SL close no credit loop, and when prev holds a proof and only some
+ * destinations' routes or SLs changed on the same ports, LIDs, CA links
+ * and SL2VL maps, only their dependencies are checked, against prev's
+ * graph (kr_check_incremental), which p takes over; a full check runs
+ * when that cannot prove the tables. */
 int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
-		    const struct kr_tables *prev, struct kr_plan *p,
-		    struct kr_diag *d);
+		    const struct kr_fabric *prev_f, struct kr_plan *prev,
+		    struct kr_plan *p, struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
 
 /* A multicast group's tree into p->tables.mgroup (kept sorted by MLID; an

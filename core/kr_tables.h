@@ -116,6 +116,12 @@ int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);
  * record. Without SL2VL maps t gets all-VL-0 maps, none given; without
  * path SLs, SL 0 towards every LID, none given. */
 int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f);
+/* Links from each switch to each LID along the LFTs, into hops[nsw *
+ * stride] (a switch's own LID 0, a CA's one link past its switch);
+ * KR_NO_PORT where the packet is not delivered or the count passes 254.
+ * OpenSM's dumps read these as the switches' hop matrices. */
+int kr_tables_hops(const struct kr_fabric *f, const struct kr_tables *t,
+		   uint8_t *hops);
 void kr_tables_free(struct kr_tables *t);
 
 #endif

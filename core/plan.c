@@ -2,6 +2,7 @@
  * part of *p; kr_plan_free copes with any failure point. */
 #include "kr_plan.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,16 +25,155 @@ const char *kr_phase_name(enum kr_phase ph)
 	return ph < KR_NPHASE ? names[ph] : "?";
 }
 
+static bool same(const void *a, const void *b, size_t n)
+{
+	return !n || !memcmp(a, b, n);
+}
+
+/* A port that can carry traffic in f: linked, or a switch's own. */
+static bool live(const struct kr_fabric *f, uint32_t slot)
+{
+	return f->peer[slot] >= 0 || slot == f->port0[f->owner[slot]];
+}
+
+/* Whether the OperVLs and SL2VL maps traffic can meet in f are prev's:
+ * those of live ports (a dead port's map carries nothing). */
+static bool same_maps(const struct kr_fabric *pf, const struct kr_tables *pt,
+		      const struct kr_fabric *f, const struct kr_tables *t)
+{
+	for (uint32_t n = 0; n < f->nnode; n++)
+		for (unsigned out = 0; out <= f->nports[n]; out++) {
+			uint32_t so = f->port0[n] + out;
+
+			if (!live(f, so))
+				continue;
+			if (pf->oper_vls[so] != f->oper_vls[so])
+				return false;
+			for (unsigned in = 0; in <= f->nports[n]; in++)
+				if (live(f, f->port0[n] + in) &&
+				    kr_tables_sl2vl(pf, pt, n, in, out) !=
+				    kr_tables_sl2vl(f, t, n, in, out))
+					return false;
+		}
+	return true;
+}
+
+/* Whether prev's graph numbers the channels of f's tables alike and
+ * their sources are the same: the same ports and LIDs, every CA on the
+ * same switch port, the same maps where traffic can go; links between
+ * switches may differ. */
+static bool same_channels(const struct kr_fabric *pf, const struct kr_tables *pt,
+			  const struct kr_fabric *f, const struct kr_tables *t)
+{
+	if (pf->nnode != f->nnode || pf->nsw != f->nsw || pf->nport != f->nport ||
+	    pt->stride != t->stride || !pt->sl2vl != !t->sl2vl ||
+	    t->sl2vl_given || t->sl_given || t->nmgroup ||
+	    !same(pf->port0, f->port0, (f->nnode + 1) * sizeof(*f->port0)) ||
+	    !same(pf->guid, f->guid, f->nnode * sizeof(*f->guid)) ||
+	    !same(pf->lid, f->lid, f->nport * sizeof(*f->lid)) ||
+	    !same(pf->lmc, f->lmc, f->nport))
+		return false;
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		if (pf->peer[s] != f->peer[s])
+			return false;	/* a CA's link */
+	return same_maps(pf, pt, f, t);
+}
+
+/* Marks DLIDs of pair SLs in one sorted list and not, alike, in the other. */
+static void mark_pairs(const struct kr_tables *a, const struct kr_tables *b,
+		       uint8_t *only)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->npair_sl || j < b->npair_sl) {
+		const struct kr_sl_pair *x = i < a->npair_sl ? &a->pair_sl[i] : NULL;
+		const struct kr_sl_pair *y = j < b->npair_sl ? &b->pair_sl[j] : NULL;
+		uint32_t kx = x ? (uint32_t)x->slid << 16 | x->dlid : UINT32_MAX;
+		uint32_t ky = y ? (uint32_t)y->slid << 16 | y->dlid : UINT32_MAX;
+
+		if (kx != ky || x->sl != y->sl)
+			only[kx < ky ? x->dlid : y->dlid] = 1;
+		i += kx <= ky;
+		j += ky <= kx;
+	}
+}
+
+/* The destinations whose pairs may depend otherwise than under prev: their
+ * column, SL or pair SLs changed, or their column leaves some switch by a
+ * port whose link changed. Returns how many, into only[stride]. */
+static unsigned changed_dests(const struct kr_fabric *pf,
+			      const struct kr_tables *pt,
+			      const struct kr_fabric *f,
+			      const struct kr_tables *t, uint8_t *only)
+{
+	unsigned n = 0;
+
+	mark_pairs(pt, t, only);
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		const uint8_t *row = t->lft + (size_t)sw * t->stride;
+		const uint8_t *prow = pt->lft + (size_t)sw * t->stride;
+
+		for (unsigned lid = 1; lid < t->stride; lid++) {
+			unsigned port = row[lid];
+
+			if (row[lid] != prow[lid] ||
+			    (port <= f->nports[sw] &&
+			     f->peer[f->port0[sw] + port] !=
+			     pf->peer[f->port0[sw] + port]))
+				only[lid] = 1;
+		}
+	}
+	for (unsigned lid = 1; lid < t->stride; lid++) {
+		only[lid] |= t->dlid_sl && pt->dlid_sl &&
+			     t->dlid_sl[lid] != pt->dlid_sl[lid];
+		n += only[lid];
+	}
+	return n;
+}
+
+/* Only the changed destinations against prev's proof, when that can
+ * prove the tables; *rc says how it went, the return whether it did. */
+static bool check_changes(const struct kr_fabric *f, const struct kr_fabric *pf,
+			  struct kr_plan *prev, struct kr_plan *p,
+			  struct kr_diag *d, int *rc)
+{
+	uint8_t *only;
+
+	if (!prev || !prev->proof || !pf ||
+	    !same_channels(pf, &prev->tables, f, &p->tables))
+		return false;
+	only = calloc(p->tables.stride + 1, 1);
+	if (!only)
+		return false;	/* the full check will say out of memory */
+	p->check_dests = changed_dests(pf, &prev->tables, f, &p->tables, only);
+	p->proof = prev->proof;
+	prev->proof = NULL;
+	*rc = kr_check_incremental(f, &p->tables, only, p->proof, &p->check, d);
+	free(only);
+	p->incremental = 1;
+	if (*rc == KR_OK || *rc == KR_EROUTE || *rc == KR_ENOMEM)
+		return true;
+	p->incremental = 0;
+	kr_check_report_free(&p->check);
+	kr_check_graph_free(p->proof);
+	p->proof = NULL;
+	p->check_dests = 0;
+	d->msg[0] = '\0';
+	return false;
+}
+
 static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
+		     const struct kr_fabric *pf, struct kr_plan *prev,
 		     struct kr_plan *p, struct kr_diag *d)
 {
-	struct kr_check_opts o = { .max_examples = 3 };
+	struct kr_check_opts o = { .max_examples = 3, .keep = &p->proof };
 	int rc;
 
 	if (c && !c->check)
 		return KR_OK;
 	p->checked = 1;
-	rc = kr_check_run(f, &p->tables, &o, &p->check, d);
+	if (!check_changes(f, pf, prev, p, d, &rc))
+		rc = kr_check_run(f, &p->tables, &o, &p->check, d);
 	if (rc == KR_ECYCLE || rc == KR_EROUTE)
 		return kr_fail(d, rc, 0, "%s; tables not installed",
 			       rc == KR_ECYCLE ? "the tables have a credit loop"
@@ -53,12 +193,12 @@ static void start(const struct kr_conf *c, struct kr_plan *p,
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d)
 {
-	return kr_plan_rebuild(f, c, NULL, p, d);
+	return kr_plan_rebuild(f, c, NULL, NULL, p, d);
 }
 
 int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
-		    const struct kr_tables *prev, struct kr_plan *p,
-		    struct kr_diag *d)
+		    const struct kr_fabric *prev_f, struct kr_plan *prev,
+		    struct kr_plan *p, struct kr_diag *d)
 {
 	double t0 = now_ms();
 	int rc;
@@ -82,7 +222,8 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc) {
 		start(c, p, KR_PHASE_REPAIR);
 		t0 = now_ms();
-		rc = kr_repair(f, &p->topo, c, &p->slvl, prev, &p->tables,
+		rc = kr_repair(f, &p->topo, c, &p->slvl,
+			       prev ? &prev->tables : NULL, &p->tables,
 			       &p->repair, d);
 		/* the multicast forest: the same live links and up*-down*
 		 * ranks as the repair's detour layer */
@@ -93,7 +234,7 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc) {
 		start(c, p, KR_PHASE_CHECK);
 		t0 = now_ms();
-		rc = run_check(f, c, p, d);
+		rc = run_check(f, c, prev_f, prev, p, d);
 		p->ms[KR_PHASE_CHECK] = now_ms() - t0;
 	}
 	if (!rc)
@@ -107,6 +248,7 @@ void kr_plan_free(struct kr_plan *p)
 	kr_tables_free(&p->tables);
 	kr_slvl_free(&p->slvl);
 	kr_mtree_free(&p->mtree);
+	kr_check_graph_free(p->proof);
 	if (p->checked)
 		kr_check_report_free(&p->check);
 	*p = (struct kr_plan){ 0 };

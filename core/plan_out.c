@@ -128,6 +128,10 @@ static int summary(FILE *out, const struct kr_fabric *f,
 		stage_loads(out, f, p);
 	if (!p->checked)
 		fprintf(out, "check: skipped (check no)\n");
+	else if (p->incremental)
+		fprintf(out, "check: incremental: the pairs above are those "
+			"towards the %u destinations that changed, checked "
+			"against the last sweep's proof\n", p->check_dests);
 	fprintf(out, "compute ms: recognition %.1f, routing %.1f, SL/VL %.1f, "
 		"repair %.1f, check %.1f\n", p->ms[KR_PHASE_TOPO],
 		p->ms[KR_PHASE_ROUTE], p->ms[KR_PHASE_SLVL],
@@ -195,15 +199,18 @@ int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p)
 {
-	char topo[256];
+	char topo[256], how[64] = "";
 	unsigned lids = 0;
 
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
 		lids += f->lid_port[lid] != KR_NONE;
 	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
-	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s; ms: topo %.1f "
+	if (p->incremental)
+		snprintf(how, sizeof(how), " (incremental: %u destinations)",
+			 p->check_dests);
+	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s; ms: topo %.1f "
 		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,
-		 p->slvl.text, p->checked ? "passed" : "skipped",
+		 p->slvl.text, p->checked ? "passed" : "skipped", how,
 		 p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
 		 p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_REPAIR],
 		 p->ms[KR_PHASE_CHECK]);

@@ -159,6 +159,78 @@ int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f)
 	return KR_OK;
 }
 
+#define HOPS_BUSY 0xfe	/* sw_hop: on the way, its switch follows */
+
+/* One step from sw towards lid: the count when the step ends the walk
+ * (KR_NO_PORT if it ends undelivered), else HOPS_BUSY and *next. */
+static uint8_t sw_hop(const struct kr_fabric *f, const struct kr_tables *t,
+		      uint32_t sw, unsigned lid, uint32_t dst, uint32_t *next)
+{
+	unsigned port = kr_lft_port(t, sw, lid);
+	int32_t peer;
+
+	if (port > f->nports[sw])
+		return KR_NO_PORT;
+	if (port == 0)
+		return dst == f->port0[sw] ? 0 : KR_NO_PORT;
+	peer = f->peer[f->port0[sw] + port];
+	if (peer < 0)
+		return KR_NO_PORT;
+	if (!kr_is_switch(f, f->owner[peer]))
+		return (uint32_t)peer == dst ? 1 : KR_NO_PORT;
+	*next = f->owner[peer];
+	return HOPS_BUSY;
+}
+
+/* Per LID, each switch's walk stops at the first switch already counted,
+ * so a column costs one step per switch. state: 0 not seen, 1 on the
+ * current walk (meeting it again is a loop), 2 counted. */
+int kr_tables_hops(const struct kr_fabric *f, const struct kr_tables *t,
+		   uint8_t *hops)
+{
+	uint8_t *state = malloc((size_t)f->nsw + 1);
+	uint32_t *stack = malloc(((size_t)f->nsw + 1) * sizeof(*stack));
+
+	if (!state || !stack) {
+		free(state);
+		free(stack);
+		return KR_ENOMEM;
+	}
+	for (unsigned lid = 0; lid < t->stride; lid++) {
+		uint32_t dst = lid ? kr_port_by_lid(f, lid) : KR_NONE;
+
+		memset(state, 0, f->nsw);
+		for (uint32_t s = 0; dst == KR_NONE && s < f->nsw; s++)
+			hops[(size_t)s * t->stride + lid] = KR_NO_PORT;
+		for (uint32_t s = 0; dst != KR_NONE && s < f->nsw; s++) {
+			uint32_t sw = s, n = 0, next = KR_NONE;
+			uint8_t h;
+
+			while (!state[sw]) {
+				state[sw] = 1;
+				stack[n++] = sw;
+				h = sw_hop(f, t, sw, lid, dst, &next);
+				if (h != HOPS_BUSY) {
+					hops[(size_t)stack[--n] * t->stride + lid] = h;
+					state[sw] = 2;
+					break;
+				}
+				sw = next;
+			}
+			h = state[sw] == 1 ? KR_NO_PORT	/* a loop */
+					   : hops[(size_t)sw * t->stride + lid];
+			while (n--) {
+				h = h >= 254 ? KR_NO_PORT : h + 1;
+				hops[(size_t)stack[n] * t->stride + lid] = h;
+				state[stack[n]] = 2;
+			}
+		}
+	}
+	free(state);
+	free(stack);
+	return KR_OK;
+}
+
 void kr_tables_free(struct kr_tables *t)
 {
 	for (size_t i = 0; i < t->nmgroup; i++)

@@ -61,6 +61,7 @@ struct kr_plugin {
 	uint32_t *mslot;		/* a group's member ports, scratch */
 	size_t mcap;
 	unsigned mcast_refused;		/* groups refused since the last line */
+	int dump_due;			/* dump_tables asked, this plan not written */
 };
 
 static osm_log_t *plog(const struct kr_plugin *pl)
@@ -237,6 +238,48 @@ static void install_lfts(struct kr_plugin *pl)
 	}
 }
 
+/* OpenSM's min-hop matrices are left unbuilt (kr_build_lid_matrices): while
+ * knsroute routes, only OpenSM's routing dumps read them (the SA counts a
+ * PathRecord's hops by walking the LFTs, multicast trees are knsroute's,
+ * a fallback engine builds its own matrices). So with those dumps on,
+ * each switch gets, per LID, the hop count of knsroute's path on the
+ * port its LFT uses (which also makes port 0's "least hops"). */
+static void install_hops(struct kr_plugin *pl)
+{
+	cl_qmap_t *tbl = &pl->osm->subn.sw_guid_tbl;
+	const struct kr_tables *t = &pl->plan.tables;
+	uint8_t *hops = malloc((size_t)t->nsw * t->stride + 1);
+
+	if (!hops || kr_tables_hops(&pl->fabric, t, hops)) {
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR11: knsroute: out of "
+			"memory for hop counts; opensm-lid-matrix.dump and "
+			"opensm.fdbs will say HOPS UNKNOWN\n");
+		free(hops);
+		return;
+	}
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		uint32_t n = kr_node_by_guid(&pl->fabric,
+					     cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+		unsigned top = sw->max_lid_ho < t->stride - 1 ? sw->max_lid_ho
+							    : t->stride - 1;
+
+		if (n == KR_NONE || !kr_is_switch(&pl->fabric, n))
+			continue;
+		for (unsigned lid = 1; lid <= top; lid++) {
+			size_t at = (size_t)n * t->stride + lid;
+
+			if (hops[at] != KR_NO_PORT &&
+			    t->lft[at] < sw->num_ports &&
+			    osm_switch_set_hops(sw, (uint16_t)lid, t->lft[at],
+						hops[at]) != CL_SUCCESS)
+				break;	/* out of memory: the rest unknown */
+		}
+	}
+	free(hops);
+}
+
 static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 			const char *phase)
 {
@@ -331,8 +374,8 @@ static int kr_build_fwd_tables(void *ctx)
 		if (!pl->osm->subn.opt.qos)
 			pl->conf.vls = 1;
 		rc = kr_plan_rebuild(&pl->fabric, &pl->conf,
-				     prev_valid ? &prev_p.tables : NULL,
-				     &pl->plan, &d);
+				     prev_valid ? &prev_f : NULL,
+				     prev_valid ? &prev_p : NULL, &pl->plan, &d);
 		if (rc && !pl->osm->subn.opt.qos &&
 		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
 			char why[sizeof(d.msg)];
@@ -352,6 +395,8 @@ static int kr_build_fwd_tables(void *ctx)
 		return -1;
 	}
 	install_lfts(pl);
+	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
+		install_hops(pl);
 	pl->valid = 1;
 	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s\n", pl->sweeps,
@@ -361,8 +406,7 @@ static int kr_build_fwd_tables(void *ctx)
 	kr_plan_free(&prev_p);
 	kr_fabric_free(&prev_f);
 	save_coords(pl);
-	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
-		dump_tables(pl);
+	pl->dump_due = pl->conf.dump_tables;
 	return 0;
 }
 
@@ -456,7 +500,25 @@ static void dump_tables(void *ctx)
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR05: knsroute: cannot "
 			"dump tables: %s\n", msg);
+		return;
 	}
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables dumped "
+		"to %s\n", pl->sweeps, dir);
+}
+
+/* With dump_tables, the files are written once the subnet is up: OpenSM
+ * reports that after the sweep, outside the routing step, on the thread
+ * that alone changes the plan (the SA only reads it). A sweep that ends
+ * in errors brings no SUBNET_UP and so no files. */
+static void kr_plugin_report(void *ctx, osm_epi_event_id_t event, void *data)
+{
+	struct kr_plugin *pl = ctx;
+
+	(void)data;
+	if (event != OSM_EVENT_ID_SUBNET_UP || !pl->dump_due)
+		return;
+	pl->dump_due = 0;
+	dump_tables(pl);
 }
 
 /* The group's member ports as fabric slots into *slot (grown as needed),
@@ -663,6 +725,13 @@ static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
 	return rc ? IB_ERROR : IB_SUCCESS;
 }
 
+/* Nothing: see install_hops. */
+static int kr_build_lid_matrices(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 static void kr_destroy_engine(void *ctx)
 {
 	drop_plan(ctx);
@@ -672,7 +741,7 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 {
 	struct kr_plugin *pl = re->context;
 
-	re->build_lid_matrices = NULL;	/* keep OpenSM's min-hop matrices */
+	re->build_lid_matrices = kr_build_lid_matrices;
 	re->ucast_build_fwd_tables = kr_build_fwd_tables;
 	re->ucast_dump_tables = dump_tables;
 	re->update_sl2vl = kr_update_sl2vl;
@@ -732,5 +801,5 @@ __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
 	.osm_version = OSM_VERSION,
 	.create = kr_plugin_create,
 	.delete = kr_plugin_delete,
-	.report = NULL,	/* events are not needed: every sweep reroutes */
+	.report = kr_plugin_report,
 };

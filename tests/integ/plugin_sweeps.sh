@@ -15,7 +15,9 @@ if ! kr_plugin_ready || ! command -v valgrind >/dev/null; then
 fi
 
 "$KR_CLI" gen kns --k 3 --n 2 --p 1 -o "$KR_TMP/fabric.net"
-kr_plugin_conf "$KR_TMP/opensm.conf"
+echo "dump_tables yes" >"$KR_TMP/knsroute.conf"
+kr_plugin_conf "$KR_TMP/opensm.conf" \
+	"event_plugin_options knsroute=$KR_TMP/knsroute.conf"
 kr_start_ibsim "$KR_TMP/fabric.net"
 kr_osm_dirs
 mapfile -t base < <(kr_osm_args)
@@ -28,21 +30,25 @@ KR_OSM_PID=$!
 kr_wait_sm 240
 kr_ok $? "opensm with knsroute brings the subnet up under valgrind"
 
-# knsroute's own copy of each sweep's LFTs: renamed into place whole,
-# unlike OpenSM's dump, which a reader can catch half written.
+# knsroute's own copy of each sweep's LFTs (dump_tables yes), written once
+# the subnet is up: renamed into place whole, unlike OpenSM's dump, which a
+# reader can catch half written.
 lfts="$KR_OSM_DIR/knsroute/opensm-lfts.dump"
+dumped() {
+	for _ in $(seq 600); do
+		grep -q "knsroute: sweep $1: tables dumped" "$KR_OSM_LOG" && return
+		sleep 0.1
+	done
+}
 sums=()
+dumped 1
 for i in $(seq 2 "$SWEEPS"); do
 	sums+=("$(md5sum <"$lfts")")
 	kill -HUP "$KR_OSM_PID"
-	for _ in $(seq 600); do
-		grep -q "knsroute: sweep $i:" "$KR_OSM_LOG" && break
-		sleep 0.1
-	done
+	dumped "$i"
 done
-sleep 1
 sums+=("$(md5sum <"$lfts")")
-[ "$(grep -c "knsroute: sweep [0-9]*:" "$KR_OSM_LOG")" -ge "$SWEEPS" ]
+[ "$(grep -c "knsroute: sweep [0-9]*: tables dumped" "$KR_OSM_LOG")" -ge "$SWEEPS" ]
 kr_ok $? "$SWEEPS heavy sweeps routed by knsroute"
 [ -s "$lfts" ] && [ "$(printf '%s\n' "${sums[@]}" | sort -u | wc -l)" -eq 1 ]
 kr_ok $? "the same LFTs after every sweep"

@@ -69,6 +69,7 @@ static void test_defaults(void **state)
 		assert_int_equal(c.wrap[d], -1);
 	assert_int_equal(c.classify, KR_CLASSIFY_XORDET);
 	assert_int_equal(c.check, 1);
+	assert_int_equal(c.dump_tables, 0);
 	assert_int_equal(c.seed_guid, 0);
 	assert_string_equal(c.coords_file, "");
 	assert_int_equal(c.mcast_sls, 1);	/* SL 0, OpenSM's default */
@@ -109,6 +110,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c.vls, 6);
 	assert_int_equal(c.lmc, 1);
 	assert_int_equal(c.check, 0);
+	assert_int_equal(c.dump_tables, 1);
 	assert_int_equal(c.mcast_sls, 1u << 0 | 1u << 7);
 }
 
@@ -140,6 +142,7 @@ static void test_errors_name_the_line(void **state)
 		{ "lmc 8\n", 1, "from 0 to 7" },
 		{ "classes 17\n", 1, "from 1 to 16" },
 		{ "check maybe\n", 1, "check: expected yes or no" },
+		{ "dump_tables often\n", 1, "dump_tables: expected yes or no, not \"often\"" },
 		{ "classify fast\n", 1, "classify: expected xordet" },
 		{ "family star\n", 1, "family: expected auto, kns, torus or mesh" },
 		{ "seed 0xzz\n", 1, "seed: expected a switch GUID" },

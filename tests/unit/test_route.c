@@ -380,6 +380,95 @@ static void test_missing_link_left_open(void **state)
 	kr_fabric_free(&f);
 }
 
+/* Hop counts along the tables. 3x3 torus (torus3x3): from switch 0, by
+ * hand, CA LIDs 1-9 lie 1 + ring distance away, switch LIDs 10-18 the ring
+ * distance; then entries broken by hand: switch 1 sends LID 5 back to 0
+ * (a loop 0 -> 1 -> 0), switch 3 has no entry for LID 7, switch 4 keeps
+ * its own CA's LID 5 (port 0: the wrong node). LID 0 is nobody's. */
+static void test_hops_torus3x3(void **state)
+{
+	static const uint8_t want0[19] = { 255, 1, 2, 2, 2, 3, 3, 2, 3, 3,
+					   0, 1, 1, 1, 2, 2, 1, 2, 2 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	uint8_t *h;
+
+	(void)state;
+	torus3x3(&f, &t);
+	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+	h = malloc((size_t)f.nsw * r.stride);
+	assert_int_equal(kr_tables_hops(&f, &r, h), KR_OK);
+	for (unsigned lid = 0; lid < 19; lid++)
+		assert_int_equal(h[lid], want0[lid]);
+	r.lft[1 * r.stride + 5] = 2;	/* -x from switch 1 is switch 0 */
+	r.lft[0 * r.stride + 5] = 1;
+	r.lft[3 * r.stride + 7] = KR_NO_PORT;
+	r.lft[4 * r.stride + 5] = 0;
+	assert_int_equal(kr_tables_hops(&f, &r, h), KR_OK);
+	assert_int_equal(h[0 * r.stride + 5], KR_NO_PORT);
+	assert_int_equal(h[1 * r.stride + 5], KR_NO_PORT);
+	assert_int_equal(h[3 * r.stride + 7], KR_NO_PORT);
+	assert_int_equal(h[4 * r.stride + 5], KR_NO_PORT);
+	assert_int_equal(h[5 * r.stride + 0], KR_NO_PORT);
+	assert_int_equal(h[4 * r.stride + 14], 0);
+	assert_int_equal(h[6 * r.stride + 7], 1);	/* untouched: delivered */
+	free(h);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* On generated fabrics with a missing link (open entries) and random
+ * entries broken, every router's count equals the reference walk's
+ * switch hops from its CA, plus the link into a CA destination. */
+static void test_hops_match_walk(void **state)
+{
+	struct kr_gen_opts gen[] = {
+		{ .family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 4 },
+		  .wrap = { 1, 1 }, .p = 1, .fail = 1 },
+		{ .family = KR_FAMILY_KNS, .ndim = 2, .k = { 3, 3 }, .p = 2 },
+	};
+
+	(void)state;
+	srand(5);
+	for (size_t g = 0; g < sizeof(gen) / sizeof(gen[0]); g++) {
+		struct kr_fabric f;
+		struct kr_topo t;
+		struct kr_tables r;
+		uint8_t *h;
+
+		truth_gen(&gen[g], &f, &t);
+		assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
+		for (int i = 0; i < 40; i++)
+			r.lft[(size_t)(rand() % (int)f.nsw) * r.stride +
+			      1 + (unsigned)rand() % f.max_lid] =
+				(uint8_t)(rand() % 4);
+		h = malloc((size_t)f.nsw * r.stride);
+		assert_int_equal(kr_tables_hops(&f, &r, h), KR_OK);
+		for (uint32_t ca = f.nsw; ca < f.nnode; ca++) {
+			uint32_t src = kr_port(&f, ca, 1);
+			uint32_t sw = f.owner[f.peer[src]];
+
+			for (unsigned lid = 1; lid <= f.max_lid; lid++) {
+				uint32_t dst = kr_port_by_lid(&f, lid);
+				int w = truth_walk(&f, &r, src, lid, NULL);
+				unsigned want = w < 0 ? KR_NO_PORT : (unsigned)w +
+					!kr_is_switch(&f, f.owner[dst]);
+
+				if (dst == src)	/* the walk never leaves the CA */
+					continue;
+				assert_int_equal(h[(size_t)sw * r.stride + lid],
+						 want);
+			}
+		}
+		free(h);
+		kr_tables_free(&r);
+		kr_topo_free(&t);
+		kr_fabric_free(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +481,8 @@ int main(void)
 		cmocka_unit_test(test_lmc_orders),
 		cmocka_unit_test(test_orders_sequence),
 		cmocka_unit_test(test_missing_link_left_open),
+		cmocka_unit_test(test_hops_torus3x3),
+		cmocka_unit_test(test_hops_match_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
