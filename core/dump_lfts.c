@@ -43,6 +43,9 @@ struct lft_parse {
 	unsigned *sw_line;	/* [nsw] header line of each switch's block */
 	struct lft_block b;
 	bool in_block;
+	char **owner_ok;	/* [0x10000] the last comment after a LID's
+				 * port found right: every block repeats it,
+				 * and comparing beats parsing the GUID again */
 };
 
 static const char *const type_str[] = { "UNKNOWN", "Channel Adapter",
@@ -249,6 +252,23 @@ static int entry_port(struct lft_parse *ps, uint64_t port)
 	return KR_OK;
 }
 
+/* check_owner, skipped for the text it last passed for this LID. */
+static int check_owner_once(struct lft_parse *ps, unsigned lid,
+			    const char *rest)
+{
+	char **ok = &ps->owner_ok[lid];
+	int rc;
+
+	if (*ok && !strcmp(*ok, rest))
+		return KR_OK;
+	rc = check_owner(ps, lid, rest);
+	if (!rc) {
+		free(*ok);
+		*ok = strdup(rest);	/* NULL: only the shortcut is lost */
+	}
+	return rc;
+}
+
 static int parse_entry(struct lft_parse *ps, const char *s)
 {
 	struct lft_block *b = &ps->b;
@@ -269,7 +289,7 @@ static int parse_entry(struct lft_parse *ps, const char *s)
 		return KR_OK;	/* OpenSM's "no path": left without a route */
 	rc = entry_port(ps, port);
 	if (!rc)
-		rc = check_owner(ps, (unsigned)lid, s);
+		rc = check_owner_once(ps, (unsigned)lid, s);
 	if (!rc)
 		ps->t->lft[(size_t)b->sw * ps->t->stride + lid] = (uint8_t)port;
 	return rc;
@@ -392,7 +412,10 @@ static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
 	if (kr_tables_init(t, f, f->max_lid + 1u, 0, 0))
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	ps.sw_line = calloc(f->nsw + 1, sizeof(*ps.sw_line));
-	if (!ps.sw_line) {
+	ps.owner_ok = calloc(0x10000, sizeof(*ps.owner_ok));
+	if (!ps.sw_line || !ps.owner_ok) {
+		free(ps.sw_line);
+		free(ps.owner_ok);
 		kr_tables_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
@@ -403,6 +426,9 @@ static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
 			     "truncated: the block of line %u has no \"lids "
 			     "dumped\" line", ps.b.line);
+	for (unsigned lid = 0; lid < 0x10000; lid++)
+		free(ps.owner_ok[lid]);
+	free(ps.owner_ok);
 	free(ps.sw_line);
 	if (rc)
 		kr_tables_free(t);

@@ -646,6 +646,10 @@ static void test_lfts_errors(void **state)
 	bad_line(f, file, 2, "0x0001 003 # Switch portguid 0x0002c9783aac1b04: "
 		 "'x'", 2, "LID 1 belongs to port GUID 0x0002c93bcb817680",
 		 kr_lfts_parse);
+	/* a later block's comment is checked too, not only the first's */
+	bad_line(f, file, 31, "0x0001 005 # Switch portguid "
+		 "0x0002c9783aac1b04: 'sw-cfe79a22'", 31,
+		 "LID 1 belongs to port GUID 0x0002c93bcb817680", kr_lfts_parse);
 	bad_line(f, file, 2, "0x0001 3x", 2, "expected an LFT entry",
 		 kr_lfts_parse);
 	bad_line(f, file, 5, "hello", 5, "expected an LFT entry",
