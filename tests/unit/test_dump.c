@@ -343,6 +343,8 @@ static void test_stream_chunks(void **state)
 	assert_int_equal(kr_lfts_read(path, &f, &file, NULL), KR_OK);
 	assert_int_equal(file.stride, mem.stride);
 	assert_memory_equal(file.lft, mem.lft, (size_t)f.nsw * mem.stride);
+	kr_tables_free(&mem);
+	kr_tables_free(&file);
 	unlink(path);
 	free(path);
 
