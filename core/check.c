@@ -108,23 +108,23 @@ static int grow_eflag(struct walk *w)
 int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 		   uint8_t why)
 {
-	int rc = kr_cdg_add(&w->g, from, to, tag);
 	uint32_t e;
+	int rc;
 
-	if (rc < 0)
-		return rc;
 	if (w->exact)
-		return KR_OK;
-	if (rc == 1) {
-		if (grow_eflag(w))
-			return KR_ENOMEM;
-		w->eflag[w->g.nedge - 1] = why ? why : EDGE_PROVEN;
+		return kr_cdg_add(&w->g, from, to, tag) < 0 ? KR_ENOMEM : KR_OK;
+	/* nearly every call meets a known edge: one lookup, not two */
+	e = kr_cdg_find(&w->g, from, to);
+	if (e != KR_NONE) {
+		if (!why && !(w->eflag[e] & EDGE_PROVEN))
+			w->g.tag[e] = tag;
+		w->eflag[e] |= why ? why : EDGE_PROVEN;
 		return KR_OK;
 	}
-	e = kr_cdg_find(&w->g, from, to);
-	if (!why && !(w->eflag[e] & EDGE_PROVEN))
-		w->g.tag[e] = tag;
-	w->eflag[e] |= why ? why : EDGE_PROVEN;
+	rc = kr_cdg_add(&w->g, from, to, tag);
+	if (rc < 0 || grow_eflag(w))
+		return KR_ENOMEM;
+	w->eflag[w->g.nedge - 1] = why ? why : EDGE_PROVEN;
 	return KR_OK;
 }
 
