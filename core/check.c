@@ -105,14 +105,31 @@ static int grow_eflag(struct walk *w)
 	return KR_OK;
 }
 
-int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
-		   uint8_t why)
+/* Marks edge e, known already, as also made for why (0: proven). */
+static void flag_known(struct walk *w, uint32_t e, uint32_t tag, uint8_t why)
 {
-	int rc = w->incr ? kr_cdg_insert(&w->g, from, to, tag)
-			 : kr_cdg_add(&w->g, from, to, tag);
-	uint32_t e;
+	if (!why && !(w->eflag[e] & EDGE_PROVEN))
+		w->g.tag[e] = tag;
+	w->eflag[e] |= why ? why : EDGE_PROVEN;
+}
 
-	if (rc == KR_ECYCLE) {	/* kr_check_incremental stops at the DLID */
+/* Flags the edge just appended. */
+static int flag_new(struct walk *w, uint8_t why)
+{
+	if (grow_eflag(w))
+		return KR_ENOMEM;
+	w->eflag[w->g.nedge - 1] = why ? why : EDGE_PROVEN;
+	return KR_OK;
+}
+
+/* An incremental check inserts with the cycle test; a cycle stops it at
+ * the DLID (see kr_check_incremental). */
+static int insert_edge(struct walk *w, uint32_t from, uint32_t to,
+		       uint32_t tag, uint8_t why)
+{
+	int rc = kr_cdg_insert(&w->g, from, to, tag);
+
+	if (rc == KR_ECYCLE) {
 		w->incr_cycle = true;
 		return KR_OK;
 	}
@@ -120,17 +137,30 @@ int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 		return rc;
 	if (w->exact)
 		return KR_OK;
-	if (rc == 1) {
-		if (grow_eflag(w))
-			return KR_ENOMEM;
-		w->eflag[w->g.nedge - 1] = why ? why : EDGE_PROVEN;
+	if (rc == 1)
+		return flag_new(w, why);
+	flag_known(w, kr_cdg_find(&w->g, from, to), tag, why);
+	return KR_OK;
+}
+
+int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		   uint8_t why)
+{
+	uint32_t e;
+
+	if (w->incr)
+		return insert_edge(w, from, to, tag, why);
+	if (w->exact)
+		return kr_cdg_add(&w->g, from, to, tag) < 0 ? KR_ENOMEM : KR_OK;
+	/* nearly every call meets a known edge: one lookup, not two */
+	e = kr_cdg_find(&w->g, from, to);
+	if (e != KR_NONE) {
+		flag_known(w, e, tag, why);
 		return KR_OK;
 	}
-	e = kr_cdg_find(&w->g, from, to);
-	if (!why && !(w->eflag[e] & EDGE_PROVEN))
-		w->g.tag[e] = tag;
-	w->eflag[e] |= why ? why : EDGE_PROVEN;
-	return KR_OK;
+	if (kr_cdg_add(&w->g, from, to, tag) < 0)
+		return KR_ENOMEM;
+	return flag_new(w, why);
 }
 
 /* Adds (slot, vl) -> to unless the port's small cache of recent

@@ -20,6 +20,7 @@
 #define DEP_WAYS 8		/* recent dependencies cached per port */
 #define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
+#define MAP_IDS 256		/* distinct maps w->map_id can name */
 
 /* Sources that no DLID can tell apart: CA ports on the same switch whose
  * own SL2VL map, OperVLs and every map of their switch in-port are equal
@@ -95,32 +96,46 @@ struct walk {
 				 * vl_from << 28 | to */
 	uint32_t *cstack;	/* channels of the walk in progress */
 	size_t cstack_cap;
+
+	/* The maps as one byte each, an index into the few distinct (map,
+	 * given) pairs: the walk reads a map per switch and DLID, and an
+	 * eighth of the bytes mostly stays in the cache. NULL when the tables
+	 * have no maps or more than MAP_IDS distinct ones. */
+	uint8_t *map_id;	/* [like t->sl2vl] */
+	uint64_t map[MAP_IDS];
+	uint8_t map_why[MAP_IDS];	/* KR_CHECK_ASSUMED_MAP or 0 */
 };
+
+/* Where the map of (node, in, out) sits in t->sl2vl. */
+static inline size_t check_map_at(const struct walk *w, uint32_t node,
+				  unsigned in, unsigned out)
+{
+	uint32_t np = w->f->nports[node] + 1u;
+
+	return w->t->sl2vl_base[node] +
+	       (kr_is_switch(w->f, node) ? out * np + in : out);
+}
 
 /* The SL2VL map of (node, in, out), every SL on VL 0 without maps. */
 static inline uint64_t check_map(const struct walk *w, uint32_t node,
 				 unsigned in, unsigned out)
 {
-	const struct kr_tables *t = w->t;
-	uint32_t np = w->f->nports[node] + 1u;
-
-	if (!t->sl2vl)
+	if (!w->t->sl2vl)
 		return 0;
-	return t->sl2vl[t->sl2vl_base[node] +
-			(kr_is_switch(w->f, node) ? out * np + in : out)];
+	if (w->map_id)
+		return w->map[w->map_id[check_map_at(w, node, in, out)]];
+	return w->t->sl2vl[check_map_at(w, node, in, out)];
 }
 
 /* KR_CHECK_ASSUMED_MAP when no input gave that map, else 0. */
 static inline uint8_t check_map_why(const struct walk *w, uint32_t node,
 				    unsigned in, unsigned out)
 {
-	const struct kr_tables *t = w->t;
-	uint32_t np = w->f->nports[node] + 1u;
-
-	if (!t->sl2vl_given)
+	if (!w->t->sl2vl_given)
 		return 0;
-	return t->sl2vl_given[t->sl2vl_base[node] +
-			      (kr_is_switch(w->f, node) ? out * np + in : out)]
+	if (w->map_id)
+		return w->map_why[w->map_id[check_map_at(w, node, in, out)]];
+	return w->t->sl2vl_given[check_map_at(w, node, in, out)]
 		       ? 0 : KR_CHECK_ASSUMED_MAP;
 }
 

@@ -198,6 +198,43 @@ static unsigned vl_bound(const struct walk *w)
 	return max + 1;
 }
 
+/* w->map_id: each map and whether it was given, numbered in the order
+ * first met. Tables with more distinct ones keep being read directly. */
+static int index_maps(struct walk *w)
+{
+	const struct kr_tables *t = w->t;
+	size_t n = t->sl2vl ? t->sl2vl_base[w->f->nnode] : 0;
+	unsigned nid = 0, id = 0;
+
+	if (!n)
+		return KR_OK;
+	w->map_id = malloc(n);
+	if (!w->map_id)
+		return KR_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t why = t->sl2vl_given && !t->sl2vl_given[i]
+				      ? KR_CHECK_ASSUMED_MAP : 0;
+
+		/* neighbouring maps are mostly alike: try the last one first */
+		if (id == nid || w->map[id] != t->sl2vl[i] ||
+		    w->map_why[id] != why)
+			for (id = 0; id < nid && (w->map[id] != t->sl2vl[i] ||
+						  w->map_why[id] != why); id++)
+				;
+		if (id == nid) {
+			if (nid == MAP_IDS) {
+				free(w->map_id);
+				w->map_id = NULL;
+				return KR_OK;
+			}
+			w->map[nid] = t->sl2vl[i];
+			w->map_why[nid++] = why;
+		}
+		w->map_id[i] = (uint8_t)id;
+	}
+	return KR_OK;
+}
+
 static int alloc_walk(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
@@ -261,6 +298,8 @@ int check_setup(struct walk *w)
 		rc = make_classes(w);
 	if (!rc)
 		rc = index_pairs(w);
+	if (!rc)
+		rc = index_maps(w);
 	return rc;
 }
 
@@ -270,7 +309,7 @@ void check_teardown(struct walk *w)
 		      w->seen_bits, w->ex, w->ex_first, w->col, w->sw_gen,
 		      w->sw_dist, w->sw_at, w->sw_next, w->sw_res, w->w,
 		      w->stack, w->touched, w->bucket, w->ch, w->dep_cache,
-		      w->cstack, w->eflag };
+		      w->cstack, w->eflag, w->map_id };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);

@@ -6,27 +6,44 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kr_base.h"
 #include "kr_tables.h"
 
 #define DUMP_LINE_MAX 1024
+#define DUMP_CHUNK (1 << 16)	/* bytes read from a file at a time */
+
+/* Where the lines come from: a buffer the caller holds (fp NULL), or a
+ * file read a chunk at a time into chunk[DUMP_CHUNK], so that a dump of
+ * gigabytes needs no more memory than one of kilobytes. */
+struct dump_src {
+	const char *buf;
+	size_t len;
+	FILE *fp;
+	char *chunk;
+};
 
 struct dump_lines {
-	const char *p, *end;
+	const char *p, *end;	/* bytes not yet taken */
+	FILE *fp;		/* NULL: all of them are in [p, end) */
+	char *chunk;
 	unsigned lineno;
 	char line[DUMP_LINE_MAX];	/* current line, NUL-terminated, no '\n' */
 };
 
-void dump_lines_init(struct dump_lines *r, const char *buf, size_t len);
+/* Opens path for reading as a stream; d->file becomes path. */
+int dump_src_open(struct dump_src *src, const char *path, struct kr_diag *d);
+void dump_src_close(struct dump_src *src);
+void dump_lines_init(struct dump_lines *r, const struct dump_src *src);
 
-typedef int dump_parse_fn(const char *buf, size_t len, const struct kr_fabric *f,
+typedef int dump_parse_fn(const struct dump_src *src, const struct kr_fabric *f,
 			  struct kr_tables *t, struct kr_diag *d);
-/* Slurps path and hands it to parse. */
+/* dump_src_open, parse, dump_src_close. */
 int dump_read(const char *path, dump_parse_fn *parse, const struct kr_fabric *f,
 	      struct kr_tables *t, struct kr_diag *d);
 /* 1: a line is in r->line; 0: end of input; KR_EPARSE: line too long or
- * holding a NUL byte (message in d). */
+ * holding a NUL byte, KR_EIO: read error (message in d). */
 int dump_next_line(struct dump_lines *r, struct kr_diag *d);
 
 const char *dump_skip_ws(const char *s);

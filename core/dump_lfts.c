@@ -43,6 +43,9 @@ struct lft_parse {
 	unsigned *sw_line;	/* [nsw] header line of each switch's block */
 	struct lft_block b;
 	bool in_block;
+	char **owner_ok;	/* [0x10000] the last comment after a LID's
+				 * port found right: every block repeats it,
+				 * and comparing beats parsing the GUID again */
 };
 
 static const char *const type_str[] = { "UNKNOWN", "Channel Adapter",
@@ -67,36 +70,6 @@ static bool fdbs_lid(const char **s, uint64_t *lid)
 {
 	return (*s)[0] == '0' && (*s)[1] == 'x' && dump_number(s, 0xffff, lid) &&
 	       dump_match(s, " : ");
-}
-
-/* Highest LID any header announces, or an opensm.fdbs line lists, so the
- * table is sized in one go. */
-static uint64_t scan_max_lid(const char *buf, size_t len)
-{
-	static const char key[] = "Unicast lids [";
-	const size_t klen = sizeof(key) - 1;
-	const char *p = buf, *end = buf + len;
-	uint64_t max = 0, lid;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-		char head[64];
-		const char *s = head + klen, *e = head;
-		struct lft_block b;
-
-		if (n > sizeof(head) - 1)
-			n = sizeof(head) - 1;
-		memcpy(head, p, n);
-		head[n] = '\0';
-		if (n > klen && !memcmp(head, key, klen) &&
-		    header_range(&s, &b) && b.hi > max)
-			max = b.hi;
-		else if (fdbs_lid(&e, &lid) && lid > max)
-			max = lid;
-		p = nl ? nl + 1 : end;
-	}
-	return max;
 }
 
 /* "dump_ucast_routes: Switch ", with the prefixes older OpenSM and
@@ -136,6 +109,29 @@ static int check_switch_lid(struct lft_parse *ps, const char *s)
 	return KR_OK;
 }
 
+/* LIDs 0 .. hi in every row. The table starts at the topology's LIDs and
+ * grows when a header or entry goes beyond them (LIDs no port owns): the
+ * stream is read once, so nothing can be sized from its end. */
+static int lft_cover(struct lft_parse *ps, uint64_t hi)
+{
+	struct kr_tables *t = ps->t;
+	uint32_t old = t->stride, stride = (uint32_t)hi + 1;
+	uint8_t *p;
+
+	if (hi < old)
+		return KR_OK;
+	p = realloc(t->lft, (size_t)t->nsw * stride + 1);
+	if (!p)
+		return kr_fail(ps->d, KR_ENOMEM, 0, "out of memory");
+	for (uint32_t sw = t->nsw; sw-- > 0;) {
+		memmove(p + (size_t)sw * stride, p + (size_t)sw * old, old);
+		memset(p + (size_t)sw * stride + old, KR_NO_PORT, stride - old);
+	}
+	t->lft = p;
+	t->stride = stride;
+	return KR_OK;
+}
+
 /* The switch a block header names starts a block of its own. */
 static int open_block(struct lft_parse *ps, uint64_t guid)
 {
@@ -163,7 +159,9 @@ static int parse_header(struct lft_parse *ps, const char *s)
 	if (!g || !(g += 6, dump_hex_guid(&g, &guid)))
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "expected \"guid 0x...\" in the switch header");
-	rc = open_block(ps, guid);
+	rc = lft_cover(ps, ps->b.hi);
+	if (!rc)
+		rc = open_block(ps, guid);
 	return rc ? rc : check_switch_lid(ps, s);
 }
 
@@ -254,6 +252,23 @@ static int entry_port(struct lft_parse *ps, uint64_t port)
 	return KR_OK;
 }
 
+/* check_owner, skipped for the text it last passed for this LID. */
+static int check_owner_once(struct lft_parse *ps, unsigned lid,
+			    const char *rest)
+{
+	char **ok = &ps->owner_ok[lid];
+	int rc;
+
+	if (*ok && !strcmp(*ok, rest))
+		return KR_OK;
+	rc = check_owner(ps, lid, rest);
+	if (!rc) {
+		free(*ok);
+		*ok = strdup(rest);	/* NULL: only the shortcut is lost */
+	}
+	return rc;
+}
+
 static int parse_entry(struct lft_parse *ps, const char *s)
 {
 	struct lft_block *b = &ps->b;
@@ -274,7 +289,7 @@ static int parse_entry(struct lft_parse *ps, const char *s)
 		return KR_OK;	/* OpenSM's "no path": left without a route */
 	rc = entry_port(ps, port);
 	if (!rc)
-		rc = check_owner(ps, (unsigned)lid, s);
+		rc = check_owner_once(ps, (unsigned)lid, s);
 	if (!rc)
 		ps->t->lft[(size_t)b->sw * ps->t->stride + lid] = (uint8_t)port;
 	return rc;
@@ -291,7 +306,10 @@ static int parse_fdbs_entry(struct lft_parse *ps, const char *s)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected an "
 			       "entry \"0xLID : PORT ...\" or \"0xLID : "
 			       "UNREACHABLE\"");
-	rc = entry_lid(ps, lid);
+	rc = lft_cover(ps, lid);
+	ps->b.hi = ps->t->stride - 1;
+	if (!rc)
+		rc = entry_lid(ps, lid);
 	if (rc || (dump_match(&s, "UNREACHABLE") && dump_blank(s)))
 		return rc;
 	if (!dump_number(&s, 255, &port) || (*s && *s != ' '))
@@ -338,6 +356,11 @@ static int parse_line(struct lft_parse *ps)
 	const char *s = ps->r.line;
 	int rc;
 
+	/* entries first: they are nearly every line, and no header starts
+	 * with "0x" */
+	if (ps->in_block && s[0] == '0' && s[1] == 'x')
+		return ps->b.fmt == FMT_FDBS ? parse_fdbs_entry(ps, s)
+					     : parse_entry(ps, s);
 	if (fdbs_header(&s)) {
 		if (ps->in_block && ps->b.fmt != FMT_FDBS)
 			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
@@ -370,8 +393,6 @@ static int parse_line(struct lft_parse *ps)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "expected \"Unicast lids [LO-HI] of switch ...\"");
 	}
-	if (s[0] == '0' && s[1] == 'x')
-		return parse_entry(ps, s);
 	if (ps->b.fmt == FMT_IBROUTE && column_titles(s))
 		return KR_OK;
 	rc = parse_trailer(ps, s);
@@ -382,39 +403,50 @@ static int parse_line(struct lft_parse *ps)
 		       "\"N lids dumped\"");
 }
 
-int kr_lfts_parse(const char *buf, size_t len, const struct kr_fabric *f,
-		  struct kr_tables *t, struct kr_diag *d)
+static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
+		    struct kr_tables *t, struct kr_diag *d)
 {
 	struct lft_parse ps = { .f = f, .t = t, .d = d };
-	uint64_t max = scan_max_lid(buf, len);
 	int rc;
 
-	if (max < f->max_lid)
-		max = f->max_lid;
-	if (kr_tables_init(t, f, (uint32_t)max + 1, 0, 0))
+	if (kr_tables_init(t, f, f->max_lid + 1u, 0, 0))
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	ps.sw_line = calloc(f->nsw + 1, sizeof(*ps.sw_line));
-	if (!ps.sw_line) {
+	ps.owner_ok = calloc(0x10000, sizeof(*ps.owner_ok));
+	if (!ps.sw_line || !ps.owner_ok) {
+		free(ps.sw_line);
+		free(ps.owner_ok);
 		kr_tables_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
-	dump_lines_init(&ps.r, buf, len);
+	dump_lines_init(&ps.r, src);
 	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
 		;
 	if (!rc && ps.in_block && ps.b.fmt != FMT_FDBS)
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
 			     "truncated: the block of line %u has no \"lids "
 			     "dumped\" line", ps.b.line);
+	for (unsigned lid = 0; lid < 0x10000; lid++)
+		free(ps.owner_ok[lid]);
+	free(ps.owner_ok);
 	free(ps.sw_line);
 	if (rc)
 		kr_tables_free(t);
 	return rc;
 }
 
+int kr_lfts_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		  struct kr_tables *t, struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return lfts_run(&src, f, t, d);
+}
+
 int kr_lfts_read(const char *path, const struct kr_fabric *f,
 		 struct kr_tables *t, struct kr_diag *d)
 {
-	return dump_read(path, kr_lfts_parse, f, t, d);
+	return dump_read(path, lfts_run, f, t, d);
 }
 
 /* Each LID's comment ("TYPE portguid 0x...: 'desc'") is the same in every
@@ -605,8 +637,8 @@ static int set_lids(struct kr_fabric *f, const uint32_t *owner,
 	return kr_fabric_index_lids(f, d);
 }
 
-int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
-		       struct kr_diag *d)
+static int lids_run(const struct dump_src *src, struct kr_fabric *f,
+		    struct kr_diag *d)
 {
 	uint32_t *owner = malloc(0x10000 * sizeof(*owner));
 	unsigned *line = malloc(0x10000 * sizeof(*line));
@@ -619,7 +651,7 @@ int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
 	memset(owner, 0xff, 0x10000 * sizeof(*owner));
-	dump_lines_init(&r, buf, len);
+	dump_lines_init(&r, src);
 	while ((rc = dump_next_line(&r, d)) > 0 &&
 	       !(rc = lid_owner(&r, f, owner, line, d)))
 		;
@@ -630,15 +662,25 @@ int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
 	return rc;
 }
 
+int kr_lfts_parse_lids(const char *buf, size_t len, struct kr_fabric *f,
+		       struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return lids_run(&src, f, d);
+}
+
+/* The fabric gains LIDs, so this cannot go through dump_read, whose
+ * parsers take the fabric read-only. */
 int kr_lfts_read_lids(const char *path, struct kr_fabric *f,
 		      struct kr_diag *d)
 {
-	char *buf;
-	size_t len;
-	int rc = kr_slurp(path, &buf, &len, d);
+	struct dump_src src;
+	int rc = dump_src_open(&src, path, d);
 
-	if (!rc)
-		rc = kr_lfts_parse_lids(buf, len, f, d);
-	free(buf);
+	if (rc)
+		return rc;
+	rc = lids_run(&src, f, d);
+	dump_src_close(&src);
 	return rc;
 }

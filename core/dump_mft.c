@@ -359,8 +359,8 @@ static int mft_take(struct mft_parse *ps)
 	return KR_OK;
 }
 
-int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,
-		 struct kr_tables *t, struct kr_diag *d)
+static int mft_run(const struct dump_src *src, const struct kr_fabric *f,
+		   struct kr_tables *t, struct kr_diag *d)
 {
 	struct mft_parse ps = { .f = f, .t = t, .d = d };
 	int rc = KR_OK;
@@ -374,7 +374,7 @@ int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	free(t->mgroup);
 	t->mgroup = NULL;
 	t->nmgroup = 0;
-	dump_lines_init(&ps.r, buf, len);
+	dump_lines_init(&ps.r, src);
 	while (!rc && (rc = dump_next_line(&ps.r, d)) > 0 &&
 	       !(rc = mft_line(&ps)))
 		;
@@ -390,10 +390,18 @@ int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	return rc;
 }
 
+int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		 struct kr_tables *t, struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return mft_run(&src, f, t, d);
+}
+
 int kr_mft_read(const char *path, const struct kr_fabric *f,
 		struct kr_tables *t, struct kr_diag *d)
 {
-	return dump_read(path, kr_mft_parse, f, t, d);
+	return dump_read(path, mft_run, f, t, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -500,8 +508,8 @@ static int msl_line(struct msl_parse *ps)
 	return give_sl(ps, mlid, sl, ps->r.lineno);
 }
 
-int kr_mcast_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
-		      struct kr_tables *t, struct kr_diag *d)
+static int msl_run(const struct dump_src *src, const struct kr_fabric *f,
+		   struct kr_tables *t, struct kr_diag *d)
 {
 	struct msl_parse ps = { .d = d };
 	int rc = KR_OK;
@@ -511,7 +519,7 @@ int kr_mcast_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	ps.line = calloc(NMLID, sizeof(*ps.line));
 	if (!ps.sl || !ps.line)
 		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	dump_lines_init(&ps.r, buf, len);
+	dump_lines_init(&ps.r, src);
 	while (!rc && (rc = dump_next_line(&ps.r, d)) > 0 &&
 	       !(rc = msl_line(&ps)))
 		;
@@ -530,8 +538,16 @@ int kr_mcast_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	return rc;
 }
 
+int kr_mcast_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		      struct kr_tables *t, struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return msl_run(&src, f, t, d);
+}
+
 int kr_mcast_sl_read(const char *path, const struct kr_fabric *f,
 		     struct kr_tables *t, struct kr_diag *d)
 {
-	return dump_read(path, kr_mcast_sl_parse, f, t, d);
+	return dump_read(path, msl_run, f, t, d);
 }

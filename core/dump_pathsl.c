@@ -20,8 +20,11 @@ struct rec {			/* one pair as read, with its line */
 	unsigned line;
 };
 
+enum { PSL_UNKNOWN, PSL_TEXT, PSL_SAQUERY };
+
 struct psl_parse {
 	struct dump_lines r;
+	int fmt;		/* PSL_*: known from the first line that tells */
 	const struct kr_fabric *f;
 	struct kr_tables *t;
 	struct kr_diag *d;
@@ -148,11 +151,23 @@ static int pr_field(struct psl_parse *ps, const char *s)
 	return KR_OK;
 }
 
-static int parse_line(struct psl_parse *ps, bool saquery)
+/* The format shows in the first line that is not blank, a comment or a
+ * warning: saquery's output starts with a record, a path-sl file never
+ * does. Deciding there lets the file be read as a stream, once. */
+static void detect(struct psl_parse *ps, const char *s)
+{
+	if (*s && *s != '#' && strncmp(s, "ibwarn:", 7))
+		ps->fmt = strncmp(s, "PathRecord dump:", 16) ? PSL_TEXT
+							      : PSL_SAQUERY;
+}
+
+static int parse_line(struct psl_parse *ps)
 {
 	const char *s = dump_skip_ws(ps->r.line);
 
-	if (!saquery)
+	if (ps->fmt == PSL_UNKNOWN)
+		detect(ps, s);
+	if (ps->fmt != PSL_SAQUERY)
 		return text_line(ps, s);
 	if (!*s || !strncmp(s, "ibwarn:", 7))
 		return KR_OK;
@@ -266,17 +281,6 @@ static int build_pairs(struct psl_parse *ps, bool saquery)
 	return kr_tables_sort_pairs(t, ps->d);
 }
 
-static bool is_saquery(const char *buf, size_t len)
-{
-	static const char key[] = "PathRecord dump:";
-	size_t k = sizeof(key) - 1;
-
-	for (size_t i = 0; i + k <= len; i++)
-		if (buf[i] == 'P' && !memcmp(buf + i, key, k))
-			return true;
-	return false;
-}
-
 static int alloc_sl(struct psl_parse *ps)
 {
 	struct kr_tables *t = ps->t;
@@ -296,11 +300,11 @@ static int alloc_sl(struct psl_parse *ps)
 	return t->dlid_sl && t->sl_given && ps->dlid_line ? KR_OK : KR_ENOMEM;
 }
 
-int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
-		     struct kr_tables *t, struct kr_diag *d)
+static int psl_run(const struct dump_src *src, const struct kr_fabric *f,
+		   struct kr_tables *t, struct kr_diag *d)
 {
 	struct psl_parse ps = { .f = f, .t = t, .d = d };
-	bool saquery = is_saquery(buf, len);
+	bool saquery;
 	int rc;
 
 	if (t->stride <= f->max_lid)
@@ -310,10 +314,10 @@ int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 		free(ps.dlid_line);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
-	dump_lines_init(&ps.r, buf, len);
-	while ((rc = dump_next_line(&ps.r, d)) > 0 &&
-	       !(rc = parse_line(&ps, saquery)))
+	dump_lines_init(&ps.r, src);
+	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
 		;
+	saquery = ps.fmt == PSL_SAQUERY;
 	if (!rc && saquery)
 		rc = pr_flush(&ps);
 	if (!rc && ps.nrec) {
@@ -324,6 +328,14 @@ int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	free(ps.rec);
 	free(ps.dlid_line);
 	return rc;
+}
+
+int kr_path_sl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		     struct kr_tables *t, struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return psl_run(&src, f, t, d);
 }
 
 static int pair_by_dlid(const void *a, const void *b)
@@ -370,7 +382,7 @@ int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
 int kr_path_sl_read(const char *path, const struct kr_fabric *f,
 		    struct kr_tables *t, struct kr_diag *d)
 {
-	return dump_read(path, kr_path_sl_parse, f, t, d);
+	return dump_read(path, psl_run, f, t, d);
 }
 
 /* A "DLID SL" line states the SL of every pair towards DLID: written only

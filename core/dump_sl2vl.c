@@ -215,8 +215,8 @@ static int alloc_maps(const struct kr_fabric *f, struct kr_tables *t)
 	return KR_OK;
 }
 
-int kr_sl2vl_parse(const char *buf, size_t len, const struct kr_fabric *f,
-		   struct kr_tables *t, struct kr_diag *d)
+static int sl2vl_run(const struct dump_src *src, const struct kr_fabric *f,
+		     struct kr_tables *t, struct kr_diag *d)
 {
 	struct sl2vl_parse ps = { .f = f, .t = t, .d = d, .slot = KR_NONE };
 	int rc;
@@ -226,17 +226,25 @@ int kr_sl2vl_parse(const char *buf, size_t len, const struct kr_fabric *f,
 	ps.seen = calloc((size_t)t->sl2vl_base[f->nnode] + 1, sizeof(*ps.seen));
 	if (!ps.seen)
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	dump_lines_init(&ps.r, buf, len);
+	dump_lines_init(&ps.r, src);
 	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
 		;
 	free(ps.seen);
 	return rc;
 }
 
+int kr_sl2vl_parse(const char *buf, size_t len, const struct kr_fabric *f,
+		   struct kr_tables *t, struct kr_diag *d)
+{
+	struct dump_src src = { .buf = buf, .len = len };
+
+	return sl2vl_run(&src, f, t, d);
+}
+
 int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 		  struct kr_tables *t, struct kr_diag *d)
 {
-	return dump_read(path, kr_sl2vl_parse, f, t, d);
+	return dump_read(path, sl2vl_run, f, t, d);
 }
 
 static void write_map(FILE *out, unsigned in, unsigned outp, uint64_t map)

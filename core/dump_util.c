@@ -2,6 +2,7 @@
  * order shared by the dump writers. */
 #include "dump_int.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,35 +10,83 @@
 #include "kr_dump.h"
 #include "kr_io.h"
 
+int dump_src_open(struct dump_src *src, const char *path, struct kr_diag *d)
+{
+	*src = (struct dump_src){ .fp = fopen(path, "rb") };
+	if (d)
+		d->file = path;
+	if (!src->fp)
+		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
+	src->chunk = malloc(DUMP_CHUNK);
+	if (!src->chunk) {
+		fclose(src->fp);
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	return KR_OK;
+}
+
+void dump_src_close(struct dump_src *src)
+{
+	free(src->chunk);
+	fclose(src->fp);
+}
+
 int dump_read(const char *path, dump_parse_fn *parse, const struct kr_fabric *f,
 	      struct kr_tables *t, struct kr_diag *d)
 {
-	char *buf;
-	size_t len;
-	int rc = kr_slurp(path, &buf, &len, d);
+	struct dump_src src;
+	int rc = dump_src_open(&src, path, d);
 
-	if (!rc)
-		rc = parse(buf, len, f, t, d);
-	free(buf);
+	if (rc)
+		return rc;
+	rc = parse(&src, f, t, d);
+	dump_src_close(&src);
 	return rc;
 }
 
-void dump_lines_init(struct dump_lines *r, const char *buf, size_t len)
+void dump_lines_init(struct dump_lines *r, const struct dump_src *src)
 {
-	r->p = buf;
-	r->end = buf + len;
+	r->fp = src->fp;
+	r->chunk = src->chunk;
+	r->p = r->fp ? r->chunk : src->buf;
+	r->end = r->fp ? r->chunk : src->buf + src->len;
 	r->lineno = 0;
 	r->line[0] = '\0';
+}
+
+/* Moves what is left of the chunk to its start and reads more after it.
+ * 0: nothing more came (end of file), 1: some did, KR_EIO. */
+static int refill(struct dump_lines *r, struct kr_diag *d)
+{
+	size_t left = (size_t)(r->end - r->p), got;
+
+	memmove(r->chunk, r->p, left);
+	r->p = r->chunk;
+	got = fread(r->chunk + left, 1, DUMP_CHUNK - left, r->fp);
+	r->end = r->chunk + left + got;
+	if (!got && ferror(r->fp))
+		return kr_fail(d, KR_EIO, 0, "read error: %s", strerror(errno));
+	return got > 0;
 }
 
 int dump_next_line(struct dump_lines *r, struct kr_diag *d)
 {
 	const char *nl;
 	size_t n;
+	int rc;
 
+	/* a line not yet whole in the chunk: unless the chunk is full (then
+	 * the line is too long anyway), read on */
+	while (!(nl = memchr(r->p, '\n', (size_t)(r->end - r->p))) && r->fp &&
+	       (r->p > r->chunk || r->end < r->chunk + DUMP_CHUNK)) {
+		rc = refill(r, d);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			break;
+	}
 	if (r->p >= r->end)
 		return 0;
-	nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
 	n = (size_t)((nl ? nl : r->end) - r->p);
 	r->lineno++;
 	if (n && r->p[n - 1] == '\r')
@@ -65,18 +114,21 @@ bool dump_blank(const char *s)
 	return !*dump_skip_ws(s);
 }
 
+/* Digit values plus one, 0 for other characters: a table, since dumps
+ * have hundreds of millions of hex digits. */
+#define D(c, v) [c] = (v) + 1
+static const uint8_t digit_val[256] = {
+	D('0', 0), D('1', 1), D('2', 2), D('3', 3), D('4', 4), D('5', 5),
+	D('6', 6), D('7', 7), D('8', 8), D('9', 9), D('a', 10), D('b', 11),
+	D('c', 12), D('d', 13), D('e', 14), D('f', 15), D('A', 10),
+	D('B', 11), D('C', 12), D('D', 13), D('E', 14), D('F', 15),
+};
+#undef D
+
 static int digit(char c, unsigned base)
 {
-	int v;
+	int v = digit_val[(unsigned char)c] - 1;
 
-	if (c >= '0' && c <= '9')
-		v = c - '0';
-	else if (c >= 'a' && c <= 'f')
-		v = c - 'a' + 10;
-	else if (c >= 'A' && c <= 'F')
-		v = c - 'A' + 10;
-	else
-		return -1;
 	return v < (int)base ? v : -1;
 }
 
@@ -84,13 +136,14 @@ static bool number_base(const char **s, unsigned base, uint64_t max,
 			uint64_t *v)
 {
 	const char *p = *s;
-	uint64_t x = 0;
+	uint64_t x = 0, lim = max / base;	/* one division per number: a
+						 * dump has hundreds of millions */
 	int dv;
 
 	if (digit(*p, base) < 0)
 		return false;
 	while ((dv = digit(*p, base)) >= 0) {
-		if (x > (max - (uint64_t)dv) / base)
+		if (x > lim || x * base > max - (uint64_t)dv)
 			return false;
 		x = x * base + (uint64_t)dv;
 		p++;

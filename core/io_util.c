@@ -1,4 +1,5 @@
-/* Whole-file input for the readers: they parse from memory in one pass. */
+/* Whole-file input for the topology and guid2lid readers (a few bytes per
+ * node); the table dumps, per LFT entry, are streamed (dump_util.c). */
 #include "kr_io.h"
 
 #include <errno.h>

@@ -307,6 +307,118 @@ static void test_round_trip_generated(void **state)
 	kr_fabric_free(&f);
 }
 
+/* buf in a fresh temporary file; the caller unlinks and frees the path. */
+static char *temp_file(const char *buf, size_t len)
+{
+	char *path = strdup("/tmp/kr-test-dump-XXXXXX");
+	FILE *out;
+	int fd;
+
+	assert_non_null(path);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(out = fdopen(fd, "w"));
+	assert_int_equal(fwrite(buf, 1, len, out), len);
+	assert_int_equal(fclose(out), 0);
+	return path;
+}
+
+/* The readers take files a chunk (64 KiB) at a time: dumps longer than a
+ * chunk read from a file give the tables the same text gives from memory,
+ * and a line too long is refused at its own line when it straddles two
+ * chunks. */
+static void test_stream_chunks(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t, mem, file;
+	struct kr_diag dm = { 0 }, df = { 0 };
+	size_t len, at;
+	char *buf, *path, *big;
+
+	(void)state;
+	random_tables(&f, &t);
+	buf = written(kr_lfts_write, &f, &t, &len);
+	assert_true(len > 70000);
+	path = temp_file(buf, len);
+	assert_int_equal(kr_lfts_parse(buf, len, &f, &mem, NULL), KR_OK);
+	assert_int_equal(kr_lfts_read(path, &f, &file, NULL), KR_OK);
+	assert_int_equal(file.stride, mem.stride);
+	assert_memory_equal(file.lft, mem.lft, (size_t)f.nsw * mem.stride);
+	kr_tables_free(&mem);
+	kr_tables_free(&file);
+	unlink(path);
+	free(path);
+
+	/* one entry line around the first chunk's end becomes 1500 bytes */
+	for (at = 65000; buf[at - 1] != '\n'; at++)
+		;
+	big = malloc(len + 1500);
+	memcpy(big, buf, at);
+	memset(big + at, 'x', 1500);
+	memcpy(big + at + 1500, buf + at, len - at);
+	path = temp_file(big, len + 1500);
+	assert_int_equal(kr_lfts_parse(big, len + 1500, &f, &mem, &dm),
+			 KR_EPARSE);
+	assert_int_equal(kr_lfts_read(path, &f, &file, &df), KR_EPARSE);
+	assert_true(dm.line > 1);
+	assert_int_equal(df.line, dm.line);
+	assert_string_equal(df.msg, "line longer than 1023 characters");
+	unlink(path);
+	free(path);
+	free(big);
+	free(buf);
+
+	buf = written(kr_sl2vl_write, &f, &t, &len);
+	path = temp_file(buf, len);
+	kr_tables_init(&mem, &f, f.max_lid + 1, 0, 0);
+	kr_tables_init(&file, &f, f.max_lid + 1, 0, 0);
+	assert_int_equal(kr_sl2vl_parse(buf, len, &f, &mem, NULL), KR_OK);
+	assert_int_equal(kr_sl2vl_read(path, &f, &file, NULL), KR_OK);
+	assert_memory_equal(file.sl2vl, mem.sl2vl,
+			    mem.sl2vl_base[f.nnode] * sizeof(*mem.sl2vl));
+	unlink(path);
+	free(path);
+	free(buf);
+	kr_tables_free(&mem);
+	kr_tables_free(&file);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* A block announcing LIDs beyond the topology's after others were read
+ * widens every row, keeping what the earlier blocks gave. */
+static void test_lfts_grow(void **state)
+{
+	const struct kr_fabric *f = *state;
+	struct kr_tables want, t;
+	size_t len;
+	char *buf = load("chk_t33-lfts.dump", &len), *text, *p;
+	FILE *m;
+
+	read_osm(f, &want);
+	assert_non_null(m = open_memstream(&text, &len));
+	p = strstr(buf, "27 lids dumped\n") + 15;	/* first block */
+	fwrite(buf, 1, (size_t)(p - buf), m);
+	p = strchr(p, '\n') + 1;		/* second header, rewritten */
+	fputs("Unicast lids [0-40] of switch Lid 5 guid 0x0002c9ff5cd68e04 "
+	      "('sw-cc0da93e'):\n", m);
+	fwrite(p, 1, (size_t)(strstr(p, "27 lids dumped") - p), m);
+	fputs("0x0028 002 # unknown node and type\n40 lids dumped\n", m);
+	fputs(strstr(p, "27 lids dumped\n") + 15, m);
+	fclose(m);
+	assert_int_equal(kr_lfts_parse(text, len, f, &t, NULL), KR_OK);
+	assert_int_equal(t.stride, 41);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		for (unsigned lid = 0; lid < t.stride; lid++)
+			assert_int_equal(kr_lft_port(&t, sw, lid),
+					 lid == 40 && f->guid[sw] ==
+					 0x0002c9ff5cd68e04ull ? 2 :
+					 kr_lft_port(&want, sw, lid));
+	free(text);
+	free(buf);
+	kr_tables_free(&t);
+	kr_tables_free(&want);
+}
+
 /* ------------------------------------------------------------------ */
 /* Path SLs                                                           */
 
@@ -536,6 +648,10 @@ static void test_lfts_errors(void **state)
 	bad_line(f, file, 2, "0x0001 003 # Switch portguid 0x0002c9783aac1b04: "
 		 "'x'", 2, "LID 1 belongs to port GUID 0x0002c93bcb817680",
 		 kr_lfts_parse);
+	/* a later block's comment is checked too, not only the first's */
+	bad_line(f, file, 31, "0x0001 005 # Switch portguid "
+		 "0x0002c9783aac1b04: 'sw-cfe79a22'", 31,
+		 "LID 1 belongs to port GUID 0x0002c93bcb817680", kr_lfts_parse);
 	bad_line(f, file, 2, "0x0001 3x", 2, "expected an LFT entry",
 		 kr_lfts_parse);
 	bad_line(f, file, 5, "hello", 5, "expected an LFT entry",
@@ -769,6 +885,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_smpquery_sl2vl,
 						setup_t33, teardown_t33),
 		cmocka_unit_test(test_round_trip_generated),
+		cmocka_unit_test(test_stream_chunks),
+		cmocka_unit_test_setup_teardown(test_lfts_grow,
+						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_text,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_set,
