@@ -15,7 +15,7 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 all="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf"
-dir= limit=-runs=1000000
+dir='' limit=-runs=1000000
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) dir=$2; shift 2 ;;
@@ -91,8 +91,9 @@ for t in $targets; do
 		status=1
 		continue
 	fi
-	# -timeout: a parser that takes seconds on one input is a bug too.
-	"$dir/tests/fuzz/fuzz_$t" "$limit" -timeout=10 -print_final_stats=1 \
+	# -timeout: a parser that takes a minute on one input is a bug too;
+	# the clock is wall time, so it leaves room for a loaded machine.
+	"$dir/tests/fuzz/fuzz_$t" "$limit" -timeout=60 -print_final_stats=1 \
 		-artifact_prefix="$w/" "$w/corpus" "$w/seeds" > "$w/log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log" | tail -n 1)
@@ -101,7 +102,7 @@ for t in $targets; do
 		echo "fuzz_$t: ${runs:-?} inputs in ${secs:-?} s: ok"
 	else
 		echo "fuzz_$t: FAILED (exit $rc) after ${runs:-?} inputs; log $w/log:"
-		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix|Test unit written|fuzz:)' \
+		grep -a -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix|Test unit written|==[0-9]+== ERROR|fuzz:)' \
 			"$w/log" | head -n 20 | sed 's/^/   /'
 		status=1
 	fi
