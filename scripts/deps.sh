@@ -1,11 +1,17 @@
 #!/bin/sh
-# Installs the Debian 12 packages knsroute needs to build, test and demo,
-# only those missing; runs apt-get update at most once. Needs root (or sudo).
+# Installs the Debian 12 packages knsroute needs to build, test (clang for
+# the fuzz targets) and demo, only those missing; runs apt-get update at
+# most once. Needs root (or sudo). --deb: also what dpkg-buildpackage needs.
 set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
 opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils infiniband-diags ibutils
-valgrind jq gawk python3"
+valgrind jq gawk python3 clang"
+case ${1:-} in
+--deb) pkgs="$pkgs debhelper dpkg-dev fakeroot" ;;
+'') ;;
+*) echo "usage: scripts/deps.sh [--deb]" >&2; exit 2 ;;
+esac
 
 missing=
 for p in $pkgs; do

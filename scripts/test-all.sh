@@ -1,13 +1,15 @@
 #!/bin/bash
-# Builds knsroute twice (plain with -Werror, and with ASan+UBSan) and runs
-# every test: unit tests in both builds, integration tests (ibsim + opensm)
-# and valgrind runs in the plain one. Prints a line per test file as it
-# ends ("== NAME: P passed, F failed, S skipped (T s)", with the tail of its
-# log when something failed), the failing and skipped cases of each build,
-# and ends with "N passed, N failed". The full make output of a build is
+# Builds knsroute twice (plain with gcc and -Werror, and with clang under
+# ASan+UBSan with the fuzz targets) and runs every test: unit tests in both
+# builds, integration tests (ibsim + opensm) and valgrind runs in the plain
+# one, a few seconds of each fuzz target in the other. Prints a line per
+# test file as it starts ("== NAME: started") and as it ends ("== NAME: P
+# passed, F failed, S skipped (T s)", with the tail of its log when
+# something failed), the failing and skipped cases of each build, and ends
+# with "N passed, N failed". The full make output of a build is
 # in BUILD_DIR/check.out, each test's in BUILD_DIR/tests/.../NAME.log.
-# The build dirs are build-plain and build-asan, or $KR_BUILD-plain and
-# $KR_BUILD-asan when KR_BUILD is set.
+# The build dirs are build-plain and build-fuzz, or $KR_BUILD-plain and
+# $KR_BUILD-fuzz when KR_BUILD is set (scripts/fuzz.sh uses the same).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +60,11 @@ watch_tests() {
 look_tests() {
 	local final=$1 f sz p nf s t0 secs name
 	while IFS= read -r f; do
-		[ -n "${started[$f]:-}" ] || started[$f]=$now
-	done < <(find "$dir/tests" -name '*.log' 2>/dev/null)
+		[ -n "${started[$f]:-}" ] && continue
+		started[$f]=$now
+		name=${f#"$dir"/}
+		echo "== ${name%.log}: started"
+	done < <(find "$dir/tests" -name '*.log' 2>/dev/null | sort)
 	while IFS= read -r f; do
 		[ -n "${shown[$f]:-}" ] && continue
 		sz=$(stat -c %s "$f" 2>/dev/null) || continue
@@ -85,12 +90,12 @@ look_tests() {
 	done < <(find "$dir/tests" -name '*.trs' 2>/dev/null | sort)
 }
 
-for kind in plain asan; do
+for kind in plain fuzz; do
 	dir="${KR_BUILD:-$top/build}-$kind"
-	opts=--enable-werror
-	[ "$kind" = asan ] && opts=--enable-sanitizers
+	opts=(--enable-werror)
+	[ "$kind" = fuzz ] && opts=(CC=clang --enable-fuzzing)
 	echo "== $kind build ($dir)"
-	if ! "$top/scripts/build.sh" "$dir" $opts; then
+	if ! "$top/scripts/build.sh" "$dir" "${opts[@]}"; then
 		echo "not ok - $kind build failed"
 		fail=$((fail + 1))
 		status=1

@@ -90,7 +90,7 @@ ref_agrees() {
 	shift 2
 	"$KR_CLI" check "$topo" "$@" --json --write-lfts "$T/$name.nl" \
 		--write-sl2vl "$T/$name.ns" --write-path-sl "$T/$name.np" \
-		>"$T/$name.json" 2>/dev/null
+		>"$T/$name.json" 2>"$T/$name.check.err"
 	"$KR_CLI" info --nodes "$topo" >"$T/$name.nodes" &&
 		"$KR_CLI" info --links "$topo" >"$T/$name.links" &&
 		theirs=$(python3 "$KR_LIBDIR/ref_check.py" "$T/$name.nodes" \
@@ -101,7 +101,10 @@ ref_agrees() {
 		"data \(.[0]) all \(.[1]) "' "$T/$name.json")
 	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
 	kr_ok $? "the reference walk agrees per class on $name: ${theirs:-nothing}"
-	[ "$theirs" = "$ours" ] || echo "#   knsroute: $ours"
+	[ "$theirs" = "$ours" ] || {
+		echo "#   knsroute: $ours"
+		sed 's/^/#   check: /' "$T/$name.check.err"
+	}
 }
 
 # start_fabric NET: ibsim on NET, a fresh OpenSM directory.

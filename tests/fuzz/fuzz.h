@@ -1,0 +1,32 @@
+/* What the libFuzzer targets share. Each target is one file with
+ * LLVMFuzzerTestOneInput; the table readers check what they read against a
+ * fabric, so those targets read theirs from tests/data once (a fabric whose
+ * GUIDs and LIDs the seed dumps name, so mutations start from inputs that
+ * get past the first GUID check). */
+#ifndef KR_FUZZ_H
+#define KR_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kr.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The fabric in tests/data/NAME; aborts when it cannot be read, since
+ * every input would then be rejected for the wrong reason. */
+void fuzz_fabric(const char *name, struct kr_fabric *f);
+/* The text of tests/data/NAME (NUL-terminated), for targets that need a
+ * fresh fabric per input because the reader changes it. */
+const char *fuzz_text(const char *name, size_t *len);
+/* A path whose file holds exactly data, for readers that open files
+ * (one memfd, rewritten per input). */
+const char *fuzz_path(const uint8_t *data, size_t size);
+/* /dev/null, for running writers over what a reader accepted. */
+FILE *fuzz_null(void);
+/* A reader's result: a refusal must say why (the tools print d after
+ * "FILE:LINE: "), so an empty message aborts. Returns rc. */
+int fuzz_check(int rc, const struct kr_diag *d);
+
+#endif

@@ -1,0 +1,12 @@
+/* knsroute.conf. */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kr_conf c;
+	struct kr_diag d = { 0 };
+
+	kr_conf_init(&c);
+	fuzz_check(kr_conf_load(&c, fuzz_path(data, size), &d), &d);
+	return 0;
+}
