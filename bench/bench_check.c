@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Checker speed: KNS and tori from 1K to 16K CAs, generated with kr_gen,
  * LFTs filled by a plain BFS min-hop routing (lowest port number among the
  * shortest ways; written here so the bench does not wait for the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Topology parse speed: fabrics from the generator, written in the
  * ibnetdiscover dialect to memory, parsed from memory (no file I/O), best of
  * five runs, in input lines and megabytes per second. */

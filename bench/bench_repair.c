@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Reroute after one failed link, KNS and tori up to ~10K CAs: the time of
  * routing + SL/VL + repair on the faulty fabric (what a plugin sweep spends
  * before its check), the repair alone, and how many LFT entries differ from

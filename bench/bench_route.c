@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Route time for KNS and tori from 1K to ~45K CAs (the unicast LID space,
  * 48K LIDs, caps a fabric below 64K CAs at LMC 0), in LFT entries per second
  * and against a plain memset of the same bytes; then route and check time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Recognition time for KNS and tori from 1K to 64K CAs, shuffled fabrics
  * (no help from GUID order), pristine and with 1% of the inter-switch links
  * missing; links per second should stay flat as a fabric of one shape

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What the benchmarks share: a monotonic clock and the fabrics they time. */
 #ifndef KR_BENCH_UTIL_H
 #define KR_BENCH_UTIL_H

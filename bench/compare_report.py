@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """docs/benchmarks.md from a bench/compare run directory (never by hand).
 
 Usage: compare_report.py RUNDIR COMMAND OPENSM_VERSION BEFORE_BUILD

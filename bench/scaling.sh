@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Offline scaling: the dry run (`knsroute route --out`) and the check
 # (`knsroute check` of what it wrote) on generated fabrics from 1K to 40K
 # CAs, each next to the bound it cannot beat: dd writing as many bytes as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Files that appear whole or not at all: written to NAME.tmp.PID in the
  * same directory, flushed, then renamed over NAME. */
 #include "kr_atomic.h"

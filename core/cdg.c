@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Channel dependency graph: deduplicated edges in flat arrays with
  * intrusive out/in lists, a topological order by Kahn's algorithm, shortest
  * witness cycles by BFS, and Pearce-Kelly incremental insertion. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Channel dependency graph: nodes are channels (a sending port slot and a
  * VL: slot * 16 + vl), edges say "a packet holding the first channel waits
  * for the second". Credit loops are cycles.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker's walk: destination by destination, first over switches
  * (where do the LFTs take a packet for this DLID from here, in how many
  * hops), then over channels for each SL in use (which VL on every hop,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Between the checker's walk (check.c) and its setup and summaries
  * (check_setup.c). Not for tools/. */
 #ifndef KR_CHECK_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast trees in the channel dependency graph.
  *
  * A packet for a group enters its tree at any member: a CA port whose

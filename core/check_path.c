@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* One pair, hop by hop: what `knsroute path` shows. The checker's walk
  * (check.c) memoises across all pairs and keeps no hop list, so a single
  * path is followed here on its own, with the checker's failure reasons. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker's report, for people (aligned lines) and for scripts (one
  * JSON object whose keys `knsroute check --help` lists). */
 #include "kr_check.h"

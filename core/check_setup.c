@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker's preparations (sources, their classes, pair SLs by
  * destination, scratch arrays) and its summaries (link load, VLs, the
  * witness cycle). */

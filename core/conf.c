@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute.conf reader: "key value" lines, '#' starts a comment, keys may
  * repeat (the last one wins, seed_port adds). Every key and its syntax is
  * documented in docs/knsroute.conf.5; errors name the line and what was

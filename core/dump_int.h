@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Shared by the dump readers: one line at a time out of a buffer, and the
  * small lexical helpers every format needs. Not for tools/. */
 #ifndef KR_DUMP_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* LFT dumps: OpenSM's opensm-lfts.dump and opensm.fdbs, ibroute / dump_fts
  * output.
  *

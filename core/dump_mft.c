@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast forwarding tables and group SLs as files.
  *
  * OpenSM's opensm.mcfdbs lists, for every switch in its GUID map order that

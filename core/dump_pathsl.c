@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Path SLs: knsroute's path-sl file and `saquery -p` output.
  *
  * path-sl: "DLID SL" gives the SL every source uses towards DLID, "SLID

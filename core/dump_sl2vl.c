@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* SL2VL dumps: OpenSM's opensm-sl2vl.dump and `smpquery sl2vl` output.
  *
  * OpenSM writes one block per port GUID: "Switch 0x<guid>, base LID <n>,

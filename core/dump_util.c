@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Line reader and lexical helpers of the dump readers, and OpenSM's GUID
  * order shared by the dump writers. */
 #include "dump_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Lookups over a built fabric: GUID hashes and the LID index. */
 #include "kr_fabric.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Collects nodes and links in input order, then lays them out as a
  * struct kr_fabric with switches first. Parsers, the generator and the
  * OpenSM adapter all go through here, so every fabric obeys one set of

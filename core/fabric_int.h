@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Between the fabric builder and the fabric indexes; not for tools/. */
 #ifndef KR_FABRIC_INT_H
 #define KR_FABRIC_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Generator for KNS (crossbars or fat-tree subnets) and torus / mesh fabrics.
  *
  * It first lays out a logical fabric (nodes in coordinate order, ports in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Reader for OpenSM's guid2lid cache (OSM_CACHE_DIR/guid2lid).
  *
  * OpenSM stores each entry as a key line, "0xPORTGUID 0xBASE 0xMAX", and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Whole-file input for the topology and guid2lid readers (a few bytes per
  * node); the table dumps, per LFT entry, are streamed (dump_util.c). */
 #include "kr_io.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute core: what tools/ and osm_plugin/ include. The core never prints,
  * never exits and never includes OpenSM headers. */
 #ifndef KR_H

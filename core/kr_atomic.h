@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Writing a file so that readers never see half of it. */
 #ifndef KR_ATOMIC_H
 #define KR_ATOMIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Error codes and diagnostics shared by every part of the core.
  *
  * The core never prints and never exits: it runs inside OpenSM, which must be

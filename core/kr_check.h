@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker: does every source reach every destination LID, and is the
  * channel dependency graph free of cycles (credit loops)?
  *

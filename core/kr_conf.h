@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute.conf: what an admin may pin. Everything is optional; the defaults
  * let recognition and planning decide from the graph alone. The file format
  * is documented in docs/knsroute.conf.5. */

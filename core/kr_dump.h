@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Table dumps: what a fabric is programmed with, as files.
  *
  * - LFTs: OpenSM's opensm-lfts.dump, and the output of ibroute / dump_fts /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The fabric model: a dense-id graph of switches, CAs, ports and links.
  *
  * Switches are nodes 0 .. nsw-1, CAs (and IB routers) follow. Every node owns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fabric generator: KNS (crossbar or fat-tree subnets) and torus / mesh, optionally
  * shuffled (GUIDs, port numbers, names, record order) and with links left
  * out, plus the ground truth (coordinates) for tests. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* File formats: topologies (ibnetdiscover output, ibsim net files), OpenSM's
  * guid2lid cache, and the table dumps (opensm-lfts.dump, ibroute output,
  * opensm-sl2vl.dump, path-sl files, saquery PathRecords).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast trees: one master spanning forest per fabric, every group's tree
  * the smallest subtree of it that joins the group's switches.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The whole pipeline in one call, as the plugin and `knsroute route` run it:
  * recognise -> route -> SL/VL plan -> repair -> full check. Each step fills
  * one part of the plan; kr_plan_free copes with any failure point. The

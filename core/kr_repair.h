@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fault repair: the dimension-order tables of a fabric with missing links or
  * switches, made complete and credit-loop-free again.
  *

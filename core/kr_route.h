@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Routing: Hybrid-DOR for KNS, DOR for tori and meshes, one LFT row per
  * switch, every LID of the fabric in every row.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The SL/VL plan: what the 4 SL bits carry and what every port's SL2VL maps
  * them to. Deadlock freedom first (torus ring halves, one virtual network per
  * dimension order in use), destination classes with what is left. */

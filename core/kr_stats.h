@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Destinations per (output port, VL): how well a plan spreads destinations
  * over VLs (thesis tables 11.1-11.3), per switch and fabric-wide. */
 #ifndef KR_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What a fabric is programmed with: LFTs, SL2VL maps and path SLs.
  *
  * The router and planner produce it, the dump readers fill it from any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Recognised structure: the family, its sizes and every switch's place.
  *
  * Grid positions are linear: pos = sum over d of coord[d] * stride[d], with

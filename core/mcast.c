@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast trees (kr_mcast.h): the master forest is the BFS forest behind
  * the up*-down* ranks, each switch hanging off its neighbour one level up
  * with the lowest GUID (by its lowest port, when links are parallel): GUIDs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Reader for the topology grammar that ibnetdiscover writes and ibsim reads.
  *
  * One pass over the buffer, line by line, straight into the fabric builder,

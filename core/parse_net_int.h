@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Lexing helpers shared by the line-oriented readers in core/ (topology
  * files, the guid2lid cache). They work on [p, e) spans of a buffer that
  * need not be NUL-terminated, so no strtoul. */

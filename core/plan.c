@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The pipeline behind the plugin and `knsroute route`: each step fills one
  * part of *p; kr_plan_free copes with any failure point. */
 #include "kr_plan.h"

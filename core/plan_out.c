@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What a plan looks like from outside: the dry-run directory (OpenSM's dump
  * files plus knsroute's path-sl, vlarb and summary), the summary text and
  * the one-line log message. */

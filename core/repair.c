@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fault repair, destination by destination (kr_repair.h has the idea).
  *
  * The intermediates are found without enumerating paths: hops[S][I] holds

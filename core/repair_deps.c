@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What one destination's tree asks of the channel dependency graph.
  *
  * Only channels between switches can lie on a credit loop: a CA's sending

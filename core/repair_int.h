@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Between the tree repair (repair.c), its dependency bookkeeping
  * (repair_deps.c) and the detour layer (repair_updn.c). Not for tools/. */
 #ifndef KR_REPAIR_INT_H

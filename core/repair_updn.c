@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The detour layer's routes: up*-down* over a BFS spanning forest, one
  * destination at a time.
  *

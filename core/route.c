@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Dimension-order routing for KNS (Hybrid-DOR, thesis 4.4.1) and for tori
  * and meshes, one LFT row at a time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Columns towards the switches of fat-tree subnets (s > 1), up*-down*.
  *
  * A packet to a subnet switch reaches its line by dimension order, but

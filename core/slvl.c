@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* SL and VL plan.
  *
  * The SL of a path depends on its destination LID alone, so path_sl is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Topology recognition: the entry point.
  *
  * Order of authority: a coordinates file (coords_file) that names every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* From a labelling to struct kr_topo, checking it against every link.
  *
  * Whatever produced the labelling (a recogniser, pinned coordinates), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Between the parts of topology recognition; not for tools/.
  *
  * kr_topo_recognize (topo.c) builds the switch graph (topo_util.c), reads

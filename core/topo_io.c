@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The coordinates file (explicit coordinates and the persisted cache) and
  * the JSON description of a recognised topology.
  *

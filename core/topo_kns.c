@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* KNS recognition (s = 1): routers and crossbars, from the graph alone.
  *
  * The switch graph of a KNS is bipartite: routers (the side with the CAs)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* KNS recognition, part two: router coordinates once every crossbar has
  * its dimension.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* KNS with fat-tree subnets (s > 1, thesis 4.3): recognition and labels.
  *
  * Routers are the switches with CAs (the thesis' processing nodes hang off

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Torus and mesh recognition, part three: the switches that the classes
  * could not place, because every link that would tell their dimension
  * lost its squares to missing links or switches.

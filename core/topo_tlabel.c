@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Torus and mesh recognition, part two: from prime factors to the grid
  * the engine routes on, and the labelling rule.
  *

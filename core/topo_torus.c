@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Torus and mesh recognition, part one: the prime factors of the switch
  * graph, read from the graph alone.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Building blocks of recognition: the simple switch graph, union-find with
  * parity, pair counters, and the rule that sorts classes into dimensions. */
 #include "topo_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Up*-down* ranks: a BFS level from the best-connected switch of each
  * component (the lowest GUID among equals, so that any capture of the same
  * fabric, whatever its node order, gets the same levels), then the id. A hop towards a lower rank is "up". Routes that

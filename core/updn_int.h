@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Up*-down* ranks over the live switch graph, shared by the repair's
  * detour layer (repair_updn.c) and the multicast trees (mcast.c): both must
  * order the switches the same way for their union on one VL to stay

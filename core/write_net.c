@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Writes a fabric in the ibnetdiscover dialect that ibsim also reads: GUIDs
  * go in switchguid= / caguid= lines before each record (ibsim takes them
  * from there), descriptions in the comment, links from both ends. */

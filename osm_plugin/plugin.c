@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* OpenSM adapter: an event plugin whose create() registers knsroute as an
  * external routing engine (OpenSM >= 3.3.21).
  *

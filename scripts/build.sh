@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Configures and builds knsroute out of tree: scripts/build.sh DIR [configure
 # options]. Generates the autotools files first when they are missing.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Builds the Debian package from a clean copy of the committed tree (git
 # archive HEAD, so nothing of a local build leaks in) with
 # dpkg-buildpackage -b -us -uc, then checks what it installs: the file

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The main job, end to end on the real components: generate a KNS fabric,
 # simulate it with ibsim, let stock opensm route it with the knsroute
 # plugin, read the programmed tables back from the fabric with knsroute

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Installs the Debian 12 packages knsroute needs to build, test (clang for
 # the fuzz targets) and demo, only those missing; runs apt-get update at
 # most once. Needs root (or sudo). --deb: also what dpkg-buildpackage needs.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The fault-tolerance figures of docs/faults.md: `knsroute faults` on the
 # fabrics the KNS thesis measures, written as one markdown file.
 #

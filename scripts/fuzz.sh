@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Runs the libFuzzer targets (tests/fuzz), one per reader, under ASan and
 # UBSan:
 #   scripts/fuzz.sh [--build DIR] [--runs N | --time SECS] [TARGET...]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Builds knsroute twice (plain with gcc and -Werror, and with clang under
 # ASan+UBSan with the fuzz targets) and runs every test: unit tests in both
 # builds, integration tests (ibsim + opensm) and valgrind runs in the plain

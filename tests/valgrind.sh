@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The unit test programs again, under valgrind: no invalid access, no use of
 # uninitialised memory, no leak. Only in the plain build (the sanitizer
 # build checks the same things its own way and does not mix with valgrind).

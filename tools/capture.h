@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute capture: reading a live fabric with the libraries infiniband-diags
  * uses (libibnetdisc, libibmad, libibumad). Only tools/capture_*.c see their
  * types; this header and cmd_capture.c build without them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Discovery: libibnetdisc walks the fabric by directed-route SMPs from the
  * local port (NodeInfo, SwitchInfo, PortInfo of every port) and we copy what
  * knsroute models into a kr_fabric, named as ibnetdiscover names nodes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Many MADs in flight on one umad port: the engine under knsroute capture.
  *
  * A batch is n queries, numbered 0 .. n-1. The engine keeps up to a window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute capture's reading part: discovery, then the SMP and SA batches,
  * into a kr_fabric and kr_tables the core writers dump. */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Path SLs: one SA PathRecord query per (source CA port, destination LID),
  * as `saquery -p --src-to-dst SLID:DLID` asks it: GetTable with SLID and
  * DLID in the component mask, so that the answer is one record and fits

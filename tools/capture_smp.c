@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* LFTs and SL2VL maps, read by directed-route SMPs (Get) along the routes
  * discovery found: they reach every switch whatever its LFTs say, which is
  * what a check of those LFTs needs. At most CAPTURE_SMP_WINDOW in flight. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Shared by the knsroute subcommands: output files that appear atomically,
  * error printing, and the exit code convention (0 fine, 1 a check found a
  * problem, 2 usage or input error). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute capture: read a live fabric into a capture directory, and
  * knsroute check --live: capture into a temporary one and check it. The
  * reading itself is in capture_*.c, built only with rdma-core's libraries;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute check: read a topology and the tables some engine programmed,
  * report delivery, hops, link load, VLs and credit loops. */
 #include <getopt.h>

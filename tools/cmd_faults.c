@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute faults: how well the repair copes with random faults, measured.
  *
  * The fabric is recognised and planned once, intact. Each trial then cuts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute gen: write a generated fabric as an ibsim net file. */
 #include <getopt.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute path: one pair hop by hop through the tables check reads, with
  * the SL and the VL on every hop, to delivery or to where it fails. */
 #include <getopt.h>

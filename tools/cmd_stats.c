@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute stats: destinations per (output port, VL), per switch and
  * fabric-wide, for knsroute's own plan or for tables read from dumps. */
 #include <getopt.h>

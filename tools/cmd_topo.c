@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute topo: recognise a topology file as KNS, torus or mesh and say
  * what it is, what is missing, and where every switch sits. */
 #include <getopt.h>

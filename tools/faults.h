@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Between `knsroute faults` (cmd_faults.c) and its yardstick from the
  * thesis (faults_measure.c). */
 #ifndef KR_FAULTS_H

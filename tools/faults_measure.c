@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The thesis' measure for `knsroute faults` (faults.h). */
 #include "faults.h"
 

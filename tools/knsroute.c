@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute: offline front end of the routing engine. Each subcommand lives
  * in tools/cmd_<name>.c and parses its own options. */
 #include <config.h>

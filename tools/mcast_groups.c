@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* `knsroute route --mcast-groups FILE`: one group per line,
  *
  *   MLID SL MEMBER...     e.g.  0xc000 0 H-0001 0x0002c90000000102 17

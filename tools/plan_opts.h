@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Options shared by the commands that compute a plan (route, stats): the
  * config file, classifier and VL budget, and where LIDs come from. */
 #ifndef KR_PLAN_OPTS_H

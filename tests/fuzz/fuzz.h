@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What the libFuzzer targets share. Each target is one file with
  * LLVMFuzzerTestOneInput; the table readers check what they read against a
  * fabric, so those targets read theirs from tests/data once (a fabric whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The coordinates file (coords_file, and the topo cache coords_cache
  * persists), honoured by recognition of the 3x3 torus its seeds name. */
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* OpenSM's guid2lid cache, applied to a fresh copy of a fabric with CAs of
  * several LMCs each time (the reader changes the fabric's LIDs). */
 #include "fuzz.h"

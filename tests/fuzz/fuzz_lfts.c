@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* LFTs: opensm-lfts.dump, opensm.fdbs, ibroute / dump_lfts output, read
  * against the 3x3 torus the seed dumps came from; then the same input as
  * the source of LIDs for that fabric with its LIDs taken away. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast group SLs (saquery -g / MCMR output, "MLID SL" lines), given
  * to the groups of the real MFT capture of the 3x3 torus. The reader only
  * sets the groups' SLs, so the MFTs are read once and the SLs put back to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* MFTs: opensm.mcfdbs and ibroute -M / dump_mfts output, read against the
  * 3x3 torus the seeds came from, written back when accepted. */
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Topologies: ibnetdiscover output (plain, -g) and ibsim net files. What
  * is accepted must write back as a net file and read again. */
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Path SLs: knsroute's path-sl file and `saquery -p` PathRecords, read
  * against the 3x3 torus the seeds came from, written back when accepted. */
 #include "fuzz.h"

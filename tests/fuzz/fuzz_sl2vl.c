@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* SL2VL maps: opensm-sl2vl.dump and `smpquery sl2vl` output, read against
  * the 3x3 torus the seeds came from into tables for its LIDs (as check
  * has them after the LFTs), written back when accepted. */

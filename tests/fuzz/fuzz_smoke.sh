@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A few seconds of every fuzz target (scripts/fuzz.sh) in the test suite:
 # enough to replay the seeds and the corpus kept from earlier runs, and to
 # catch what a change breaks at the surface. The long runs are

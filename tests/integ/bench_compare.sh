@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # bench/compare --quick as a smoke test: every OpenSM engine and knsroute
 # on one small torus in real opensm on ibsim, read back, checked, and the
 # report written. Known independently of knsroute: dor on a 4x4 torus with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute capture against the classic tools: a 3x3 torus with LMC 1 routed
 # by the knsroute plugin in stock opensm (QoS on, so SL2VL maps and path SLs
 # vary), on ibsim. Each file of the capture must say what ibnetdiscover,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute capture as a command, with no fabric at hand (so it also runs
 # under the sanitizers): --help, option errors, and what it says when there
 # is no InfiniBand port, or when knsroute was built without rdma-core's

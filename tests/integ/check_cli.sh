@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute check as a command: exit status 0 / 1 / 2, FILE:LINE on bad
 # input, JSON that parses, --write-* files equal to what was read and never
 # left half-written. Needs no simulator (so it also runs under sanitizers).

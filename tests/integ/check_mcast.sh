@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute check with multicast, on tables read back from a live ibsim
 # fabric: OpenSM (minhop, QoS on) routes a 3x3 torus, osmtest's multicast
 # flow, run as four different CAs, joins groups through real MCMemberRecord

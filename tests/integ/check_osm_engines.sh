@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute check against OpenSM's own routing engines on ibsim fabrics, with
 # tables read from OpenSM's dumps and read back from the fabric
 # (dump_lfts.sh, knsroute capture's path SLs), ibdmchk's credit-loop verdict

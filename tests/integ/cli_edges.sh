@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # What an admin meets at the edges of the offline tools: outputs that are
 # all new or untouched when a late write fails, full disks and closed
 # stdouts reported with their reason, memory limits. Needs no simulator.

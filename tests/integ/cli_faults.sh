@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute faults: random link and switch faults on generated KNS and torus
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute info on fabrics counted by hand: the summary (text and JSON),
 # the --links / --nodes listings, and the exit codes; and output lost to a
 # full stdout fails every command. Needs no simulator.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute route --mcast-groups: the hand-worked 4x4 torus tree of
 # test_mcast.c in opensm.mcfdbs, members by name, GUID and LID; input
 # errors name FILE:LINE and exit 2; a group on a unicast SL is left out

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute route and stats from the command line: files written all or
 # nothing, exit codes, the dry run passing knsroute check, and the thesis'
 # table 11.3 through `knsroute stats`.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute(8) and docs/user-guide.md name every option `--help` shows, each
 # where its command is described, so the three cannot drift apart. Also:
 # the diags scripts go by Debian's names (dump_lfts, not dump_lfts.sh).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # docs/user-guide.md's "Validating a live fabric", run as the guide writes
 # it: its sh blocks are taken from the markdown here, so the guide and the
 # test cannot drift apart. The fabric is a 3x3 torus with LMC 1 routed by

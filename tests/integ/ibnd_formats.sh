@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Every form ibnetdiscover writes a fabric in is read to the same fabric:
 # plain output, grouped output (-g) and the binary cache (--cache FILE,
 # detected by its magic wherever a topology is read), all taken from one simulated fabric after OpenSM gave it LIDs, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Generated fabrics in ibsim, routed by OpenSM's own minhop engine: every
 # endpoint gets a LID, and what ibnetdiscover reads back from the simulator
 # parses to the generated graph (same node and port GUIDs, same cabling).

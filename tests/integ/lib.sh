@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Sourced by integration tests: real ibsim + opensm + infiniband-diags.
 #
 # Every background process a test starts is recorded by PID and stopped by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* mcjoin: one MCMemberRecord join through the SA, as an IPoIB driver or an
  * MPI library sends it, for the integration tests (built for tests only).
  *

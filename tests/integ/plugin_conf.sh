@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The plugin's configuration under a running opensm: a knsroute.conf
 # created at the default path after OpenSM started is read at the next
 # sweep (the guide says the file is read every sweep), and a long reason

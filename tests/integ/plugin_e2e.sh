@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # End to end: stock opensm loads the knsroute plugin and routes simulated
 # fabrics (ibsim). What the switches and the SA then hold, read back with
 # `knsroute capture` (checked against infiniband-diags in capture.sh), must

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Links and a switch fail under a running opensm and come back. knsroute
 # must keep routing the fabric itself (no fallback), repair only what the
 # fault broke, keep every other destination's LFT entries and SLs, pass the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Two KNS link faults whose detours do not all fit on their destinations'
 # SLs (router (2,2)'s y link and router (3,3)'s x link on a 4-ary 2-direct,
 # `knsroute gen kns --k 4 --n 2 --p 1 --fail 2 --seed 8`; `knsroute route`

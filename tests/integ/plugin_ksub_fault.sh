@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # A link inside a fat-tree subnet fails under a running opensm: knsroute
 # (8-ary 2-direct 3-indirect KNS of radix 4) repairs it inside the subnet,
 # every CA pair keeps its dimension-order path, the read-back passes the

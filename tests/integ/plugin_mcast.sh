@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Multicast end to end: stock opensm with the knsroute plugin on ibsim; every
 # CA joins the IPoIB broadcast group of the default partition and half of
 # them a second group, with real MCMemberRecord joins through the SA

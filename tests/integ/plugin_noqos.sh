@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # qos FALSE: OpenSM programs no SL2VL map, every SL rides VL 0. knsroute
 # must plan and check for that one VL: a mesh routes (and the tables read
 # back from the fabric pass the check with the maps really in force); a KNS

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # OpenSM as a long-running daemon with knsroute, under valgrind: several
 # heavy sweeps (SIGHUP re-reads the configuration and resweeps) must keep
 # routing with identical tables, and nothing the plugin allocated may leak

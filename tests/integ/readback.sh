@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Sourced after lib.sh: run opensm with the knsroute plugin, read what it
 # programmed into the simulated fabric, and compare it with a dry run.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """A reference credit-loop check, written for the tests alone.
 
 Walks every (CA port, destination LID) pair hop by hop over a fabric's

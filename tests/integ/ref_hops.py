@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The hop counts of OpenSM's opensm-lid-matrix.dump against a walk of the
 LFTs, written for the tests alone (shares no code with knsroute).
 

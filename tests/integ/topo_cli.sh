@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute topo end to end: generated fabrics written as net files and read
 # back by the real parser, the text and JSON output, the coordinates cache,
 # ibsim's example nets refused, and the exit codes. Needs no simulator.

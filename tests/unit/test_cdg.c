@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The channel dependency graph: bulk ordering with witness cycles, and
  * Pearce-Kelly insertion checked against brute-force reachability. */
 #include <setjmp.h>

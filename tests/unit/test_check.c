@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker on hand-built tables. Fixture: a ring of n switches "S0" ..,
  * each with one CA "H<i>" on port 1; port 2 goes to the next switch (+),
  * port 3 to the previous one, port 4 stays unlinked. Switch i has LID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute.conf: the reader (every key, every error with its line), and
  * what recognition does with it: pinned family, dims, wrap and seed,
  * explicit coordinates, the cache that keeps labels across sweeps, and

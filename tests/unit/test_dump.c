@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Table dumps against real output: a shuffled 3x3 torus (random GUIDs, so
  * OpenSM's byte-swapped GUID order matters), LMC 1, routed by OpenSM 3.3.23
  * `dor` with QoS on, on ibsim; chk_t33.ibnd is its ibnetdiscover output,

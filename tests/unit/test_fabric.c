@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The fabric builder's consistency rules and the GUID / LID indexes. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The generator's fabrics against their definitions, checked through the
  * ground-truth coordinates it reports (shuffled or not). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* KNS with fat-tree subnets (s > 1): the generator's shape, recognition on
  * shuffled fabrics with and without faults, labels and LFT rows worked by
  * hand on the 8-ary 2-direct 3-indirect KNS of radix 4 (thesis fig. 4.1's

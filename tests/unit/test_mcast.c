@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast trees and the SL plan that carries them: hand-worked trees on a
  * 4x4 torus and a 4-ary 2-direct KNS, entry by entry; generated groups
  * flood to every member exactly once; a failed link is avoided; and a

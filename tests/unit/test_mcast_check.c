@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The checker with multicast trees. Unicast: knsroute's own DOR plan on a
  * generated torus (checked loop-free by the classes without multicast).
  * Trees: shaped as OpenSM's default builder makes them, a breadth-first

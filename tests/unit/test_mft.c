@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast forwarding table dumps: the writer on chk_t33 (the shuffled 3x3
  * torus of test_dump.c) by hand, the readers on real output of OpenSM and
  * infiniband-diags (tests/data/mcast_t33.notes tells how it was made). */

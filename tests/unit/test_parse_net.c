@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The topology reader: ibsim net files and ibnetdiscover output.
  *
  * The strongest truths here come from the real tools: tests/data/net_mixed.net

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fault repair: hand-worked detours, and every single link and switch fault
  * of small KNS and tori routed completely and without credit loops, as the
  * checker and an independent path walker see it. */

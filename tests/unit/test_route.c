@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Routing against hand-worked tables and against independent properties:
  * delivery, minimal hops (BFS), link load, even use of parallel links. */
 #include <setjmp.h>

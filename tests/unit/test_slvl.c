@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The SL/VL plan against the thesis' tables and the plan's own rules. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Recognition from the graph alone: generated KNS, tori and meshes (GUIDs,
  * port numbers and record order shuffled) against the generator's truth,
  * with links and switches missing, fabrics worked by hand, and graphs that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Test support for recognition: fabrics with switches or links taken out,
  * an independent validity check of a struct kr_topo against the links, and
  * the comparison of recognised coordinates with the generator's truth up

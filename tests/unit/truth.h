@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Test support: turns the generator's ground truth (positions, crossbar
  * dims and lines) into a complete struct kr_topo (port directions, CA slots,
  * crossbar table), derived from the graph and the truth alone, so routing
