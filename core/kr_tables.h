@@ -113,6 +113,12 @@ int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
 /* Sorts pair_sl and drops exact duplicates; a pair given twice with
  * different SLs is reported. */
 int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);
+
+/* The pair exceptions (both lists sorted) in one of a and b and not, with
+ * the same SL, in the other: pairs whose own SL came, went or moved. Their
+ * DLIDs are marked in dlids[stride] unless it is NULL. */
+size_t kr_tables_pairs_differ(const struct kr_tables *a,
+			      const struct kr_tables *b, uint8_t *dlids);
 /* After reading dumps: what no reader filled becomes an assumption on
  * record. Without SL2VL maps t gets all-VL-0 maps, none given; without
  * path SLs, SL 0 towards every LID, none given. */

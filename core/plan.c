@@ -80,25 +80,6 @@ static bool same_channels(const struct kr_fabric *pf, const struct kr_tables *pt
 	return same_maps(pf, pt, f, t);
 }
 
-/* Marks DLIDs of pair SLs in one sorted list and not, alike, in the other. */
-static void mark_pairs(const struct kr_tables *a, const struct kr_tables *b,
-		       uint8_t *only)
-{
-	size_t i = 0, j = 0;
-
-	while (i < a->npair_sl || j < b->npair_sl) {
-		const struct kr_sl_pair *x = i < a->npair_sl ? &a->pair_sl[i] : NULL;
-		const struct kr_sl_pair *y = j < b->npair_sl ? &b->pair_sl[j] : NULL;
-		uint32_t kx = x ? (uint32_t)x->slid << 16 | x->dlid : UINT32_MAX;
-		uint32_t ky = y ? (uint32_t)y->slid << 16 | y->dlid : UINT32_MAX;
-
-		if (kx != ky || x->sl != y->sl)
-			only[kx < ky ? x->dlid : y->dlid] = 1;
-		i += kx <= ky;
-		j += ky <= kx;
-	}
-}
-
 /* The destinations whose pairs may depend otherwise than under prev: their
  * column, SL or pair SLs changed, or their column leaves some switch by a
  * port whose link changed. Returns how many, into only[stride]. */
@@ -109,7 +90,7 @@ static unsigned changed_dests(const struct kr_fabric *pf,
 {
 	unsigned n = 0;
 
-	mark_pairs(pt, t, only);
+	kr_tables_pairs_differ(pt, t, only);
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {
 		const uint8_t *row = t->lft + (size_t)sw * t->stride;
 		const uint8_t *prow = pt->lft + (size_t)sw * t->stride;

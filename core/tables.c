@@ -137,6 +137,28 @@ int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d)
 	return KR_OK;
 }
 
+size_t kr_tables_pairs_differ(const struct kr_tables *a,
+			      const struct kr_tables *b, uint8_t *dlids)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < a->npair_sl || j < b->npair_sl) {
+		const struct kr_sl_pair *x = i < a->npair_sl ? &a->pair_sl[i] : NULL;
+		const struct kr_sl_pair *y = j < b->npair_sl ? &b->pair_sl[j] : NULL;
+		uint32_t kx = x ? (uint32_t)x->slid << 16 | x->dlid : UINT32_MAX;
+		uint32_t ky = y ? (uint32_t)y->slid << 16 | y->dlid : UINT32_MAX;
+
+		if (kx != ky || x->sl != y->sl) {
+			n++;
+			if (dlids)
+				dlids[kx < ky ? x->dlid : y->dlid] = 1;
+		}
+		i += kx <= ky;
+		j += ky <= kx;
+	}
+	return n;
+}
+
 int kr_tables_assume(struct kr_tables *t, const struct kr_fabric *f)
 {
 	if (!t->sl2vl) {

@@ -219,6 +219,19 @@ static int build_fabric(struct kr_plugin *pl, struct kr_fabric *f,
 	return rc;
 }
 
+/* sw's switch in our fabric (KR_NONE: none), and in *top the highest LID
+ * both its LFT and our tables hold. */
+static uint32_t our_switch(const struct kr_plugin *pl, const osm_switch_t *sw,
+			   unsigned *top)
+{
+	const struct kr_tables *t = &pl->plan.tables;
+	uint32_t n = kr_node_by_guid(&pl->fabric,
+				     cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
+
+	*top = sw->max_lid_ho < t->stride - 1 ? sw->max_lid_ho : t->stride - 1;
+	return n != KR_NONE && kr_is_switch(&pl->fabric, n) ? n : KR_NONE;
+}
+
 static void install_lfts(struct kr_plugin *pl)
 {
 	cl_qmap_t *tbl = &pl->osm->subn.sw_guid_tbl;
@@ -227,13 +240,11 @@ static void install_lfts(struct kr_plugin *pl)
 	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it)) {
 		osm_switch_t *sw = (osm_switch_t *)it;
-		uint32_t n = kr_node_by_guid(&pl->fabric,
-					     cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
-		unsigned top = sw->max_lid_ho < t->stride - 1 ? sw->max_lid_ho
-							    : t->stride - 1;
+		unsigned top;
+		uint32_t n = our_switch(pl, sw, &top);
 
 		memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
-		if (n == KR_NONE || !kr_is_switch(&pl->fabric, n))
+		if (n == KR_NONE)
 			continue;
 		memcpy(sw->new_lft, t->lft + (size_t)n * t->stride, top + 1);
 	}
@@ -261,12 +272,10 @@ static void install_hops(struct kr_plugin *pl)
 	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it)) {
 		osm_switch_t *sw = (osm_switch_t *)it;
-		uint32_t n = kr_node_by_guid(&pl->fabric,
-					     cl_ntoh64(osm_node_get_node_guid(sw->p_node)));
-		unsigned top = sw->max_lid_ho < t->stride - 1 ? sw->max_lid_ho
-							    : t->stride - 1;
+		unsigned top;
+		uint32_t n = our_switch(pl, sw, &top);
 
-		if (n == KR_NONE || !kr_is_switch(&pl->fabric, n))
+		if (n == KR_NONE)
 			continue;
 		for (unsigned lid = 1; lid <= top; lid++) {
 			size_t at = (size_t)n * t->stride + lid;
@@ -295,27 +304,6 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 static void save_coords(struct kr_plugin *pl);
 static void dump_tables(void *ctx);
 
-/* Pair exceptions (sorted by SLID, DLID) in one list and not, with the
- * same SL, in the other: pairs whose own SL came or went. */
-static unsigned long long pairs_changed(const struct kr_tables *a,
-					const struct kr_tables *b)
-{
-	unsigned long long n = 0;
-	size_t i = 0, j = 0;
-
-	while (i < a->npair_sl || j < b->npair_sl) {
-		const struct kr_sl_pair *x = i < a->npair_sl ? &a->pair_sl[i] : NULL;
-		const struct kr_sl_pair *y = j < b->npair_sl ? &b->pair_sl[j] : NULL;
-		uint32_t kx = x ? (uint32_t)x->slid << 16 | x->dlid : UINT32_MAX;
-		uint32_t ky = y ? (uint32_t)y->slid << 16 | y->dlid : UINT32_MAX;
-
-		n += kx != ky || x->sl != y->sl;
-		i += kx <= ky;
-		j += ky <= kx;
-	}
-	return n;
-}
-
 /* What this sweep changed against the tables installed before: LFT entries
  * (switches matched by GUID), destination LIDs whose SL moved and pairs
  * whose own SL came, went or moved. */
@@ -341,7 +329,8 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: repair: %s; since "
 		"the last sweep %llu LFT entries, the SLs of %u destination "
 		"LIDs and those of %llu single pairs changed\n", pl->sweeps,
-		line, entries, sls, pairs_changed(t, pt));
+		line, entries, sls,
+		(unsigned long long)kr_tables_pairs_differ(t, pt, NULL));
 	if (pl->plan.repair.pairs_stale_unsafe)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR07: knsroute: %llu CA "
 			"pairs whose SL changed would close a credit loop if "
