@@ -20,18 +20,24 @@ pass=0
 fail=0
 
 # trs_counts TRS: "PASSED FAILED SKIPPED" for one test file. A test that
-# exits non-zero because some of its cases failed also gets an ERROR result
-# "exited with status N" from the TAP driver; that is the same failure, so
-# it counts only when nothing else in the file failed.
+# stops because some of its cases failed also gets ERROR results from the
+# TAP driver ("exited with status N", "too few tests run"); those are the
+# same failure, so they count once, and only when nothing else in the file
+# failed.
 trs_counts() {
-	local trs=$1 p f e s
+	local trs=$1 p f e s after
 	p=$(grep -c '^:test-result: PASS' "$trs")
 	f=$(grep -cE '^:test-result: (FAIL|XPASS)' "$trs")
 	e=$(grep -c '^:test-result: ERROR' "$trs")
 	s=$(grep -c '^:test-result: SKIP' "$trs")
-	if [ $((f + e)) -gt 1 ] &&
-	   grep -q '^ERROR: .* - exited with status' "${trs%.trs}.log" 2>/dev/null; then
-		e=$((e - 1))
+	after=$(grep -cE '^ERROR: .* - (exited with status|too few tests run)' \
+		"${trs%.trs}.log" 2>/dev/null)
+	after=${after:-0}
+	[ "$after" -le "$e" ] || after=$e
+	if [ $((f + e - after)) -gt 0 ]; then
+		e=$((e - after))
+	elif [ "$after" -gt 0 ]; then
+		e=1
 	fi
 	echo "$p $((f + e)) $s"
 }
