@@ -8,6 +8,7 @@
 
 #include "cdg_int.h"
 #include "kr_repair.h"
+#include "updn_int.h"
 
 #define UNREACHED UINT32_MAX
 #define LVL_GOOD 0
@@ -115,15 +116,7 @@ struct repair {
 static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
 				   unsigned port)
 {
-	const struct kr_fabric *f = r->f;
-	int32_t peer;
-
-	if (port == 0 || port > f->nports[sw])
-		return KR_NONE;
-	peer = f->peer[f->port0[sw] + port];
-	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
-		return KR_NONE;
-	return f->owner[peer];
+	return kr_updn_next(r->f, sw, port);
 }
 
 /* Hops from every switch to x->target along col, UNREACHED where the

@@ -8,18 +8,6 @@
 
 #define UNSEEN UINT32_MAX
 
-uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw, unsigned port)
-{
-	int32_t peer;
-
-	if (port == 0 || port > f->nports[sw])
-		return KR_NONE;
-	peer = f->peer[f->port0[sw] + port];
-	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
-		return KR_NONE;
-	return f->owner[peer];
-}
-
 static unsigned switch_degree(const struct kr_fabric *f, uint32_t s)
 {
 	unsigned n = 0;

@@ -11,8 +11,19 @@
 #include "kr_fabric.h"
 
 /* The switch behind port of sw over a live link, or KR_NONE (no link, a
- * CA, port 0). */
-uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw, unsigned port);
+ * CA, port 0). Inline: the repair's walks call it per hop. */
+static inline uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw,
+				    unsigned port)
+{
+	int32_t peer;
+
+	if (port == 0 || port > f->nports[sw])
+		return KR_NONE;
+	peer = f->peer[f->port0[sw] + port];
+	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
+		return KR_NONE;
+	return f->owner[peer];
+}
 
 /* Per switch: rank = BFS level * nsw + id, the level from the root of its
  * component (its best-connected switch) into lvl, the root into comp;
