@@ -44,9 +44,10 @@ struct lft_parse {
 	unsigned *sw_line;	/* [nsw] header line of each switch's block */
 	struct lft_block b;
 	bool in_block;
-	char **owner_ok;	/* [0x10000] the last comment after a LID's
+	char **owner_ok;	/* [owner_cap] the last comment after a LID's
 				 * port found right: every block repeats it,
 				 * and comparing beats parsing the GUID again */
+	size_t owner_cap;
 };
 
 static const char *const type_str[] = { "UNKNOWN", "Channel Adapter",
@@ -257,9 +258,14 @@ static int entry_port(struct lft_parse *ps, uint64_t port)
 static int check_owner_once(struct lft_parse *ps, unsigned lid,
 			    const char *rest)
 {
-	char **ok = &ps->owner_ok[lid];
+	char **ok, **grown;
 	int rc;
 
+	grown = dump_grow(ps->owner_ok, &ps->owner_cap, lid, sizeof(*ok), 0);
+	if (!grown)
+		return kr_fail(ps->d, KR_ENOMEM, 0, "out of memory");
+	ps->owner_ok = grown;
+	ok = &grown[lid];
 	if (*ok && !strcmp(*ok, rest))
 		return KR_OK;
 	rc = check_owner(ps, lid, rest);
@@ -413,10 +419,7 @@ static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
 	if (kr_tables_init(t, f, f->max_lid + 1u, 0, 0))
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	ps.sw_line = calloc(f->nsw + 1, sizeof(*ps.sw_line));
-	ps.owner_ok = calloc(0x10000, sizeof(*ps.owner_ok));
-	if (!ps.sw_line || !ps.owner_ok) {
-		free(ps.sw_line);
-		free(ps.owner_ok);
+	if (!ps.sw_line) {
 		kr_tables_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
@@ -427,7 +430,7 @@ static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
 			     "truncated: the block of line %u has no \"lids "
 			     "dumped\" line", ps.b.line);
-	for (unsigned lid = 0; lid < 0x10000; lid++)
+	for (size_t lid = 0; lid < ps.owner_cap; lid++)
 		free(ps.owner_ok[lid]);
 	free(ps.owner_ok);
 	free(ps.sw_line);
@@ -579,8 +582,16 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 
 /* Each entry's comment names the port GUID owning its LID; every block
  * repeats them, so they must agree. */
+/* LID -> port slot (KR_NONE: unowned) and the line that first named it,
+ * both grown to cap as LIDs come. */
+struct lid_owners {
+	uint32_t *slot;
+	unsigned *line;
+	size_t cap;
+};
+
 static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
-		     uint32_t *owner, unsigned *line, struct kr_diag *d)
+		     struct lid_owners *o, struct kr_diag *d)
 {
 	const char *s = dump_skip_ws(r->line), *g;
 	uint64_t lid, guid;
@@ -602,64 +613,88 @@ static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
 		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u: no port of "
 			       "the topology has port GUID 0x%016" PRIx64,
 			       (unsigned)lid, guid);
-	if (owner[lid] != KR_NONE && owner[lid] != slot)
+	if (lid >= o->cap) {
+		size_t cap = o->cap;
+		uint32_t *s2 = dump_grow(o->slot, &cap, lid, sizeof(*s2), 0xff);
+		unsigned *l2;
+
+		if (!s2)
+			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+		o->slot = s2;
+		cap = o->cap;
+		l2 = dump_grow(o->line, &cap, lid, sizeof(*l2), 0);
+		if (!l2)
+			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+		o->line = l2;
+		o->cap = cap;
+	}
+	if (o->slot[lid] != KR_NONE && o->slot[lid] != slot)
 		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u named port GUID "
 			       "0x%016" PRIx64 " here, 0x%016" PRIx64 " on line %u",
-			       (unsigned)lid, guid, f->port_guid[owner[lid]],
-			       line[lid]);
-	if (owner[lid] == KR_NONE)
-		line[lid] = r->lineno;
-	owner[lid] = slot;
+			       (unsigned)lid, guid, f->port_guid[o->slot[lid]],
+			       o->line[lid]);
+	if (o->slot[lid] == KR_NONE)
+		o->line[lid] = r->lineno;
+	o->slot[lid] = slot;
 	return KR_OK;
 }
 
-/* A port's LIDs must form one range of 2^LMC, aligned to it. */
-static int set_lids(struct kr_fabric *f, const uint32_t *owner,
-		    const unsigned *line, struct kr_diag *d)
+/* A port's LIDs must form one range of 2^LMC, aligned to it; a port
+ * that had a LID before keeps it. */
+static int set_lids(struct kr_fabric *f, const struct lid_owners *o,
+		    struct kr_diag *d)
 {
-	for (unsigned lid = 1; lid <= 0xffff; lid++) {
-		uint32_t slot = owner[lid];
-		unsigned n = 1, lmc = 0;
+	unsigned *range_line = calloc(f->nport, sizeof(*range_line));
+	int rc = KR_OK;
 
-		if (slot == KR_NONE || f->lid[slot])
+	if (!range_line)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	for (size_t lid = 1, n; lid < o->cap; lid += n) {
+		uint32_t slot = o->slot[lid];
+		unsigned lmc = 0;
+
+		for (n = 1; lid + n < o->cap && o->slot[lid + n] == slot; n++)
+			;
+		if (slot == KR_NONE || (f->lid[slot] && !range_line[slot]))
 			continue;
-		while (lid + n <= 0xffff && owner[lid + n] == slot)
-			n++;
 		while ((1u << lmc) < n)
 			lmc++;
-		if ((1u << lmc) != n || lid & (n - 1))
-			return kr_fail(d, KR_EPARSE, line[lid], "LIDs %u-%u of "
-				       "port GUID 0x%016" PRIx64 " are no "
-				       "aligned range of 2^LMC", lid,
-				       lid + n - 1, f->port_guid[slot]);
+		if (range_line[slot])
+			rc = kr_fail(d, KR_EPARSE, o->line[lid], "port GUID "
+				     "0x%016" PRIx64 " has LID %u (line %u) and "
+				     "LID %zu: a port's LIDs are one range",
+				     f->port_guid[slot], f->lid[slot],
+				     range_line[slot], lid);
+		else if ((1u << lmc) != n || lid & (n - 1))
+			rc = kr_fail(d, KR_EPARSE, o->line[lid], "LIDs %zu-%zu "
+				     "of port GUID 0x%016" PRIx64 " are no "
+				     "aligned range of 2^LMC", lid,
+				     lid + n - 1, f->port_guid[slot]);
+		if (rc)
+			break;
 		f->lid[slot] = (uint16_t)lid;
 		f->lmc[slot] = (uint8_t)lmc;
+		range_line[slot] = o->line[lid];
 	}
-	return kr_fabric_index_lids(f, d);
+	free(range_line);
+	return rc ? rc : kr_fabric_index_lids(f, d);
 }
 
 static int lids_run(const struct dump_src *src, struct kr_fabric *f,
 		    struct kr_diag *d)
 {
-	uint32_t *owner = malloc(0x10000 * sizeof(*owner));
-	unsigned *line = malloc(0x10000 * sizeof(*line));
+	struct lid_owners o = { 0 };
 	struct dump_lines r;
 	int rc;
 
-	if (!owner || !line) {
-		free(owner);
-		free(line);
-		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	}
-	memset(owner, 0xff, 0x10000 * sizeof(*owner));
 	dump_lines_init(&r, src);
 	while ((rc = dump_next_line(&r, d)) > 0 &&
-	       !(rc = lid_owner(&r, f, owner, line, d)))
+	       !(rc = lid_owner(&r, f, &o, d)))
 		;
 	if (!rc)
-		rc = set_lids(f, owner, line, d);
-	free(owner);
-	free(line);
+		rc = set_lids(f, &o, d);
+	free(o.slot);
+	free(o.line);
 	return rc;
 }
 

@@ -872,6 +872,65 @@ static void test_truncations(void **state)
 	}
 }
 
+/* LIDs from the entries' comments: a fabric without LIDs gets back the
+ * ones the dump was written with; a LID named for two ports, a port
+ * named for two ranges and a range that is no aligned 2^LMC are refused
+ * with their line. */
+static void test_lids_from_comments(void **state)
+{
+	static const struct {
+		unsigned line;
+		const char *text, *msg;
+	} bad[] = {
+		{ 34, "0x0004 003 # Switch portguid 0x0002c93bcb817680: 'x'",
+		  "LID 4 named port GUID 0x0002c93bcb817680 here, "
+		  "0x0002c9783aac1b04 on line 5" },
+		{ 4, "0x0400 003 # Channel Adapter portguid "
+		     "0x0002ccbdb8176801: 'ca-96bf887f'",
+		  "port GUID 0x0002ccbdb8176801 has LID 2 (line 3) and LID 1024" },
+		/* line 0: the text is the whole input */
+		{ 0, "0x0001 003 # Switch portguid 0x0002c93bcb817680: 'a'\n"
+		     "0x0002 003 # Switch portguid 0x0002c93bcb817680: 'a'\n",
+		  "LIDs 1-2 of port GUID 0x0002c93bcb817680 are no aligned" },
+	};
+	const struct kr_fabric *orig = *state;
+	struct kr_fabric f;
+	size_t len;
+	char *buf = load("chk_t33-lfts.dump", &len);
+	struct kr_diag d = { 0 };
+
+	(void)len;
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		char *in = !i ? strdup(buf) : !bad[i - 1].line ?
+			   strdup(bad[i - 1].text) :
+			   with_line(buf, bad[i - 1].line, bad[i - 1].text, false);
+
+		assert_int_equal(kr_net_read(data_path("chk_t33.ibnd"), &f,
+					     NULL), KR_OK);
+		memset(f.lid, 0, f.nport * sizeof(*f.lid));
+		memset(f.lmc, 0, f.nport * sizeof(*f.lmc));
+		assert_int_equal(kr_fabric_index_lids(&f, &d), KR_OK);
+		if (!i) {
+			assert_int_equal(kr_lfts_parse_lids(in, strlen(in), &f,
+							    &d), KR_OK);
+			assert_memory_equal(f.lid, orig->lid,
+					    f.nport * sizeof(*f.lid));
+			assert_memory_equal(f.lmc, orig->lmc,
+					    f.nport * sizeof(*f.lmc));
+		} else {
+			assert_int_equal(kr_lfts_parse_lids(in, strlen(in), &f,
+							    &d), KR_EPARSE);
+			assert_int_equal(d.line, bad[i - 1].line ?
+						 bad[i - 1].line : 1);
+			if (!strstr(d.msg, bad[i - 1].msg))
+				fail_msg("case %zu: \"%s\"", i, d.msg);
+		}
+		kr_fabric_free(&f);
+		free(in);
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +958,8 @@ int main(void)
 						setup_t33, teardown_t33),
 		cmocka_unit_test(test_fdbs_same_tables),
 		cmocka_unit_test(test_fdbs_errors),
+		cmocka_unit_test_setup_teardown(test_lids_from_comments,
+						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_lfts_no_path,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_lfts_errors,
