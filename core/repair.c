@@ -700,7 +700,10 @@ static void repair_column(struct repair *r, const struct rdest *x,
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
 		r->cost[s] = r->dist[s];
 	}
-	for (unsigned lvl = 1; lvl <= r->max_int && mode != COL_GENERAL; lvl++)
+	/* two levels even when one is allowed: a switch routed through two
+	 * intermediates often ends on a path of one's shape */
+	for (unsigned lvl = 1; lvl <= 2 && r->max_int && mode != COL_GENERAL;
+	     lvl++)
 		route_via_intermediates(r, lvl, x->target);
 	if (r->anchored) {
 		unroute_incomplete(r, x);
@@ -880,6 +883,39 @@ static int keep_pair(struct repair *r, unsigned slid, unsigned dlid,
 	return KR_OK;
 }
 
+/* Whether some CA's packets to x take more intermediates than
+ * max_intermediates allows (classify_paths counts them as general). */
+static int over_bound(const struct repair *r, const struct rdest *x)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->src_start[s + 1] > r->src_start[s] && s != x->target &&
+		    r->dist[s] != UNREACHED && r->lvl[s] == LVL_GENERAL)
+			return 1;
+	return 0;
+}
+
+/* The kind of intermediates a pass tries second. */
+static enum col_mode second_mode(const struct repair *r)
+{
+	return r->first_mode == COL_FREE ? COL_ANCHORED : COL_FREE;
+}
+
+/* x's column repaired anew by mode, not taken from the memo. */
+static void fresh_column(struct repair *r, const struct rdest *x,
+			 enum col_mode mode)
+{
+	get_column(r, x->lid, r->col);
+	repair_column(r, x, mode);
+}
+
+/* The traffic of the switches r->col routes anew, on sl, if it closes no
+ * loop there. */
+static int admit_moved(struct repair *r, const struct rdest *x, unsigned sl)
+{
+	mark_repaired(r);
+	return repair_deps(r, x, r->col, r->dist, sl, SRC_MOVED);
+}
+
 /* Only the pairs whose route the repair changed need another SL: those of
  * the CAs on repaired switches (their packets never meet a switch whose
  * route survived before it). The rest stay on x's SL, where their surviving
@@ -919,27 +955,30 @@ static int to_detour(struct repair *r, const struct rdest *x,
 		     struct kr_repair_stats *st, struct kr_diag *d)
 {
 	const struct kr_slvl *p = r->plan;
-	int rc;
+	int rc = KR_ECYCLE;
 
 	if (p->detour_vl == KR_NONE)
 		return kr_fail(d, KR_ECYCLE, 0, "the repaired routes to LID %u "
 			       "would close a credit loop and the plan has no "
 			       "detour layer (detour_vls 0, or no SL or VL left)",
 			       x->lid);
-	if (p->ntree) {
-		reuse_repair(r, x);	/* cached_column left x's repair there */
+	for (int b = 0; rc == KR_ECYCLE && b < 2 && p->ntree; b++) {
+		if (b)
+			fresh_column(r, x, second_mode(r));
+		else
+			reuse_repair(r, x);	/* cached_column left it there */
 		rc = move_pairs(r, x);
 		r->pairs_moved = !rc;
-		if (rc != KR_ECYCLE)
-			return rc;
+		for (unsigned i = 0; rc == KR_ECYCLE && i < p->ntree; i++) {
+			rc = b ? repair_deps(r, x, r->col, r->dist,
+					     p->tree_sl[i], SRC_ALL)
+			       : deps_once(r, x, p->tree_sl[i], SRC_ALL);
+			if (!rc)
+				r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
+		}
 	}
-	for (unsigned i = 0; i < p->ntree; i++) {
-		rc = deps_once(r, x, p->tree_sl[i], SRC_ALL);
-		if (!rc)
-			r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
-		if (rc != KR_ECYCLE)
-			return rc;
-	}
+	if (rc != KR_ECYCLE)
+		return rc;
 	st->dests_updn++;
 	repair_updn_column(r, x, r->col);
 	rc = repair_deps(r, x, r->col, r->dist, p->detour_sl, SRC_ALL);
@@ -1068,22 +1107,42 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 {
 	struct rdest x;
 	uint32_t updn = st->dests_updn;
-	int rc;
+	unsigned sl = r->t->dlid_sl[lid];
+	int rc, a_over, b_over;
 
 	r->pairs_moved = 0;
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
-	rc = deps_once(r, &x, r->t->dlid_sl[lid], SRC_MOVED);
-	/* the other kind of intermediates, then general repair's shortest
-	 * paths, which turn elsewhere */
-	for (int i = 0; rc == KR_ECYCLE && i < 2; i++) {
-		get_column(r, lid, r->col);
-		repair_column(r, &x, i ? COL_GENERAL : r->first_mode == COL_FREE ?
-				     COL_ANCHORED : COL_FREE);
-		mark_repaired(r);
-		rc = repair_deps(r, &x, r->col, r->dist, r->t->dlid_sl[lid],
-				 SRC_MOVED);
+	/* Best first, as the thesis orders it: a column whose paths keep
+	 * within max_intermediates, on x's SL (the first kind of
+	 * intermediates, then the second); such a column's moved pairs on a
+	 * layer of repaired trees rather than more intermediates on the SL;
+	 * then either kind on the SL; general repair; the detour layers. */
+	a_over = over_bound(r, &x);
+	rc = a_over ? KR_ECYCLE : deps_once(r, &x, sl, SRC_MOVED);
+	if (rc == KR_ECYCLE) {
+		fresh_column(r, &x, second_mode(r));
+		b_over = over_bound(r, &x);
+		if (!b_over)
+			rc = admit_moved(r, &x, sl);
+		if (rc == KR_ECYCLE && !b_over && a_over && r->plan->ntree) {
+			rc = move_pairs(r, &x);
+			r->pairs_moved = !rc;
+			st->dests_detour += !rc;
+		}
+		if (rc == KR_ECYCLE && a_over) {
+			reuse_repair(r, &x);
+			rc = deps_once(r, &x, sl, SRC_MOVED);
+		}
+		if (rc == KR_ECYCLE && b_over) {
+			fresh_column(r, &x, second_mode(r));
+			rc = admit_moved(r, &x, sl);
+		}
+	}
+	if (rc == KR_ECYCLE) {
+		fresh_column(r, &x, COL_GENERAL);
+		rc = admit_moved(r, &x, sl);
 	}
 	if (rc == KR_ECYCLE) {
 		rc = to_detour(r, &x, st, d);

@@ -4,7 +4,7 @@
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 11
+kr_plan 12
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -43,6 +43,21 @@ kr_ok $? "faults: one switch out of a KNS: crossbars handled, routers cut CAs of
 		.paths_general_repair > 0 and .max_intermediates == 0' \
 		"$T/mi0.json" >/dev/null
 kr_ok $? "faults: --max-intermediates 0 leaves it to the general repair"
+
+# Trial 1 of these (4 links, seed 1) keeps two-intermediate paths on
+# their SLs by default; allowed only one, the repair moves those pairs to
+# a layer of repaired trees with one-intermediate paths instead.
+"$K" gen kns --k 4 --n 3 --p 1 -o "$T/kns43.net" &&
+	"$K" faults "$T/kns43.net" --random 4 --trials 2 --seed 1 --json -q \
+		>"$T/mi2.json" &&
+	"$K" faults "$T/kns43.net" --random 4 --trials 2 --seed 1 --json -q \
+		--max-intermediates 1 >"$T/mi1.json" &&
+	jq -e '.paths_2_intermediates > 0 and .handled_le1_intermediate == 0.5' \
+		"$T/mi2.json" >/dev/null &&
+	jq -e '.paths_2_intermediates == 0 and .paths_general_repair == 0 and
+		.paths_detour_layer == 0 and .handled_le1_intermediate == 1 and
+		.handled_total == 1' "$T/mi1.json" >/dev/null
+kr_ok $? "faults: --max-intermediates 1 moves pairs rather than keep two intermediates"
 
 # Wall times differ from run to run; everything else must not.
 strip_ms() { jq -S 'with_entries(select(.key | test("_ms") | not))' "$1"; }
