@@ -4,7 +4,7 @@
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 12
+kr_plan 13
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -75,6 +75,12 @@ rc=$?
 	grep -q "^handled_total  *1.000000$" "$T/text.out" &&
 	grep -q "^fabric  *KNS 4-ary 2-direct" "$T/text.out"
 kr_ok $? "faults: text output, one line per figure"
+
+"$K" faults "$T/kns43.net" --random 2 --trials 1 --seed 1 -v 2>"$T/v.err" \
+	>/dev/null &&
+	grep -q "^knsroute faults: trial 0: .*; handled; " "$T/v.err" &&
+	grep -q "^  repair: 2 faults: " "$T/v.err"
+kr_ok $? "faults -v: a line per trial, its repair line counting its faults"
 
 # Without the detour layer some torus repairs have nowhere to go (with
 # five faults in some trials of this seed): exit 1 and the first failure
