@@ -143,7 +143,8 @@ KR_BUILDDIR=build bench/compare --quick --out /tmp/b.md   # smoke test
 ```
 
 `--reps N` and `--timing-reps N` set the repetitions (default 3),
-`--no-timing` drops the large timed fabrics; `bench/compare --help`.
+`--no-timing` drops the large timed fabrics, `--timing-only` keeps only
+them; `bench/compare --help`.
 Each run starts a fresh ibsim and opensm; the engines take turns within
 every repetition, so load from elsewhere hits them alike.
 
