@@ -112,6 +112,7 @@ struct khyper {
 	unsigned n, k;
 	uint32_t *hp;		/* out [nsw * n]: hyperplane 0..k-1 */
 	struct kr_diag *d;
+	struct notes *notes;	/* placements chosen among equals */
 };
 
 int kns_hyperplanes(struct khyper *h);

@@ -326,7 +326,8 @@ static int hyperplanes(struct kan *a)
 	uint8_t *router = malloc((size_t)g->n + 1);
 	int *xdim = malloc(((size_t)g->n + 1) * sizeof(*xdim));
 	struct khyper h = { .f = a->x->f, .g = g, .router = router, .xdim = xdim,
-			    .n = a->n, .k = a->k, .d = a->x->d };
+			    .n = a->n, .k = a->k, .d = a->x->d,
+			    .notes = a->x->notes };
 	int rc = KR_ENOMEM;
 
 	a->hp = h.hp = malloc(((size_t)g->n * a->n + 1) * sizeof(*a->hp));

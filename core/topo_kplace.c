@@ -9,7 +9,7 @@
  * the one hyperplane that no router on its own dimension-d crossbars holds
  * (those differ from it in d). When several remain, the places the
  * settled routers already occupy decide (two routers never share one);
- * what is still open is reported, not guessed. */
+ * where places are left that fit equally, the first is taken and noted. */
 #include "topo_int.h"
 
 #include <stdlib.h>
@@ -177,6 +177,51 @@ static void occupy(uint8_t *busy, uint32_t pos)
 		busy[pos >> 3] |= (uint8_t)(1u << (pos & 7));
 }
 
+/* Puts an open component's routers into hyperplane c. */
+static void settle(struct kp *kp, struct open_comp *oc, unsigned c,
+		   uint8_t *busy)
+{
+	struct khyper *h = kp->h;
+
+	for (uint32_t r = 0; r < h->g->n; r++)
+		if (h->router[r] && kp->root[(size_t)r * h->n + oc->d] == oc->root) {
+			h->hp[(size_t)r * h->n + oc->d] = c;
+			occupy(busy, place_of(h, r));
+		}
+	free(oc->cand);
+	oc->cand = NULL;
+}
+
+/* Settles the first open component in its first hyperplane still
+ * possible, and says so; 0 when none is left to settle. The places left
+ * fit the links equally (missing ones from the same crossbars), so any
+ * choice is a KNS the fabric is a part of; the coordinates cache keeps
+ * it, and drops it should a returning link disagree. */
+static int choose(struct kp *kp, uint8_t *busy)
+{
+	for (unsigned i = 0; i < kp->nopen; i++) {
+		struct open_comp *oc = &kp->open[i];
+		unsigned c = 0, n = 0;
+
+		if (!oc->cand)
+			continue;
+		for (unsigned j = kp->h->k; j-- > 0;)
+			if (oc->cand[j]) {
+				c = j;
+				n++;
+			}
+		if (!n)
+			continue;
+		notes_add(kp->h->notes, "router \"%s\" placed at %u in "
+			  "dimension %u of the %u places its missing links "
+			  "leave open", kr_node_name(kp->h->f, oc->root), c,
+			  oc->d, n);
+		settle(kp, oc, c, busy);
+		return 1;
+	}
+	return 0;
+}
+
 /* Drops the hyperplanes of an open component that would put one of its
  * routers on a taken place; settles it when one is left. */
 static int narrow(struct kp *kp, struct open_comp *oc, uint8_t *busy)
@@ -203,13 +248,7 @@ static int narrow(struct kp *kp, struct open_comp *oc, uint8_t *busy)
 	}
 	if (left != 1)
 		return 0;
-	for (uint32_t r = 0; r < h->g->n; r++)
-		if (h->router[r] && kp->root[(size_t)r * h->n + oc->d] == oc->root) {
-			h->hp[(size_t)r * h->n + oc->d] = last;
-			occupy(busy, place_of(h, r));
-		}
-	free(oc->cand);
-	oc->cand = NULL;
+	settle(kp, oc, last, busy);
 	return 1;
 }
 
@@ -234,6 +273,8 @@ static int settle_open(struct kp *kp)
 		for (unsigned i = 0; i < kp->nopen; i++)
 			if (kp->open[i].cand && narrow(kp, &kp->open[i], busy))
 				progress = 1;
+		if (!progress)
+			progress = choose(kp, busy);
 	}
 	free(busy);
 	for (unsigned i = 0; i < kp->nopen; i++)
