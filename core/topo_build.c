@@ -448,7 +448,9 @@ static int fits_at(const struct bctx *b, uint32_t sw, uint32_t q)
 }
 
 /* A switch that would fit an empty position next to its first neighbour
- * with no more missing links than where it is: the graph cannot tell. */
+ * with fewer missing links than where it is: the reading is wrong there.
+ * With as many, the graph cannot tell: either place makes a grid the live
+ * fabric is a part of, so the reading stands and the note says so. */
 static int rigid(struct bctx *b)
 {
 	const struct tgraph *g = b->x->g;
@@ -457,6 +459,7 @@ static int rigid(struct bctx *b)
 
 	for (uint32_t sw = 0; sw < g->n; sw++) {
 		uint32_t p = t->sw_pos[sw], n0, here;
+		int noted = 0;
 
 		if (!tg_deg(g, sw))
 			continue;
@@ -466,18 +469,28 @@ static int rigid(struct bctx *b)
 			for (unsigned c = 0; c < t->k[d]; c++) {
 				uint32_t q = n0 - kr_topo_coord(t, n0, d) * t->stride[d] +
 					     c * t->stride[d];
+				unsigned there;
 				int dir;
 
 				if (q == p || t->pos_sw[q] >= 0 ||
 				    adjacent_dim(t, q, n0, &dir) < 0 ||
-				    !fits_at(b, sw, q) || unlinked(b, sw, q) > here)
+				    !fits_at(b, sw, q) ||
+				    (there = unlinked(b, sw, q)) > here ||
+				    (there == here && noted))
 					continue;
 				kr_topo_fmt_pos(t, p, KR_NO_DIM, a, sizeof(a));
 				kr_topo_fmt_pos(t, q, KR_NO_DIM, z, sizeof(z));
-				return kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
-					       "fits at %s as well as at %s: too "
-					       "many links or switches missing "
-					       "around it", nm(b, sw), z, a);
+				if (there < here)
+					return kr_fail(b->x->d, KR_ETOPO, 0,
+						       "switch \"%s\" fits at %s "
+						       "better than at %s: too "
+						       "many links or switches "
+						       "missing around it",
+						       nm(b, sw), z, a);
+				notes_add(b->x->notes, "switch \"%s\" placed at "
+					  "%s by choice: it fits at %s as well",
+					  nm(b, sw), a, z);
+				noted = 1;
 			}
 	}
 	return KR_OK;

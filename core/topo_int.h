@@ -211,9 +211,12 @@ struct tplace {
 	uint32_t ring[TOPO_MAX_PRIME];	/* ring size, 0 for a path */
 	unsigned mult[TOPO_MAX_PRIME];	/* links per neighbour pair */
 	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];	/* extent so far */
+	const struct kr_fabric *f;
+	struct notes *notes;	/* clusters placed by choice among equals */
 };
 
-/* KR_ETOPO with *stuck when a switch has no single place. */
+/* KR_ETOPO with *stuck when a switch has no place at all (or too many
+ * arrangements to search). */
 int place_rest(struct tplace *p, uint32_t *stuck);
 /* A link from one end of a path to the other makes it a ring; 1 when
  * that happened. */

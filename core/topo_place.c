@@ -9,10 +9,12 @@
  * neighbours is tried (each switch one step from a neighbour already
  * placed, on a free place, next to all its placed neighbours). The
  * arrangement on the smallest grid wins, then the one with the fewest
- * missing (or surplus) links; a tie means the graph cannot tell, and
- * recognition fails rather than guess. Clusters that are ambiguous alone
- * are tried once more together. A link that spans a path from end to end
- * closes it into a ring of that length. */
+ * missing (or surplus) links. Clusters that are ambiguous alone are tried
+ * once more together; a tie that still stands means the graph cannot
+ * tell, and when nothing else can be placed the first of the tied
+ * arrangements is taken and noted: each is a grid the live fabric is a
+ * part of. A link that spans a path from end to end closes it into a ring
+ * of that length. */
 #include "topo_int.h"
 
 #include <stdlib.h>
@@ -379,16 +381,23 @@ static void index_placed(struct tplace *p, struct ptab *t)
 	}
 }
 
-/* Places the switches listed in sr when one arrangement is best. */
-static int settle_list(struct search *sr, struct ptab *t)
+/* Places the switches listed in sr when one arrangement is best, or
+ * (tie) the first of the best. */
+static int settle_list(struct search *sr, struct ptab *t, int tie)
 {
 	struct tplace *p = sr->p;
 
 	sr->nbest = 0;
 	sr->budget = SEARCH_BUDGET;
 	arrange(sr, 0);
-	if (sr->nbest != 1 || !sr->budget)
+	if (!sr->nbest || (sr->nbest > 1 && !tie) || !sr->budget)
 		return 0;
+	if (sr->nbest > 1)
+		notes_add(p->notes, "switch \"%s\"%s placed by choice: %u "
+			  "arrangements fit its links equally",
+			  kr_node_name(p->f, sr->cl[0]),
+			  sr->m > 1 ? " and the unplaced ones next to it" : "",
+			  sr->nbest);
 	for (unsigned j = 0; j < sr->m; j++) {
 		memcpy(p->pot + (size_t)sr->cl[j] * p->ng, sr->best[j],
 		       p->ng * sizeof(*p->pot));
@@ -423,7 +432,7 @@ static unsigned one_pass(struct search *sr, struct ptab *t, uint8_t *mark,
 		if (p->seen[w] || mark[w] || !has_placed_neighbour(p, w))
 			continue;
 		sr->m = 0;
-		if (gather(sr, w, mark) && settle_list(sr, t)) {
+		if (gather(sr, w, mark) && settle_list(sr, t, 0)) {
 			placed++;
 			continue;
 		}
@@ -443,7 +452,24 @@ static int joint_try(struct search *sr, struct ptab *t, const uint32_t *joint,
 		return 0;
 	memcpy(sr->cl, joint, njoint * sizeof(*joint));
 	sr->m = njoint;
-	return settle_list(sr, t);
+	return settle_list(sr, t, 0);
+}
+
+/* When nothing has a single best place any more: the first cluster that
+ * fits at all takes the first of its best arrangements. */
+static int choose(struct search *sr, struct ptab *t, uint8_t *mark)
+{
+	struct tplace *p = sr->p;
+
+	memset(mark, 0, p->g->n);
+	for (uint32_t w = 0; w < p->g->n; w++) {
+		if (p->seen[w] || mark[w] || !has_placed_neighbour(p, w))
+			continue;
+		sr->m = 0;
+		if (gather(sr, w, mark) && settle_list(sr, t, 1))
+			return 1;
+	}
+	return 0;
 }
 
 int place_rest(struct tplace *p, uint32_t *stuck)
@@ -471,7 +497,7 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 	}
 	index_placed(p, &t);
 	while (one_pass(sr, &t, mark, joint, &njoint) ||
-	       joint_try(sr, &t, joint, njoint))
+	       joint_try(sr, &t, joint, njoint) || choose(sr, &t, mark))
 		;
 	for (uint32_t w = 0; w < g->n && !rc; w++)
 		if (!p->seen[w]) {

@@ -448,7 +448,8 @@ static int potentials(struct tan *t)
 static int coordinates(struct tan *t, struct prime *pr)
 {
 	const struct tgraph *g = t->g;
-	struct tplace pl = { .g = g, .ng = t->ng, .pot = t->pot, .seen = t->seen };
+	struct tplace pl = { .g = g, .ng = t->ng, .pot = t->pot, .seen = t->seen,
+			     .f = t->x->f, .notes = t->x->notes };
 	uint32_t stuck = 0;
 	uint64_t npos = 1;
 	int rc;
