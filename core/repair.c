@@ -684,6 +684,46 @@ static void classify_paths(struct repair *r, uint32_t target)
 		}
 }
 
+/* A free column's switches whose packets take more intermediates than
+ * allowed (each switch picked its intermediate alone, and the switches
+ * after it picked others) are pointed anew, one at a time, at the
+ * cheapest intermediate whose whole path then keeps within the bound,
+ * the entries after it as they are. Anchored columns keep their turns. */
+static void reshape(struct repair *r, const struct rdest *x)
+{
+	for (int round = 0; round < 2; round++) {
+		int changed = 0;
+
+		for (uint32_t s = 0; s < r->nsw; s++) {
+			uint32_t best = UNREACHED;
+			uint8_t keep = r->col[s], pick = keep;
+
+			if (r->lvl[s] != LVL_GENERAL || r->dist[s] == UNREACHED ||
+			    s == x->target)
+				continue;
+			for (uint32_t i = 0; i < r->ni; i++) {
+				uint32_t in = r->isw[i], h = r->hops[(size_t)s * r->ni + i];
+
+				if (h == HOPS_CUT || r->lvl[in] != LVL_GOOD ||
+				    r->dist[in] == UNREACHED ||
+				    h + r->dist[in] >= best)
+					continue;
+				r->col[s] = r->first[(size_t)s * r->ni + i];
+				if (path_shape(r, s, x->target) <= r->max_int) {
+					best = h + r->dist[in];
+					pick = r->col[s];
+				}
+			}
+			r->col[s] = pick;
+			changed |= pick != keep;
+		}
+		if (!changed)
+			return;
+		repair_walk(r, r->col, x, r->dist);
+		classify_paths(r, x->target);
+	}
+}
+
 /* Repairs r->col for x in place; r->lvl says how each switch is routed. */
 static void repair_column(struct repair *r, const struct rdest *x,
 			  enum col_mode mode)
@@ -714,6 +754,8 @@ static void repair_column(struct repair *r, const struct rdest *x,
 	if (r->anchored)
 		restore_unused(r, x);
 	classify_paths(r, x->target);
+	if (mode == COL_FREE)
+		reshape(r, x);
 }
 
 /* The LIDs of one switch's CAs (and LMC ranges) mostly share one of a few

@@ -192,34 +192,113 @@ static void settle(struct kp *kp, struct open_comp *oc, unsigned c,
 	oc->cand = NULL;
 }
 
-/* Settles the first open component in its first hyperplane still
- * possible, and says so; 0 when none is left to settle. The places left
- * fit the links equally (missing ones from the same crossbars), so any
- * choice is a KNS the fabric is a part of; the coordinates cache keeps
- * it, and drops it should a returning link disagree. */
+/* Whether putting oc's routers into hyperplane c collides with a taken
+ * place; if not, puts them there and takes the places now known. */
+static int try_place(struct kp *kp, struct open_comp *oc, unsigned c,
+		     uint8_t *busy)
+{
+	struct khyper *h = kp->h;
+	uint32_t n = h->g->n;
+
+	for (uint32_t r = 0; r < n; r++)
+		if (h->router[r] && kp->root[(size_t)r * h->n + oc->d] == oc->root)
+			h->hp[(size_t)r * h->n + oc->d] = c;
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t pos;
+
+		if (!h->router[r] || kp->root[(size_t)r * h->n + oc->d] != oc->root)
+			continue;
+		pos = place_of(h, r);
+		if (pos == KR_NONE)
+			continue;
+		if (busy[pos >> 3] >> (pos & 7) & 1) {
+			for (uint32_t q = 0; q < r; q++)	/* undo */
+				if (h->router[q] &&
+				    kp->root[(size_t)q * h->n + oc->d] == oc->root &&
+				    place_of(h, q) != KR_NONE)
+					busy[place_of(h, q) >> 3] &=
+						(uint8_t)~(1u << (place_of(h, q) & 7));
+			for (uint32_t q = 0; q < n; q++)
+				if (h->router[q] &&
+				    kp->root[(size_t)q * h->n + oc->d] == oc->root)
+					h->hp[(size_t)q * h->n + oc->d] = KR_NONE;
+			return 0;
+		}
+		occupy(busy, pos);
+	}
+	return 1;
+}
+
+/* try_place undone. */
+static void unplace(struct kp *kp, struct open_comp *oc, uint8_t *busy)
+{
+	struct khyper *h = kp->h;
+
+	for (uint32_t r = 0; r < h->g->n; r++) {
+		uint32_t pos;
+
+		if (!h->router[r] || kp->root[(size_t)r * h->n + oc->d] != oc->root)
+			continue;
+		pos = place_of(h, r);
+		if (pos != KR_NONE)
+			busy[pos >> 3] &= (uint8_t)~(1u << (pos & 7));
+		h->hp[(size_t)r * h->n + oc->d] = KR_NONE;
+	}
+}
+
+/* Depth-first over the open components from the i-th: the first
+ * hyperplanes (in order) under which no two routers share a place. */
+static int search(struct kp *kp, unsigned i, uint8_t *busy, unsigned *budget)
+{
+	struct open_comp *oc;
+
+	while (i < kp->nopen && !kp->open[i].cand)
+		i++;
+	if (i == kp->nopen)
+		return 1;
+	oc = &kp->open[i];
+	for (unsigned c = 0; c < kp->h->k; c++) {
+		if (!oc->cand[c] || !*budget)
+			continue;
+		--*budget;
+		if (!try_place(kp, oc, c, busy))
+			continue;
+		if (search(kp, i + 1, busy, budget))
+			return 1;
+		unplace(kp, oc, busy);
+	}
+	return 0;
+}
+
+/* The open components narrowing could not settle, settled together by a
+ * search (the choice of one constrains the others'): the first reading
+ * that fits, each choice noted. The places left fit the links equally
+ * (missing ones from the same crossbars), so any such reading is a KNS
+ * the fabric is a part of; the coordinates cache keeps it, and drops it
+ * should a returning link disagree. 0 when none fits. */
 static int choose(struct kp *kp, uint8_t *busy)
 {
+	unsigned budget = 100000;
+
+	if (!search(kp, 0, busy, &budget))
+		return 0;
 	for (unsigned i = 0; i < kp->nopen; i++) {
 		struct open_comp *oc = &kp->open[i];
-		unsigned c = 0, n = 0;
+		unsigned n = 0;
 
 		if (!oc->cand)
 			continue;
-		for (unsigned j = kp->h->k; j-- > 0;)
-			if (oc->cand[j]) {
-				c = j;
-				n++;
-			}
-		if (!n)
-			continue;
+		for (unsigned c = 0; c < kp->h->k; c++)
+			n += oc->cand[c];
 		notes_add(kp->h->notes, "router \"%s\" placed at %u in "
 			  "dimension %u of the %u places its missing links "
-			  "leave open", kr_node_name(kp->h->f, oc->root), c,
+			  "leave open", kr_node_name(kp->h->f, oc->root),
+			  kp->h->hp[(size_t)oc->root * kp->h->n + oc->d],
 			  oc->d, n);
-		settle(kp, oc, c, busy);
-		return 1;
+		free(oc->cand);
+		oc->cand = NULL;
 	}
-	return 0;
+	return 1;
 }
 
 /* Drops the hyperplanes of an open component that would put one of its
@@ -273,9 +352,8 @@ static int settle_open(struct kp *kp)
 		for (unsigned i = 0; i < kp->nopen; i++)
 			if (kp->open[i].cand && narrow(kp, &kp->open[i], busy))
 				progress = 1;
-		if (!progress)
-			progress = choose(kp, busy);
 	}
+	choose(kp, busy);
 	free(busy);
 	for (unsigned i = 0; i < kp->nopen; i++)
 		if (kp->open[i].cand)

@@ -469,10 +469,10 @@ static void test_random_faults(void **state)
 }
 
 /* Fabrics whose missing links leave some switch several places that fit
- * equally (knsroute gen ... --fail F --seed S): a 4-ary 2-direct KNS
+ * equally (knsroute gen ... --fail F --seed S): 4-ary 2-direct KNSes
  * whose routers (0,2) and (1,2) both lost their dimension-1 link (each
- * fits x = 0 and x = 1 alike), and 4x4 meshes with a corner or an edge
- * cut loose. Recognition takes one reading and says so, and the whole
+ * fits x = 0 and x = 1 alike), or whose open places constrain each other,
+ * and 4x4 meshes with a corner or an edge cut loose. Recognition takes one reading and says so, and the whole
  * plan, repair and check included, routes it. These fabrics used to be
  * refused, and OpenSM fell back to an engine with credit loops. */
 static void test_places_chosen(void **state)
@@ -483,6 +483,9 @@ static void test_places_chosen(void **state)
 		const char *note;
 	} cases[] = {
 		{ 1, 2, 3, "of the 2 places its missing links leave open" },
+		/* (2,3) fits x = 2 and 3, (3,1) and (3,3) y = 1 and 3: only
+		 * (2,3) at x = 2 leaves (3,3) a place */
+		{ 1, 4, 1, "router \"router(3,1)\" placed at" },
 		{ 0, 4, 4, "placed by choice: 2 arrangements fit its links equally" },
 		{ 0, 4, 31, "placed at (2,0) by choice: it fits at (4,0) as well" },
 	};
