@@ -684,43 +684,73 @@ static void classify_paths(struct repair *r, uint32_t target)
 		}
 }
 
+/* Points s, and the rerouted switches after it on its dimension-order
+ * path to the vi-th intermediate, along that path: their own paths then
+ * end on it too. The entries it changed are listed in r->order (old ones
+ * in r->seed) for unpoint. */
+static uint32_t point_chain(struct repair *r, uint32_t s, uint32_t vi)
+{
+	uint32_t n = 0, in = r->isw[vi];
+
+	for (uint32_t u = s; u != KR_NONE && u != in &&
+	     (u == s || r->lvl[u] != LVL_GOOD) && n < r->nsw;
+	     u = repair_next(r, u, r->col[u])) {
+		r->order[n++] = u;
+		r->seed[u] = r->col[u];
+		r->col[u] = r->first[(size_t)u * r->ni + vi];
+	}
+	return n;
+}
+
+static void unpoint(struct repair *r, uint32_t n)
+{
+	while (n--)
+		r->col[r->order[n]] = r->seed[r->order[n]];
+}
+
 /* A free column's switches whose packets take more intermediates than
  * allowed (each switch picked its intermediate alone, and the switches
- * after it picked others) are pointed anew, one at a time, at the
- * cheapest intermediate whose whole path then keeps within the bound,
- * the entries after it as they are. Anchored columns keep their turns. */
+ * after it picked others) are pointed anew, one at a time, along the
+ * dimension-order path to the cheapest intermediate whose whole path then
+ * keeps within the bound, with the rerouted switches on the way. Those
+ * paths end at an unchanged switch, so no loop forms; a switch whose path
+ * ran through them is looked at again in the next round. Anchored
+ * columns keep their turns. */
 static void reshape(struct repair *r, const struct rdest *x)
 {
-	for (int round = 0; round < 2; round++) {
+	for (int round = 0; round < 3; round++) {
 		int changed = 0;
 
 		for (uint32_t s = 0; s < r->nsw; s++) {
-			uint32_t best = UNREACHED;
-			uint8_t keep = r->col[s], pick = keep;
+			uint32_t best = UNREACHED, pick = KR_NONE;
 
 			if (r->lvl[s] != LVL_GENERAL || r->dist[s] == UNREACHED ||
 			    s == x->target)
 				continue;
 			for (uint32_t i = 0; i < r->ni; i++) {
-				uint32_t in = r->isw[i], h = r->hops[(size_t)s * r->ni + i];
+				uint32_t in = r->isw[i], n,
+					 h = r->hops[(size_t)s * r->ni + i];
 
 				if (h == HOPS_CUT || r->lvl[in] != LVL_GOOD ||
 				    r->dist[in] == UNREACHED ||
 				    h + r->dist[in] >= best)
 					continue;
-				r->col[s] = r->first[(size_t)s * r->ni + i];
+				n = point_chain(r, s, i);
 				if (path_shape(r, s, x->target) <= r->max_int) {
 					best = h + r->dist[in];
-					pick = r->col[s];
+					pick = i;
 				}
+				unpoint(r, n);
 			}
-			r->col[s] = pick;
-			changed |= pick != keep;
+			if (pick == KR_NONE)
+				continue;
+			point_chain(r, s, pick);
+			repair_walk(r, r->col, x, r->dist);
+			classify_paths(r, x->target);
+			changed = 1;
 		}
 		if (!changed)
 			return;
-		repair_walk(r, r->col, x, r->dist);
-		classify_paths(r, x->target);
 	}
 }
 

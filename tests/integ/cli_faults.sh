@@ -4,7 +4,7 @@
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 13
+kr_plan 14
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -58,6 +58,17 @@ kr_ok $? "faults: --max-intermediates 0 leaves it to the general repair"
 		.paths_detour_layer == 0 and .handled_le1_intermediate == 1 and
 		.handled_total == 1' "$T/mi1.json" >/dev/null
 kr_ok $? "faults: --max-intermediates 1 moves pairs rather than keep two intermediates"
+
+# Eight links out (seed 1, trial 0): every cut pair has a one-intermediate
+# way (the thesis' measure), and the free repair, whose switches first
+# pick their intermediates alone, re-points the few whose paths ended up
+# through more until each path has one.
+"$K" faults "$T/kns43.net" --random 8 --trials 1 --seed 1 --json -q \
+	--max-intermediates 1 >"$T/mi1b.json" &&
+	jq -e '.routable_le1_intermediate == 1 and .handled_le1_intermediate == 1 and
+		.paths_general_repair == 0 and .paths_1_intermediate > 0' \
+		"$T/mi1b.json" >/dev/null
+kr_ok $? "faults: paths re-pointed to keep one intermediate where one suffices"
 
 # Wall times differ from run to run; everything else must not.
 strip_ms() { jq -S 'with_entries(select(.key | test("_ms") | not))' "$1"; }
