@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "kr_atomic.h"
@@ -121,6 +122,12 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	fprintf(out, "LIDs: %u routed (%u of CA ports, %u of switches), "
 		"%u dimension order(s)\n", lids, cas, lids - cas, p->slvl.nvn);
 	fprintf(out, "plan: %s\n", p->slvl.text);
+	for (const char *l = p->topo.report; l && *l;) {	/* conflicts, notes */
+		size_t n = strcspn(l, "\n");
+
+		fprintf(out, "recognition: %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
 	kr_repair_describe(repair, sizeof(repair), &p->repair);
 	fprintf(out, "repair: %s\n", repair);
 	if (p->checked && kr_check_report_write(out, f, &p->check, 0))

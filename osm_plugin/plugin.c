@@ -391,6 +391,13 @@ static int kr_build_fwd_tables(void *ctx)
 	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s\n", pl->sweeps,
 		line);
+	for (const char *l = pl->plan.topo.report; l && *l;) {
+		size_t n = strcspn(l, "\n");
+
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: "
+			"recognition: %.*s\n", pl->sweeps, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
 	if (prev_valid)
 		log_changes(pl, &prev_f, &prev_p);
 	kr_plan_free(&prev_p);

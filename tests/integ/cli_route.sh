@@ -5,7 +5,7 @@
 # table 11.3 through `knsroute stats`.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 14
+kr_plan 15
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -84,5 +84,12 @@ kr_ok $? "gen: an unknown family and --mesh-dims on a mesh are usage errors"
 "$K" gen torus --dims 4x5 --mesh-dims 1 --shuffle 2 -o "$T/mixed.net" &&
 	"$K" topo "$T/mixed.net" | grep -q "^torus 4x5 (wrap x), p=1"
 kr_ok $? "gen: --mesh-dims makes a dimension a line"
+
+# Routers (0,2) and (1,2) lost their dimension-1 links: two places fit
+# each, and the summary says which each took.
+"$K" gen kns --k 4 --n 2 --p 2 --fail 2 --seed 3 -o "$T/kf.net" 2>/dev/null &&
+	"$K" route "$T/kf.net" --out "$T/kf" -q >/dev/null &&
+	[ "$(grep -c '^recognition: router "router([01],2)" placed at [0-3] in dimension 0 of the 2 places' "$T/kf/summary")" -eq 2 ]
+kr_ok $? "route: routers placed by choice are named in the summary"
 
 kr_done
