@@ -473,33 +473,26 @@ static char *port_digits(char *p, unsigned port)
 	return p + 3;
 }
 
+static char *put(char *q, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(q, s, n);
+	return q + n;
+}
+
 static size_t lid_line(char *p, const struct kr_fabric *f, unsigned lid)
 {
 	uint32_t slot = kr_port_by_lid(f, lid);
-	char *q = p;
-	const char *s;
+	char *q = kr_fmt_hex(put(p, "0x"), lid, 4, 0);
 
-	memcpy(q, "0x", 2);
-	q = kr_fmt_hex(q + 2, lid, 4, 0);
-	memcpy(q, " 000 # ", 7);
-	q += 7;
-	if (slot == KR_NONE) {
-		s = "unknown node and type\n";
-		memcpy(q, s, strlen(s));
-		return (size_t)(q + strlen(s) - p);
-	}
-	s = node_type_str(f->type[f->owner[slot]]);
-	memcpy(q, s, strlen(s));
-	q += strlen(s);
-	memcpy(q, " portguid 0x", 12);
-	q = kr_fmt_hex(q + 12, f->port_guid[slot], 16, 0);
-	memcpy(q, ": '", 3);
-	q += 3;
-	s = kr_node_desc(f, f->owner[slot]);
-	memcpy(q, s, strlen(s));
-	q += strlen(s);
-	memcpy(q, "'\n", 2);
-	return (size_t)(q + 2 - p);
+	q = put(q, " 000 # ");
+	if (slot == KR_NONE)
+		return (size_t)(put(q, "unknown node and type\n") - p);
+	q = put(q, node_type_str(f->type[f->owner[slot]]));
+	q = kr_fmt_hex(put(q, " portguid 0x"), f->port_guid[slot], 16, 0);
+	q = put(put(q, ": '"), kr_node_desc(f, f->owner[slot]));
+	return (size_t)(put(q, "'\n") - p);
 }
 
 /* Longest line of a LID: a GUID, a type name and the description. */
