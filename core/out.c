@@ -106,15 +106,6 @@ void kr_out_u(struct kr_out *o, uint64_t v)
 	kr_out_end(o, kr_fmt_u(kr_out_room(o, 20), v));
 }
 
-void kr_out_u_left(struct kr_out *o, uint64_t v, unsigned width)
-{
-	char *p = kr_out_room(o, 20 + width), *end = kr_fmt_u(p, v);
-
-	while (end < p + width)
-		*end++ = ' ';
-	kr_out_end(o, end);
-}
-
 void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper)
 {
 	kr_out_end(o, kr_fmt_hex(kr_out_room(o, 16 + width), v, width, upper));

@@ -64,9 +64,8 @@ static inline void kr_out_ch(struct kr_out *o, char c)
 char *kr_fmt_u(char *p, uint64_t v);
 char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper);
 
-/* %u, %-*u (left in width, space padded) and %0*x / %0*X. */
+/* %u, and %0*x / %0*X as kr_fmt_hex. */
 void kr_out_u(struct kr_out *o, uint64_t v);
-void kr_out_u_left(struct kr_out *o, uint64_t v, unsigned width);
 void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper);
 
 #endif
