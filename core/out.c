@@ -1,46 +1,24 @@
 /* Buffered, printf-free output of the dump writers (out_int.h). */
 #include "out_int.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "kr_base.h"
 
 int kr_out_open(struct kr_out *o, FILE *fp)
 {
-	*o = (struct kr_out){ .fp = fp, .fd = -1 };
+	*o = (struct kr_out){ .fp = fp };
 	o->buf = malloc(KR_OUT_BUF);
-	if (!o->buf)
-		return KR_ENOMEM;
-	/* bytes the caller put in fp before us go first; a failure there is
-	 * the stream's, which the caller sees in ferror() */
-	fflush(fp);
-	o->fd = fileno(fp);
-	return KR_OK;
+	return o->buf ? KR_OK : KR_ENOMEM;
 }
 
+/* fwrite of a whole buffer bypasses stdio's own small one (glibc writes
+ * the multiple of its block size directly), and leaves errors where the
+ * callers look for them: ferror(fp), errno. */
 static void out_write(struct kr_out *o, const char *s, size_t len)
 {
-	if (o->err)
-		return;		/* the file is lost already: no partial retry */
-	if (o->fd < 0) {
-		if (fwrite(s, 1, len, o->fp) != len)
-			o->err = errno ? errno : EIO;
-		return;
-	}
-	while (len) {
-		ssize_t w = write(o->fd, s, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			o->err = w < 0 ? errno : EIO;
-			return;
-		}
-		s += w;
-		len -= (size_t)w;
-	}
+	if (!ferror(o->fp))	/* else the file is lost already */
+		fwrite(s, 1, len, o->fp);
 }
 
 void kr_out_flush(struct kr_out *o)
@@ -51,16 +29,10 @@ void kr_out_flush(struct kr_out *o)
 
 int kr_out_close(struct kr_out *o)
 {
-	int err;
-
 	kr_out_flush(o);
 	free(o->buf);
 	o->buf = NULL;
-	err = o->err;
-	if (!err)
-		return KR_OK;
-	errno = err;		/* kr_write_atomic names it */
-	return KR_EIO;
+	return ferror(o->fp) ? KR_EIO : KR_OK;
 }
 
 void kr_out_put(struct kr_out *o, const char *s, size_t len)

@@ -1,9 +1,8 @@
 /* Formatted output for the dump writers without printf: a dump is millions
  * of short lines, and printf's parsing of its format string per field cost
  * more than the bytes themselves. Text goes into a large buffer by hand
- * (decimal and hex digits, padding) and leaves in few large write()s to
- * the stream's descriptor; a stream without one (open_memstream) gets the
- * same bytes through fwrite. Not for tools/. */
+ * (decimal and hex digits, padding) and leaves in few large fwrite()s,
+ * which stdio hands to write() whole. Not for tools/. */
 #ifndef KR_OUT_INT_H
 #define KR_OUT_INT_H
 
@@ -12,21 +11,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KR_OUT_BUF (1u << 20)	/* bytes handed to write() at a time */
+#define KR_OUT_BUF (1u << 20)	/* bytes handed to fwrite() at a time */
 
 struct kr_out {
 	FILE *fp;		/* the caller's stream */
-	int fd;			/* its descriptor; -1: fwrite to fp */
-	int err;		/* errno of the first failed write, 0 */
 	size_t n;		/* bytes waiting in buf */
 	char *buf;		/* [KR_OUT_BUF] */
 };
 
-/* Starts writing to fp after what fp already holds (fp is flushed first,
- * so that the bytes keep their order). KR_ENOMEM. */
+/* Starts writing to fp, after what it holds. KR_ENOMEM. */
 int kr_out_open(struct kr_out *o, FILE *fp);
-/* Writes what is left and frees the buffer: KR_OK, or KR_EIO with errno
- * set to the first write error. fp stays open, usable after. */
+/* Writes what is left and frees the buffer: KR_OK, or KR_EIO when fp
+ * has an error (ferror; errno says why when a write here failed). fp
+ * stays open. */
 int kr_out_close(struct kr_out *o);
 /* Sends buf on its way, leaving it empty. */
 void kr_out_flush(struct kr_out *o);

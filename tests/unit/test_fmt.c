@@ -2,10 +2,10 @@
  * independently with printf, field by field as the file formats say
  * (docs/file-formats.md), gives the bytes they must produce. Each fabric is
  * generated, planned and written into a real directory by
- * kr_plan_write_dir (the write() path), and its LFT dump once more into a
- * memory stream (the fwrite path). Fabrics: KNS with p > 1, a torus with
- * LMC 2, a mesh with parallel links, a torus with failed links, a KNS with
- * fat-tree subnets; multicast groups where the plan allows them. */
+ * kr_plan_write_dir, and its LFT dump once more into a memory stream.
+ * Fabrics: KNS with p > 1, a torus with LMC 2, a mesh with parallel links,
+ * a torus with failed links, a KNS with fat-tree subnets; multicast groups
+ * where the plan allows them. */
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -432,9 +432,9 @@ static void test_some_groups_written(void **state)
 	kr_fabric_free(&f);
 }
 
-/* A stream without a descriptor (open_memstream) gets the same bytes,
- * after what the caller wrote first; one with a failing descriptor
- * (/dev/full) makes the writer say KR_EIO with errno set. */
+/* A memory stream gets the same bytes, between what the caller writes
+ * before and after; a full device makes the writer say KR_EIO and leaves
+ * the stream's error flag and errno for the caller's message. */
 static void test_memory_stream_and_errors(void **state)
 {
 	struct kr_fabric f;
@@ -466,6 +466,7 @@ static void test_memory_stream_and_errors(void **state)
 		errno = 0;
 		assert_int_equal(kr_lfts_write(full, &f, &p.tables), KR_EIO);
 		assert_int_equal(errno, ENOSPC);
+		assert_true(ferror(full));
 		fclose(full);
 	}
 	kr_plan_free(&p);
