@@ -24,6 +24,7 @@
 
 #include "dump_int.h"
 #include "kr_io.h"
+#include "out_int.h"
 
 enum { FMT_OPENSM, FMT_IBROUTE, FMT_FDBS };
 
@@ -453,128 +454,140 @@ int kr_lfts_read(const char *path, const struct kr_fabric *f,
 	return dump_read(path, lfts_run, f, t, d);
 }
 
-/* Each LID's comment ("TYPE portguid 0x...: 'desc'") is the same in every
- * switch's block: formatted once, so a block is mostly copies. */
-struct lid_notes {
+/* Each LID's line ("0xLID PPP # TYPE portguid 0x...: 'desc'") is the same
+ * in every switch's block but for the port: built once, a block is copies
+ * of them with the port's three digits put in. */
+struct lid_lines {
 	char *text;
-	size_t len;
-	size_t *off;		/* [stride + 1] */
+	size_t *off;		/* [stride + 1] line of LID l: text[off[l] ..] */
 };
 
-static int notes_build(struct lid_notes *n, const struct kr_fabric *f,
+#define PORT_AT 7		/* "0xLLLL " */
+
+/* "%03u" */
+static char *port_digits(char *p, unsigned port)
+{
+	p[0] = (char)('0' + port / 100);
+	p[1] = (char)('0' + port / 10 % 10);
+	p[2] = (char)('0' + port % 10);
+	return p + 3;
+}
+
+static char *put(char *q, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(q, s, n);
+	return q + n;
+}
+
+static size_t lid_line(char *p, const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t slot = kr_port_by_lid(f, lid);
+	char *q = kr_fmt_hex(put(p, "0x"), lid, 4, 0);
+
+	q = put(q, " 000 # ");
+	if (slot == KR_NONE)
+		return (size_t)(put(q, "unknown node and type\n") - p);
+	q = put(q, node_type_str(f->type[f->owner[slot]]));
+	q = kr_fmt_hex(put(q, " portguid 0x"), f->port_guid[slot], 16, 0);
+	q = put(put(q, ": '"), kr_node_desc(f, f->owner[slot]));
+	return (size_t)(put(q, "'\n") - p);
+}
+
+/* Longest line of a LID: a GUID, a type name and the description. */
+static size_t lid_line_max(const struct kr_fabric *f, unsigned lid)
+{
+	uint32_t slot = kr_port_by_lid(f, lid);
+
+	return 64 + (slot == KR_NONE ? 0 : strlen(kr_node_desc(f, f->owner[slot])));
+}
+
+static int lines_build(struct lid_lines *l, const struct kr_fabric *f,
 		       const struct kr_tables *t)
 {
-	FILE *m;
+	size_t cap = 0;
 
-	n->text = NULL;
-	if (!(n->off = malloc((t->stride + 1) * sizeof(*n->off))) ||
-	    !(m = open_memstream(&n->text, &n->len))) {
-		free(n->off);
+	l->text = NULL;
+	l->off = malloc((t->stride + 1) * sizeof(*l->off));
+	if (!l->off)
+		return KR_ENOMEM;
+	for (unsigned lid = 0; lid < t->stride; lid++)
+		cap += lid_line_max(f, lid);
+	l->text = malloc(cap + 1);
+	if (!l->text) {
+		free(l->off);
 		return KR_ENOMEM;
 	}
-	for (unsigned lid = 0; lid < t->stride; lid++) {
-		uint32_t slot = kr_port_by_lid(f, lid);
-
-		n->off[lid] = (size_t)ftell(m);
-		if (slot == KR_NONE)
-			fputs("unknown node and type\n", m);
-		else
-			fprintf(m, "%s portguid 0x%016" PRIx64 ": '%s'\n",
-				node_type_str(f->type[f->owner[slot]]),
-				f->port_guid[slot],
-				kr_node_desc(f, f->owner[slot]));
-	}
-	n->off[t->stride] = (size_t)ftell(m);
-	if (fclose(m) || !n->text) {
-		free(n->off);
-		free(n->text);
-		return KR_ENOMEM;
-	}
+	l->off[0] = 0;
+	for (unsigned lid = 0; lid < t->stride; lid++)
+		l->off[lid + 1] = l->off[lid] +
+				  lid_line(l->text + l->off[lid], f, lid);
 	return KR_OK;
 }
 
-/* Entries gathered into large writes: a dump is millions of short lines. */
-struct out_buf {
-	FILE *out;
-	size_t n;
-	char b[1 << 16];
-};
-
-static void out_put(struct out_buf *o, const char *s, size_t len)
-{
-	if (o->n + len > sizeof(o->b)) {
-		fwrite(o->b, 1, o->n, o->out);
-		o->n = 0;
-	}
-	if (len > sizeof(o->b)) {
-		fwrite(s, 1, len, o->out);
-		return;
-	}
-	memcpy(o->b + o->n, s, len);
-	o->n += len;
-}
-
-static void write_switch(struct out_buf *o, const struct kr_fabric *f,
-			 const struct kr_tables *t, const struct lid_notes *n,
+static void write_switch(struct kr_out *o, const struct kr_fabric *f,
+			 const struct kr_tables *t, const struct lid_lines *l,
 			 uint32_t sw)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned max = t->stride - 1, nports = f->nports[sw];
-	char line[512];
-	int len;
+	const uint8_t *row = t->lft + (size_t)sw * t->stride;
 
-	len = snprintf(line, sizeof(line), "Unicast lids [0-%u] of switch Lid "
-		       "%u guid 0x%016" PRIx64 " ('%s'):\n", max,
-		       f->lid[f->port0[sw]], f->guid[sw], kr_node_desc(f, sw));
-	if (len >= 0 && (size_t)len < sizeof(line)) {
-		out_put(o, line, (size_t)len);
-	} else {		/* a description longer than any from a fabric */
-		fwrite(o->b, 1, o->n, o->out);
-		o->n = 0;
-		fprintf(o->out, "Unicast lids [0-%u] of switch Lid %u guid 0x%016"
-			PRIx64 " ('%s'):\n", max, f->lid[f->port0[sw]],
-			f->guid[sw], kr_node_desc(f, sw));
-	}
+	kr_out_str(o, "Unicast lids [0-");
+	kr_out_u(o, max);
+	kr_out_str(o, "] of switch Lid ");
+	kr_out_u(o, f->lid[f->port0[sw]]);
+	kr_out_str(o, " guid 0x");
+	kr_out_hex(o, f->guid[sw], 16, 0);
+	kr_out_str(o, " ('");
+	kr_out_str(o, kr_node_desc(f, sw));
+	kr_out_str(o, "'):\n");
 	for (unsigned lid = 0; lid <= max; lid++) {
-		unsigned port = kr_lft_port(t, sw, lid);
-		/* "0x%04x %03u # ", by hand: this loop is the whole dump */
-		char e[13] = { '0', 'x', hex[lid >> 12 & 15], hex[lid >> 8 & 15],
-			       hex[lid >> 4 & 15], hex[lid & 15], ' ',
-			       (char)('0' + port / 100),
-			       (char)('0' + port / 10 % 10),
-			       (char)('0' + port % 10), ' ', '#', ' ' };
+		unsigned port = row[lid];
+		size_t len = l->off[lid + 1] - l->off[lid];
+		char *p;
 
 		if (port > nports)
 			continue;
-		out_put(o, e, sizeof(e));
-		out_put(o, n->text + n->off[lid], n->off[lid + 1] - n->off[lid]);
+		if (len > KR_OUT_BUF) {	/* a description of a megabyte */
+			kr_out_put(o, l->text + l->off[lid], PORT_AT);
+			kr_out_end(o, port_digits(kr_out_room(o, 3), port));
+			kr_out_put(o, l->text + l->off[lid] + PORT_AT + 3,
+				   len - PORT_AT - 3);
+			continue;
+		}
+		p = kr_out_room(o, len);
+		memcpy(p, l->text + l->off[lid], len);
+		port_digits(p + PORT_AT, port);
+		kr_out_end(o, p + len);
 	}
-	len = snprintf(line, sizeof(line), "%u lids dumped\n", max);
-	out_put(o, line, (size_t)len);
+	kr_out_u(o, max);
+	kr_out_str(o, " lids dumped\n");
 }
 
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 		  const struct kr_tables *t)
 {
 	uint32_t *order = dump_switch_order(f);
-	struct out_buf *o = malloc(sizeof(*o));
-	struct lid_notes n;
+	struct lid_lines l;
+	struct kr_out o;
 
-	if (!order || !o || notes_build(&n, f, t)) {
+	if (!order || lines_build(&l, f, t)) {
 		free(order);
-		free(o);
 		return KR_ENOMEM;
 	}
-	o->out = out;
-	o->n = 0;
+	if (kr_out_open(&o, out)) {
+		free(order);
+		free(l.off);
+		free(l.text);
+		return KR_ENOMEM;
+	}
 	for (uint32_t i = 0; i < f->nsw; i++)
-		write_switch(o, f, t, &n, order[i]);
-	fwrite(o->b, 1, o->n, out);
-	free(o);
+		write_switch(&o, f, t, &l, order[i]);
 	free(order);
-	free(n.off);
-	free(n.text);
-	return ferror(out) ? KR_EIO : KR_OK;
+	free(l.off);
+	free(l.text);
+	return kr_out_close(&o);
 }
 
 /* ------------------------------------------------------------------ */

@@ -23,12 +23,13 @@
 #include <strings.h>
 
 #include "dump_int.h"
+#include "out_int.h"
 
 #define MLID_LO 0xc000u
 #define MLID_HI 0xfffeu		/* 0xffff is the permissive LID */
 #define NMLID (MLID_HI - MLID_LO + 1)
 
-static void write_switch(FILE *out, const struct kr_fabric *f,
+static void write_switch(struct kr_out *o, const struct kr_fabric *f,
 			 const struct kr_tables *t, uint32_t sw)
 {
 	int header = 0;
@@ -40,19 +41,24 @@ static void write_switch(FILE *out, const struct kr_fabric *f,
 
 		for (unsigned w = 0; w < KR_MCAST_WORDS; w++)
 			for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
-				if (!header)
-					fprintf(out, "\nSwitch 0x%016" PRIx64
-						"\nLID    : Out Port(s)\n",
-						f->guid[sw]);
-				if (!line)
-					fprintf(out, "0x%04X :",
-						t->mgroup[i].mlid);
+				if (!header) {
+					kr_out_str(o, "\nSwitch 0x");
+					kr_out_hex(o, f->guid[sw], 16, 0);
+					kr_out_str(o, "\nLID    : Out Port(s)\n");
+				}
+				if (!line) {
+					kr_out_str(o, "0x");
+					kr_out_hex(o, t->mgroup[i].mlid, 4, 1);
+					kr_out_str(o, " :");
+				}
 				header = line = 1;
-				fprintf(out, " 0x%03X ",
-					w * 64 + __builtin_ctzll(bits));
+				kr_out_str(o, " 0x");
+				kr_out_hex(o, w * 64 + (unsigned)__builtin_ctzll(bits),
+					   3, 1);
+				kr_out_ch(o, ' ');
 			}
 		if (line)
-			fputc('\n', out);
+			kr_out_ch(o, '\n');
 	}
 }
 
@@ -60,13 +66,16 @@ int kr_mft_write(FILE *out, const struct kr_fabric *f,
 		 const struct kr_tables *t)
 {
 	uint32_t *order = dump_switch_order(f);
+	struct kr_out o;
 
-	if (!order)
+	if (!order || kr_out_open(&o, out)) {
+		free(order);
 		return KR_ENOMEM;
+	}
 	for (uint32_t i = 0; i < f->nsw; i++)
-		write_switch(out, f, t, order[i]);
+		write_switch(&o, f, t, order[i]);
 	free(order);
-	return ferror(out) ? KR_EIO : KR_OK;
+	return kr_out_close(&o);
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 
 #include "dump_int.h"
 #include "kr_io.h"
+#include "out_int.h"
 
 struct rec {			/* one pair as read, with its line */
 	struct kr_sl_pair p;
@@ -396,20 +397,33 @@ static bool dlid_line(const struct kr_tables *t, unsigned lid)
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t)
 {
-	fputs("# knsroute path-sl: \"DLID SL\" for every LID whose SL is known "
-	      "for all sources, then \"SLID DLID SL\" where a pair differs or "
-	      "only the pair is known\n", out);
-	for (uint32_t lid = 1; lid < t->stride; lid++)
-		if (kr_port_by_lid(f, lid) != KR_NONE && dlid_line(t, lid))
-			fprintf(out, "%u %u\n", lid,
-				t->dlid_sl ? t->dlid_sl[lid] : 0);
+	struct kr_out o;
+
+	if (kr_out_open(&o, out))
+		return KR_ENOMEM;
+	kr_out_str(&o, "# knsroute path-sl: \"DLID SL\" for every LID whose SL "
+		   "is known for all sources, then \"SLID DLID SL\" where a "
+		   "pair differs or only the pair is known\n");
+	for (uint32_t lid = 1; lid < t->stride; lid++) {
+		if (kr_port_by_lid(f, lid) == KR_NONE || !dlid_line(t, lid))
+			continue;
+		kr_out_u(&o, lid);
+		kr_out_ch(&o, ' ');
+		kr_out_u(&o, t->dlid_sl ? t->dlid_sl[lid] : 0);
+		kr_out_ch(&o, '\n');
+	}
 	for (size_t i = 0; i < t->npair_sl; i++) {
 		const struct kr_sl_pair *p = &t->pair_sl[i];
 
 		if (dlid_line(t, p->dlid) &&
 		    p->sl == (t->dlid_sl ? t->dlid_sl[p->dlid] : 0))
 			continue;
-		fprintf(out, "%u %u %u\n", p->slid, p->dlid, p->sl);
+		kr_out_u(&o, p->slid);
+		kr_out_ch(&o, ' ');
+		kr_out_u(&o, p->dlid);
+		kr_out_ch(&o, ' ');
+		kr_out_u(&o, p->sl);
+		kr_out_ch(&o, '\n');
 	}
-	return ferror(out) ? KR_EIO : KR_OK;
+	return kr_out_close(&o);
 }

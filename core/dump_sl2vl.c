@@ -14,6 +14,7 @@
 
 #include "dump_int.h"
 #include "kr_io.h"
+#include "out_int.h"
 
 static const char *const sep_line =
 	"#--------------------------------------------------------";
@@ -248,38 +249,66 @@ int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 	return dump_read(path, sl2vl_run, f, t, d);
 }
 
-static void write_map(FILE *out, unsigned in, unsigned outp, uint64_t map)
+/* "%-3u %-3u :" and " %-2u" per SL, by hand: a fabric has a line per
+ * (in, out) port pair of every switch. */
+static void write_map(struct kr_out *o, unsigned in, unsigned outp,
+		      uint64_t map)
 {
-	fprintf(out, "%-3u %-3u :", in, outp);
-	for (unsigned sl = 0; sl < KR_NSL; sl++)
-		fprintf(out, " %-2u", kr_map_vl(map, sl));
-	fputc('\n', out);
+	char *p = kr_out_room(o, 64), *q;
+
+	q = kr_fmt_u(p, in);
+	while (q < p + 4)
+		*q++ = ' ';
+	p = q;
+	q = kr_fmt_u(p, outp);
+	while (q < p + 3)
+		*q++ = ' ';
+	*q++ = ' ';
+	*q++ = ':';
+	for (unsigned sl = 0; sl < KR_NSL; sl++) {
+		unsigned vl = kr_map_vl(map, sl);
+
+		q[0] = ' ';
+		q[1] = vl < 10 ? (char)('0' + vl) : '1';
+		q[2] = vl < 10 ? ' ' : (char)('0' + vl - 10);
+		q += 3;
+	}
+	*q++ = '\n';
+	kr_out_end(o, q);
 }
 
-static void write_port(FILE *out, const struct kr_fabric *f,
+static void write_port(struct kr_out *o, const struct kr_fabric *f,
 		       const struct kr_tables *t, uint32_t slot)
 {
 	uint32_t node = f->owner[slot];
 	unsigned np = f->nports[node], type = f->type[node];
 
-	fprintf(out, "%s 0x%016" PRIx64 ", base LID %u, \"%s\"\n"
-		"#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
-		"%s\n", types[type <= KR_ROUTER ? type : 0].name, f->port_guid[slot],
-		f->lid[slot], kr_node_desc(f, node), sep_line);
+	kr_out_str(o, types[type <= KR_ROUTER ? type : 0].name);
+	kr_out_str(o, " 0x");
+	kr_out_hex(o, f->port_guid[slot], 16, 0);
+	kr_out_str(o, ", base LID ");
+	kr_out_u(o, f->lid[slot]);
+	kr_out_str(o, ", \"");
+	kr_out_str(o, kr_node_desc(f, node));
+	kr_out_str(o, "\"\n#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 "
+		   "13 14 15\n");
+	kr_out_str(o, sep_line);
+	kr_out_ch(o, '\n');
 	if (kr_is_switch(f, node)) {
-		for (unsigned o = 0; o <= np; o++) {
-			if (f->peer[kr_port(f, node, o)] < 0)
+		for (unsigned op = 0; op <= np; op++) {
+			if (f->peer[kr_port(f, node, op)] < 0)
 				continue;
 			for (unsigned i = 0; i <= np; i++)
-				write_map(out, i, o, kr_tables_sl2vl(f, t, node,
-								     i, o));
+				write_map(o, i, op, kr_tables_sl2vl(f, t, node,
+								    i, op));
 		}
 	} else {
 		unsigned p = kr_port_num(f, slot);
 
-		write_map(out, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
+		write_map(o, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
 	}
-	fprintf(out, "%s\n\n", sep_line);
+	kr_out_str(o, sep_line);
+	kr_out_str(o, "\n\n");
 }
 
 int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
@@ -287,6 +316,7 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 {
 	uint32_t *ids = calloc((size_t)f->nport + 1, sizeof(*ids)), *order;
 	uint32_t n = 0;
+	struct kr_out o;
 
 	if (!ids)
 		return KR_ENOMEM;
@@ -301,10 +331,12 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 	}
 	order = kr_guid_order(f->port_guid, ids, n);
 	free(ids);
-	if (!order)
+	if (!order || kr_out_open(&o, out)) {
+		free(order);
 		return KR_ENOMEM;
+	}
 	for (uint32_t i = 0; i < n; i++)
-		write_port(out, f, t, order[i]);
+		write_port(&o, f, t, order[i]);
 	free(order);
-	return ferror(out) ? KR_EIO : KR_OK;
+	return kr_out_close(&o);
 }

@@ -12,6 +12,7 @@
 #include "kr_atomic.h"
 #include "kr_dump.h"
 #include "kr_io.h"
+#include "out_int.h"
 
 #define VLARB_WEIGHT 64
 
@@ -34,22 +35,34 @@ static int write_vlarb(FILE *out, const void *ctx)
 	const struct out_ctx *c = ctx;
 	const struct kr_fabric *f = c->f;
 	const uint16_t *mask = c->p->slvl.vl_mask;
+	struct kr_out o;
 
-	fprintf(out, "# knsroute VL arbitration: port GUID, port number, "
-		"low-priority VL:weight list; the high-priority table is empty\n");
+	if (kr_out_open(&o, out))
+		return KR_ENOMEM;
+	kr_out_str(&o, "# knsroute VL arbitration: port GUID, port number, "
+		   "low-priority VL:weight list; the high-priority table is "
+		   "empty\n");
 	for (uint32_t s = 0; s < f->nport; s++) {
-		uint32_t n = f->owner[s];
-
 		if (f->peer[s] < 0 || !mask[s])
 			continue;
-		fprintf(out, "0x%016" PRIx64 " %u low", f->port_guid[s],
-			kr_port_num(f, s));
-		for (unsigned vl = 0; vl < 15; vl++)
-			if (mask[s] >> vl & 1)
-				fprintf(out, " %u:%u", vl, VLARB_WEIGHT);
-		fprintf(out, "  # \"%s\"\n", kr_node_desc(f, n));
+		kr_out_str(&o, "0x");
+		kr_out_hex(&o, f->port_guid[s], 16, 0);
+		kr_out_ch(&o, ' ');
+		kr_out_u(&o, kr_port_num(f, s));
+		kr_out_str(&o, " low");
+		for (unsigned vl = 0; vl < 15; vl++) {
+			if (!(mask[s] >> vl & 1))
+				continue;
+			kr_out_ch(&o, ' ');
+			kr_out_u(&o, vl);
+			kr_out_ch(&o, ':');
+			kr_out_u(&o, VLARB_WEIGHT);
+		}
+		kr_out_str(&o, "  # \"");
+		kr_out_str(&o, kr_node_desc(f, f->owner[s]));
+		kr_out_str(&o, "\"\n");
 	}
-	return KR_OK;
+	return kr_out_close(&o);
 }
 
 static int write_lfts(FILE *out, const void *ctx)

@@ -4,58 +4,109 @@
  * from there), descriptions in the comment, links from both ends. */
 #include "kr_io.h"
 
-#include <inttypes.h>
+#include "out_int.h"
 
-static void write_port(FILE *out, const struct kr_fabric *f, uint32_t slot)
+static void put_name(struct kr_out *o, const char *pre, const char *s,
+		     const char *post)
+{
+	kr_out_str(o, pre);
+	kr_out_str(o, s);
+	kr_out_str(o, post);
+}
+
+/* A switch port: [P]\t"peer"[PP]\t\t# "desc" lid L 4xSDR; a CA port has
+ * its GUID after [P] and its own LID and LMC after the '#'. */
+static void write_port(struct kr_out *o, const struct kr_fabric *f,
+		       uint32_t slot)
 {
 	uint32_t n = f->owner[slot], ps = (uint32_t)f->peer[slot];
 	uint32_t pn = f->owner[ps];
 	unsigned plid = f->lid[kr_is_switch(f, pn) ? f->port0[pn] : ps];
+	int ca = !kr_is_switch(f, n);
 
-	if (kr_is_switch(f, n))
-		fprintf(out, "[%u]\t\"%s\"[%u]\t\t# \"%s\" lid %u 4xSDR\n",
-			kr_port_num(f, slot), kr_node_name(f, pn),
-			kr_port_num(f, ps), kr_node_desc(f, pn), plid);
-	else
-		fprintf(out, "[%u](%" PRIx64 ") \t\"%s\"[%u]\t\t# lid %u lmc %u "
-			"\"%s\" lid %u 4xSDR\n", kr_port_num(f, slot),
-			f->port_guid[slot], kr_node_name(f, pn),
-			kr_port_num(f, ps), f->lid[slot], f->lmc[slot],
-			kr_node_desc(f, pn), plid);
+	kr_out_ch(o, '[');
+	kr_out_u(o, kr_port_num(f, slot));
+	if (ca) {
+		kr_out_str(o, "](");
+		kr_out_hex(o, f->port_guid[slot], 0, 0);
+		kr_out_str(o, ") ");
+	} else {
+		kr_out_ch(o, ']');
+	}
+	put_name(o, "\t\"", kr_node_name(f, pn), "\"[");
+	kr_out_u(o, kr_port_num(f, ps));
+	kr_out_str(o, "]\t\t# ");
+	if (ca) {
+		kr_out_str(o, "lid ");
+		kr_out_u(o, f->lid[slot]);
+		kr_out_str(o, " lmc ");
+		kr_out_u(o, f->lmc[slot]);
+		kr_out_ch(o, ' ');
+	}
+	put_name(o, "\"", kr_node_desc(f, pn), "\" lid ");
+	kr_out_u(o, plid);
+	kr_out_str(o, " 4xSDR\n");
 }
 
-static void write_node(FILE *out, const struct kr_fabric *f, uint32_t n)
+static void write_node(struct kr_out *o, const struct kr_fabric *f,
+		       uint32_t n)
 {
 	int sw = kr_is_switch(f, n);
 
-	if (f->vendid[n])
-		fprintf(out, "vendid=0x%" PRIx32 "\n", f->vendid[n]);
-	if (f->devid[n])
-		fprintf(out, "devid=0x%" PRIx32 "\n", f->devid[n]);
-	fprintf(out, "sysimgguid=0x%" PRIx64 "\n", f->sysimg_guid[n]);
+	if (f->vendid[n]) {
+		kr_out_str(o, "vendid=0x");
+		kr_out_hex(o, f->vendid[n], 0, 0);
+		kr_out_ch(o, '\n');
+	}
+	if (f->devid[n]) {
+		kr_out_str(o, "devid=0x");
+		kr_out_hex(o, f->devid[n], 0, 0);
+		kr_out_ch(o, '\n');
+	}
+	kr_out_str(o, "sysimgguid=0x");
+	kr_out_hex(o, f->sysimg_guid[n], 0, 0);
+	kr_out_ch(o, '\n');
 	if (sw) {
-		fprintf(out, "switchguid=0x%" PRIx64 "(%" PRIx64 ")\n", f->guid[n],
-			f->port_guid[f->port0[n]]);
-		fprintf(out, "Switch\t%u \"%s\"\t\t# \"%s\" base port 0 lid %u lmc %u\n",
-			f->nports[n], kr_node_name(f, n), kr_node_desc(f, n),
-			f->lid[f->port0[n]], f->lmc[f->port0[n]]);
+		kr_out_str(o, "switchguid=0x");
+		kr_out_hex(o, f->guid[n], 0, 0);
+		kr_out_ch(o, '(');
+		kr_out_hex(o, f->port_guid[f->port0[n]], 0, 0);
+		kr_out_str(o, ")\nSwitch\t");
+		kr_out_u(o, f->nports[n]);
+		put_name(o, " \"", kr_node_name(f, n), "\"\t\t# \"");
+		kr_out_str(o, kr_node_desc(f, n));
+		kr_out_str(o, "\" base port 0 lid ");
+		kr_out_u(o, f->lid[f->port0[n]]);
+		kr_out_str(o, " lmc ");
+		kr_out_u(o, f->lmc[f->port0[n]]);
+		kr_out_ch(o, '\n');
 	} else {
-		fprintf(out, "%sguid=0x%" PRIx64 "\n",
-			f->type[n] == KR_ROUTER ? "rt" : "ca", f->guid[n]);
-		fprintf(out, "%s\t%u \"%s\"\t\t# \"%s\"\n",
-			f->type[n] == KR_ROUTER ? "Rt" : "Ca", f->nports[n],
-			kr_node_name(f, n), kr_node_desc(f, n));
+		kr_out_str(o, f->type[n] == KR_ROUTER ? "rtguid=0x" : "caguid=0x");
+		kr_out_hex(o, f->guid[n], 0, 0);
+		kr_out_str(o, f->type[n] == KR_ROUTER ? "\nRt\t" : "\nCa\t");
+		kr_out_u(o, f->nports[n]);
+		put_name(o, " \"", kr_node_name(f, n), "\"\t\t# \"");
+		kr_out_str(o, kr_node_desc(f, n));
+		kr_out_str(o, "\"\n");
 	}
 	for (uint32_t s = f->port0[n] + 1; s < f->port0[n + 1]; s++)
 		if (f->peer[s] >= 0)
-			write_port(out, f, s);
-	fputc('\n', out);
+			write_port(o, f, s);
+	kr_out_ch(o, '\n');
 }
 
 int kr_net_write(FILE *out, const struct kr_fabric *f)
 {
-	fprintf(out, "# %u switches, %u CAs\n\n", f->nsw, f->nnode - f->nsw);
+	struct kr_out o;
+
+	if (kr_out_open(&o, out))
+		return KR_ENOMEM;
+	kr_out_str(&o, "# ");
+	kr_out_u(&o, f->nsw);
+	kr_out_str(&o, " switches, ");
+	kr_out_u(&o, f->nnode - f->nsw);
+	kr_out_str(&o, " CAs\n\n");
 	for (uint32_t n = 0; n < f->nnode; n++)
-		write_node(out, f, n);
-	return ferror(out) ? KR_EIO : KR_OK;
+		write_node(&o, f, n);
+	return kr_out_close(&o);
 }

@@ -1,0 +1,68 @@
+/* Formatted output for the dump writers without printf: a dump is millions
+ * of short lines, and printf's parsing of its format string per field cost
+ * more than the bytes themselves. Text goes into a large buffer by hand
+ * (decimal and hex digits, padding) and leaves in few large fwrite()s,
+ * which stdio hands to write() whole. Not for tools/. */
+#ifndef KR_OUT_INT_H
+#define KR_OUT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KR_OUT_BUF (1u << 20)	/* bytes handed to fwrite() at a time */
+
+struct kr_out {
+	FILE *fp;		/* the caller's stream */
+	size_t n;		/* bytes waiting in buf */
+	char *buf;		/* [KR_OUT_BUF] */
+};
+
+/* Starts writing to fp, after what it holds. KR_ENOMEM. */
+int kr_out_open(struct kr_out *o, FILE *fp);
+/* Writes what is left and frees the buffer: KR_OK, or KR_EIO when fp
+ * has an error (ferror; errno says why when a write here failed). fp
+ * stays open. */
+int kr_out_close(struct kr_out *o);
+/* Sends buf on its way, leaving it empty. */
+void kr_out_flush(struct kr_out *o);
+/* len bytes of s, of any length. */
+void kr_out_put(struct kr_out *o, const char *s, size_t len);
+
+/* Room for need bytes (need <= KR_OUT_BUF) at the returned position;
+ * kr_out_end() then says where the caller's text ended. */
+static inline char *kr_out_room(struct kr_out *o, size_t need)
+{
+	if (o->n + need > KR_OUT_BUF)
+		kr_out_flush(o);
+	return o->buf + o->n;
+}
+
+static inline void kr_out_end(struct kr_out *o, const char *end)
+{
+	o->n = (size_t)(end - o->buf);
+}
+
+static inline void kr_out_str(struct kr_out *o, const char *s)
+{
+	kr_out_put(o, s, strlen(s));
+}
+
+static inline void kr_out_ch(struct kr_out *o, char c)
+{
+	*kr_out_room(o, 1) = c;
+	o->n++;
+}
+
+/* Digit writers into p (room checked by the caller), returning the end.
+ * Decimal as %u; hex as %0*x (at least width digits, lower case, or
+ * upper case for %0*X), width 0 as %x. */
+char *kr_fmt_u(char *p, uint64_t v);
+char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper);
+
+/* %u, and %0*x / %0*X as kr_fmt_hex. */
+void kr_out_u(struct kr_out *o, uint64_t v);
+void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper);
+
+#endif
