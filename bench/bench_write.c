@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Dry-run writing speed: a generated fabric is routed once (check off: this
  * times the writers, not the check), then its files are written into DIR by
  * kr_plan_write_dir, best of three, next to what writing the same number of

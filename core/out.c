@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Buffered, printf-free output of the dump writers (out_int.h). */
 #include "out_int.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Formatted output for the dump writers without printf: a dump is millions
  * of short lines, and printf's parsing of its format string per field cost
  * more than the bytes themselves. Text goes into a large buffer by hand

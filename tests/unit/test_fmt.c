@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The dry run's writers format by hand (out_int.h); here a reference written
  * independently with printf, field by field as the file formats say
  * (docs/file-formats.md), gives the bytes they must produce. Each fabric is
