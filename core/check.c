@@ -218,31 +218,27 @@ static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
 }
 
 /* A walk on one SL: sl_why is KR_CHECK_ASSUMED_SL when that SL was
- * assumed; prev_why says whether the map giving the previous channel's VL
- * was, prev_fixed whether that map sends every SL to one VL. */
+ * assumed; tag names the pair for the dependencies it makes. */
 struct ch_in {
 	unsigned sl;
-	uint8_t sl_why, prev_why;
-	bool prev_fixed;
+	uint8_t sl_why;
 	uint32_t tag;
 };
 
-/* Follows channels from switch sw, entered through port in, with prev
- * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
- * or the caller adds that dependency). Outcome in *res, in *at the channel
- * where it failed, in *first the first switch channel (KR_NONE if
- * delivered at sw), in *first_why and *first_fixed whether its map was
- * assumed and ignores the SL. The route is known to be loop-free. */
-static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
-		   uint32_t sw, unsigned in, struct ch_in p, uint8_t *res,
-		   uint32_t *at, uint32_t *first, uint8_t *first_why,
-		   bool *first_fixed)
+/* Follows channels from switch sw, entered through port in (0: the
+ * packet starts there, or came from a CA, whose channel no dependency
+ * leaves: the graph has switch channels only). Outcome in *res, in *at
+ * the channel where it failed. The route is known to be loop-free. */
+static int ch_walk(struct walk *w, uint32_t sw, unsigned in, struct ch_in p,
+		   uint8_t *res, uint32_t *at)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why);
+	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why), prev = KR_NONE;
+	unsigned prev_vl = 0;
+	uint8_t prev_why = 0;	/* the map giving prev's VL was assumed */
+	bool prev_fixed = false;	/* and sends every SL to one VL */
 
 	*res = RES_OK;
-	*first = KR_NONE;
 	for (;;) {
 		unsigned out = w->row[sw], vl;
 		uint32_t slot = f->port0[sw] + out, c;
@@ -256,14 +252,9 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 		vl = kr_map_vl(map, p.sl);
 		why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
-		if (*first == KR_NONE) {
-			*first = c;
-			*first_why = why;
-			*first_fixed = map_fixed(map);
-		}
 		if (prev != KR_NONE &&
 		    add_dep(w, prev, prev_vl, c, p.tag,
-			    dep_why(p.sl_why, p.prev_why, p.prev_fixed, why,
+			    dep_why(p.sl_why, prev_why, prev_fixed, why,
 				    map_fixed(map))))
 			return KR_ENOMEM;
 		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
@@ -284,8 +275,8 @@ static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
 			break;
 		prev = slot;
 		prev_vl = vl;
-		p.prev_why = why;
-		p.prev_fixed = map_fixed(map);
+		prev_why = why;
+		prev_fixed = map_fixed(map);
 		sw = f->owner[peer];
 		in = kr_port_num(f, (uint32_t)peer);
 	}
@@ -341,44 +332,34 @@ static uint8_t enter(struct walk *w, uint32_t s, unsigned dlid, uint32_t *sw,
 	return w->sw_res[*sw];
 }
 
-/* Where a source's walk ended: outcome, failing channel, first switch
- * channel (as ch_walk), the source port's own VL and whether the maps of
- * those two were assumed. */
+/* Where a source's walk ended: outcome, failing channel, the source
+ * port's own VL (a CA). */
 struct ch_out {
 	uint8_t res;
-	uint32_t at, first;
+	uint32_t at;
 	unsigned vl0;
-	uint8_t why0, first_why;
-	bool fixed0, first_fixed;
 };
 
 /* Channel walk from source s: its own port's channel (a CA: VL o->vl0),
- * then the switches'; dep: add the dependency between the two. */
-static int ch_source(struct walk *w, uint32_t s, struct ch_in p, bool dep,
+ * then the switches'. */
+static int ch_source(struct walk *w, uint32_t s, struct ch_in p,
 		     struct ch_out *o)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t node = f->owner[s], peer;
 	unsigned port;
 
-	o->first = KR_NONE;
 	if (kr_is_switch(f, node))
-		return ch_walk(w, KR_NONE, 0, node, 0, p, &o->res, &o->at,
-			       &o->first, &o->first_why, &o->first_fixed);
+		return ch_walk(w, node, 0, p, &o->res, &o->at);
 	port = kr_port_num(f, s);
 	o->vl0 = kr_map_vl(check_map(w, node, port, port), p.sl);
-	o->why0 = check_map_why(w, node, port, port);
-	o->fixed0 = map_fixed(check_map(w, node, port, port));
 	o->at = NCH(w, s, o->vl0);
 	o->res = vl_check(w, s, o->vl0);
 	peer = (uint32_t)f->peer[s];
 	if (o->res || !kr_is_switch(f, f->owner[peer]))
 		return KR_OK;
-	p.prev_why = o->why0;
-	p.prev_fixed = o->fixed0;
-	return ch_walk(w, dep ? s : KR_NONE, o->vl0, f->owner[peer],
-		       kr_port_num(f, peer), p, &o->res, &o->at, &o->first,
-		       &o->first_why, &o->first_fixed);
+	return ch_walk(w, f->owner[peer], kr_port_num(f, peer), p, &o->res,
+		       &o->at);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -403,7 +384,7 @@ static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 
 	w->r->pairs++;
 	if (!res) {
-		if (ch_source(w, s, p, true, &o))
+		if (ch_source(w, s, p, &o))
 			return KR_ENOMEM;
 		if (!kr_is_switch(w->f, w->f->owner[s]))
 			w->r->vl_mask[s] |= (uint16_t)(1u << o.vl0);
@@ -442,34 +423,6 @@ static void fail_class(struct walk *w, const struct src_class *c,
 	}
 }
 
-/* First-hop dependencies of the members, once per (out port, SL, SL
- * assumed): when some member sits out (its own LID, or an SL of its own)
- * the others get theirs now and the triple stays unmarked. Members share
- * the representative's maps and whether they were given. */
-static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
-		      const struct ch_in *p, const struct ch_out *o)
-{
-	uint32_t bit = c->seen + (w->row[c->sw] * KR_NSL + p->sl) * 2 +
-		       (p->sl_why ? 1 : 0);
-	uint64_t *word = &w->seen_bits[bit / 64], mask = 1ull << (bit % 64);
-
-	if (*word & mask)
-		return KR_OK;
-	if (c->minus_gen != w->gen)
-		*word |= mask;
-	for (uint32_t i = 0; i < c->n; i++) {
-		uint32_t m = w->member[c->first + i];
-
-		if (!sits_out(w, m) &&
-		    check_add_edge(w, NCH(w, m, o->vl0), o->first,
-			     (uint32_t)w->f->lid[m] << 16 | dlid,
-			     dep_why(p->sl_why, o->why0, o->fixed0,
-				     o->first_why, o->first_fixed)) < 0)
-			return KR_ENOMEM;
-	}
-	return KR_OK;
-}
-
 /* KR_CHECK_ASSUMED_SL when no input gave the SL of source s towards dlid
  * (pairs of their own are given). */
 static uint8_t sl_why(const struct walk *w, uint32_t s, unsigned dlid)
@@ -500,13 +453,10 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 		fail_class(w, c, dlid, res, at, false, n);
 		return KR_OK;
 	}
-	if (ch_source(w, c->rep, p, false, &o))
+	if (ch_source(w, c->rep, p, &o))
 		return KR_ENOMEM;
-	if (!kr_is_switch(w->f, w->f->owner[c->rep])) {
+	if (!kr_is_switch(w->f, w->f->owner[c->rep]))
 		c->vl0_mask |= (uint16_t)(1u << o.vl0);
-		if (o.first != KR_NONE && class_deps(w, c, dlid, &p, &o))
-			return KR_ENOMEM;
-	}
 	if (o.res)
 		fail_class(w, c, dlid, o.res, o.at, true, n);
 	else

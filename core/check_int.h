@@ -26,15 +26,12 @@
 /* Sources that no DLID can tell apart: CA ports on the same switch whose
  * own SL2VL map, OperVLs and every map of their switch in-port are equal
  * (switch sources and CAs linked to CAs stand alone). One member walks for
- * all; counts are multiplied. Their first-hop dependencies differ only in
- * the source port, so they are added for every member once per (out port,
- * SL) the class meets. */
+ * all; counts are multiplied. Their first-hop dependencies, the only ones
+ * that differ between members, are not in the graph (check_add_edge). */
 struct src_class {
 	uint32_t rep;		/* first member: the lowest LID */
 	uint32_t first, n;	/* members: w->member[first .. first + n) */
 	uint32_t sw, in;	/* entry switch and port (KR_NONE: a CA) */
-	uint32_t seen;		/* bit offset of its (out port, SL, SL
-				 * assumed) flags */
 	uint32_t minus, minus_gen;	/* members sitting this DLID out */
 	uint16_t vl0_mask;	/* VLs the members' own ports send on */
 };
@@ -70,7 +67,6 @@ struct walk {
 	uint32_t *member;	/* [nsrc] slots, class by class */
 	uint32_t *class_of;	/* [nport] class of a source slot, KR_NONE */
 	uint32_t *excl_gen;	/* [nport] == gen: not in its class's count */
-	uint64_t *seen_bits;
 
 	struct kr_sl_pair *ex;	/* pair SLs sorted by (dlid, slid) */
 	uint32_t *ex_first;	/* [stride+2] first exception of each DLID */
@@ -155,9 +151,13 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
 }
 
-/* Adds from -> to. Unless nothing was assumed, also records whether some
- * path of given inputs makes it (then its tag names such a path) or why
- * none does (why: KR_CHECK_ASSUMED_* of this path, 0 if proven). */
+/* Adds from -> to, from a switch's channel. A CA's channel also waits for
+ * the next one, but no channel waits for it (CAs do not forward), so it
+ * lies on no cycle: those dependencies stay out of the graph, which at
+ * 40 CAs a switch would otherwise hold mostly them. Unless nothing was
+ * assumed, also records whether some path of given inputs makes it (then
+ * its tag names such a path) or why none does (why: KR_CHECK_ASSUMED_* of
+ * this path, 0 if proven). */
 int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 		   uint8_t why);
 /* Every multicast tree's dependencies (check_mcast.c). */

@@ -84,7 +84,10 @@ static int mc_fan(struct mc_walk *m, uint32_t sw, unsigned in,
 				.c = NCH(w, slot, kr_map_vl(map, m->g->sl)),
 				.slid = slid, .fixed = map_fixed(map),
 				.why = check_map_why(w, sw, in, out) };
-			if (from && check_add_edge(w, from->c, it.c,
+			/* a member CA's own channel waits for these, but
+			 * nothing waits for it (check_add_edge) */
+			if (from && kr_is_switch(f, f->owner[CH_SLOT(w, from->c)]) &&
+			    check_add_edge(w, from->c, it.c,
 						   (uint32_t)slid << 16 | m->g->mlid,
 						   dep_why(m->sl_why, from->why,
 							   from->fixed, it.why,

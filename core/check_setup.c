@@ -112,7 +112,7 @@ static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
 static int make_classes(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t nsrc = w->r->nsrc, *head, *of_src, seen = 0;
+	uint32_t nsrc = w->r->nsrc, *head, *of_src;
 
 	w->cls = malloc(((size_t)nsrc + 1) * sizeof(*w->cls));
 	w->member = malloc(((size_t)nsrc + 1) * sizeof(*w->member));
@@ -136,9 +136,6 @@ static int make_classes(struct walk *w)
 		at += c->n;
 		c->n = 0;
 		c->minus = 0;
-		c->seen = seen;
-		if (c->sw != KR_NONE)
-			seen += (f->nports[c->sw] + 1u) * KR_NSL * 2;
 	}
 	for (uint32_t i = 0; i < nsrc; i++) {
 		struct src_class *c = &w->cls[of_src[i]];
@@ -147,8 +144,7 @@ static int make_classes(struct walk *w)
 	}
 	free(head);
 	free(of_src);
-	w->seen_bits = calloc(seen / 64 + 1, sizeof(uint64_t));
-	return w->seen_bits ? KR_OK : KR_ENOMEM;
+	return KR_OK;
 }
 
 static int ex_cmp(const void *a, const void *b)
@@ -307,7 +303,7 @@ int check_setup(struct walk *w)
 void check_teardown(struct walk *w)
 {
 	void *p[] = { w->src, w->cls, w->member, w->class_of, w->excl_gen,
-		      w->seen_bits, w->ex, w->ex_first, w->col, w->sw_gen,
+		      w->ex, w->ex_first, w->col, w->sw_gen,
 		      w->sw_dist, w->sw_at, w->sw_next, w->sw_res, w->w,
 		      w->stack, w->touched, w->bucket, w->ch, w->dep_cache,
 		      w->cstack, w->eflag, w->map_id };

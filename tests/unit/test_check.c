@@ -182,6 +182,10 @@ static void test_ring4_counts(void **state)
 	/* channels, all VL 0: 4 CA ports, 4 "+" ports, and the 4 switch
 	 * ports that deliver to the CAs */
 	assert_int_equal(r.channels, 12);
+	/* dependencies: each "+" channel waits for the next one and for the
+	 * next switch's CA port, 8; a CA's channel waits for its "+" one too,
+	 * but nothing waits for a CA's, so those 4 are left out */
+	assert_int_equal(r.deps, 8);
 	assert_int_equal(r.max_vl, 0);
 	assert_int_equal(r.vl_mask[kr_port(&f, 0, 3)], 0);
 	assert_int_equal(r.vl_mask[kr_port(&f, 0, 2)], 1);
@@ -1072,6 +1076,55 @@ static uint8_t ref_loop(const struct ref *rf, uint32_t nn, bool with_mgmt,
 		       ? KR_LOOP_PROVEN : KR_LOOP_ASSUMED;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Sorts and deduplicates k[0 .. n), returns the count left. */
+static size_t ref_unique(uint64_t *k, size_t n)
+{
+	size_t m = 0;
+
+	qsort(k, n, sizeof(*k), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!m || k[m - 1] != k[i])
+			k[m++] = k[i];
+	return m;
+}
+
+/* Distinct dependencies out of switch channels (what the checker counts):
+ * unicast ones (mcast false), or the multicast ones no unicast pair
+ * makes. */
+static size_t ref_ndeps(const struct ref *rf, const struct kr_fabric *f,
+			bool mcast)
+{
+	uint64_t *u = malloc((rf->n + 1) * sizeof(*u));
+	uint64_t *m = malloc((rf->n + 1) * sizeof(*m));
+	size_t nu = 0, nm = 0, extra = 0;
+
+	for (size_t i = 0; i < rf->n; i++) {
+		const struct ref_edge *e = &rf->e[i];
+		uint64_t key = (uint64_t)e->from << 32 | e->to;
+
+		if (!kr_is_switch(f, f->owner[e->from / 16]))
+			continue;
+		if (e->mcast)
+			m[nm++] = key;
+		else
+			u[nu++] = key;
+	}
+	nu = ref_unique(u, nu);
+	nm = ref_unique(m, nm);
+	for (size_t i = 0; i < nm; i++)
+		extra += !bsearch(&m[i], u, nu, sizeof(*u), cmp_u64);
+	free(u);
+	free(m);
+	return mcast ? extra : nu;
+}
+
 /* Three groups of random masks (not trees: cycles and one-way ports
  * too), random SLs, some given when sl_given. */
 static void random_groups(const struct kr_fabric *f, struct kr_tables *t,
@@ -1189,6 +1242,8 @@ static void test_classes_match_reference(void **state)
 		assert_int_equal(r.ngroups, 3);
 		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
 				 ref_loop(&rf, f.nport * 16, true, true));
+		assert_int_equal(r.deps, ref_ndeps(&rf, &f, false));
+		assert_int_equal(r.mcast_deps, ref_ndeps(&rf, &f, true));
 		seen[0][r.cls[KR_CHECK_DATA].loop]++;
 		seen[1][r.cls[KR_CHECK_ALL].loop]++;
 		mseen[r.cls[KR_CHECK_MCAST].loop]++;
@@ -1202,6 +1257,8 @@ static void test_classes_match_reference(void **state)
 		assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
 		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
 				 ref_loop(&rf, f.nport * 16, true, true));
+		assert_int_equal(r.deps, ref_ndeps(&rf, &f, false));
+		assert_int_equal(r.mcast_deps, ref_ndeps(&rf, &f, true));
 		alone[r.cls[KR_CHECK_MCAST].loop]++;
 		free(rf.e);
 		kr_check_report_free(&r);
