@@ -34,24 +34,25 @@ static uint8_t sw_step(struct walk *w, uint32_t sw, unsigned dlid,
 	uint32_t p0 = f->port0[sw], owner = f->lid_port[dlid], slot;
 	int32_t peer;
 
-	w->sw_dist[sw] = 0;
-	w->sw_at[sw] = p0;
+	w->sw[sw].dist = 0;
+	w->sw[sw].at = p0;
 	if (port > f->nports[sw])
 		return 1 + KR_CHECK_NO_ENTRY;
 	if (port == 0)
 		return owner == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
 	slot = p0 + port;
 	peer = f->peer[slot];
-	w->sw_at[sw] = slot;
+	w->sw[sw].at = slot;
 	if (peer < 0)
 		return 1 + KR_CHECK_DOWN_PORT;
 	if (!kr_is_switch(f, f->owner[peer])) {
-		w->sw_dist[sw] = 1;
-		w->sw_at[sw] = (uint32_t)peer;
+		w->sw[sw].dist = 1;
+		w->sw[sw].at = (uint32_t)peer;
 		return (uint32_t)peer == owner ? RES_OK
 					       : 1 + KR_CHECK_WRONG_DEST;
 	}
 	*next = f->owner[peer];
+	w->sw[sw].in = (uint8_t)kr_port_num(f, (uint32_t)peer);
 	return RES_BUSY;
 }
 
@@ -61,30 +62,30 @@ static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 	uint32_t n = 0, next = KR_NONE;
 	uint8_t res;
 
-	while (w->sw_gen[sw] != w->gen) {
-		w->sw_gen[sw] = w->gen;
-		w->w[sw] = 0;
+	while (w->sw[sw].gen != w->gen) {
+		w->sw[sw].gen = w->gen;
+		w->sw[sw].w = 0;
 		w->touched[w->ntouched++] = sw;
 		res = sw_step(w, sw, dlid, &next);
-		w->sw_res[sw] = res;
-		w->sw_next[sw] = KR_NONE;
+		w->sw[sw].res = res;
+		w->sw[sw].next = KR_NONE;
 		if (res != RES_BUSY)
 			break;
-		w->sw_next[sw] = next;
+		w->sw[sw].next = next;
 		w->stack[n++] = sw;
 		sw = next;
 	}
-	res = w->sw_res[sw];
+	res = w->sw[sw].res;
 	if (res == RES_BUSY) {	/* met a switch still on the stack */
 		res = 1 + KR_CHECK_LOOP;
-		w->sw_at[sw] = w->f->port0[sw];
+		w->sw[sw].at = w->f->port0[sw];
 	}
 	while (n--) {		/* everything before inherits, one hop more */
-		uint32_t u = w->stack[n], v = w->sw_next[u];
+		uint32_t u = w->stack[n], v = w->sw[u].next;
 
-		w->sw_res[u] = res;
-		w->sw_dist[u] = w->sw_dist[v] + 1;
-		w->sw_at[u] = res == 1 + KR_CHECK_LOOP ? w->sw_at[sw] : w->sw_at[v];
+		w->sw[u].res = res;
+		w->sw[u].dist = w->sw[v].dist + 1;
+		w->sw[u].at = res == 1 + KR_CHECK_LOOP ? w->sw[sw].at : w->sw[v].at;
 	}
 }
 
@@ -123,60 +124,83 @@ static int flag_new(struct walk *w, uint8_t why)
 	return KR_OK;
 }
 
-/* An incremental check inserts with the cycle test; a cycle stops it at
- * the DLID (see kr_check_incremental). */
-static int insert_edge(struct walk *w, uint32_t from, uint32_t to,
-		       uint32_t tag, uint8_t why)
+/* Adds from -> to, known or not, with its id in *e (KR_NONE: an
+ * incremental check's insertion would close a cycle, which stops it at
+ * the DLID: see kr_check_incremental; such checks assume nothing). */
+static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		    uint8_t why, uint32_t *e)
 {
-	int rc = kr_cdg_insert(&w->g, from, to, tag);
+	int rc;
 
-	if (rc == KR_ECYCLE) {
-		w->incr_cycle = true;
-		return KR_OK;
+	if (w->incr) {
+		rc = kr_cdg_insert(&w->g, from, to, tag);
+		*e = rc == 1 ? w->g.nedge - 1 : kr_cdg_find(&w->g, from, to);
+		if (rc == KR_ECYCLE)
+			w->incr_cycle = true;
+		return rc < 0 && rc != KR_ECYCLE ? rc : KR_OK;
 	}
-	if (rc < 0)
-		return rc;
-	if (w->exact)
-		return KR_OK;
-	if (rc == 1)
-		return flag_new(w, why);
-	flag_known(w, kr_cdg_find(&w->g, from, to), tag, why);
-	return KR_OK;
-}
-
-int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
-		   uint8_t why)
-{
-	uint32_t e;
-
-	if (w->incr)
-		return insert_edge(w, from, to, tag, why);
-	if (w->exact)
-		return kr_cdg_add(&w->g, from, to, tag) < 0 ? KR_ENOMEM : KR_OK;
-	/* nearly every call meets a known edge: one lookup, not two */
-	e = kr_cdg_find(&w->g, from, to);
-	if (e != KR_NONE) {
-		flag_known(w, e, tag, why);
+	*e = kr_cdg_find(&w->g, from, to);
+	if (*e != KR_NONE) {
+		if (!w->exact)
+			flag_known(w, *e, tag, why);
 		return KR_OK;
 	}
 	if (kr_cdg_add(&w->g, from, to, tag) < 0)
 		return KR_ENOMEM;
-	return flag_new(w, why);
+	*e = w->g.nedge - 1;
+	return w->exact ? KR_OK : flag_new(w, why);
 }
 
-/* Adds (slot, vl) -> to unless the port's small cache of recent
- * dependencies has it (with the same why). */
-static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
-		   uint32_t tag, uint8_t why)
+/* A row for channel from: one entry per port of the switch it leads to. */
+static int new_row(struct walk *w, uint32_t from)
 {
-	uint64_t key = (uint64_t)why << 32 | (uint32_t)vl << 28 | to;
-	uint64_t *way = &w->dep_cache[(size_t)slot * DEP_WAYS +
-				      ((to * 0x9e3779b1u) >> 29)];
+	const struct kr_fabric *f = w->f;
+	uint32_t peer = (uint32_t)f->peer[CH_SLOT(w, from)];
+	size_t n = f->nports[f->owner[peer]] + 1u;
 
-	if (*way == key)
+	if (w->ndep + n > w->dep_cap) {
+		size_t cap = w->dep_cap ? 2 * w->dep_cap : 4096;
+		struct dep_ref *p;
+
+		while (cap < w->ndep + n)
+			cap *= 2;
+		if (cap > UINT32_MAX ||
+		    !(p = realloc(w->dep, cap * sizeof(*p))))
+			return KR_ENOMEM;
+		w->dep = p;
+		w->dep_cap = cap;
+	}
+	w->dep_row[from] = (uint32_t)w->ndep;
+	memset(w->dep + w->ndep, 0xff, n * sizeof(*w->dep));
+	w->ndep += n;
+	return KR_OK;
+}
+
+int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
+	      uint32_t tag, uint8_t why)
+{
+	struct dep_ref *d;
+	uint32_t e;
+
+	if (w->dep_row[from] == KR_NONE && new_row(w, from))
+		return KR_ENOMEM;
+	d = &w->dep[w->dep_row[from] + out];
+	if (d->to == to) {
+		if (!w->exact)
+			flag_known(w, d->edge, tag, why);
 		return KR_OK;
-	*way = key;
-	return check_add_edge(w, NCH(w, slot, vl), to, tag, why);
+	}
+	if (add_edge(w, from, to, tag, why, &e))
+		return KR_ENOMEM;
+	if (e != KR_NONE)
+		*d = (struct dep_ref){ .to = to, .edge = e };
+	return KR_OK;
+}
+
+void check_dep_reset(struct walk *w)
+{
+	memset(w->dep_row, 0xff, (size_t)w->g.nnode * sizeof(*w->dep_row));
+	w->ndep = 0;
 }
 
 /* 0, or 1 + reason when a VL is unusable on the port sending on it. */
@@ -228,23 +252,22 @@ struct ch_in {
 /* Follows channels from switch sw, entered through port in (0: the
  * packet starts there, or came from a CA, whose channel no dependency
  * leaves: the graph has switch channels only). Outcome in *res, in *at
- * the channel where it failed. The route is known to be loop-free. */
+ * the channel where it failed. The switch level delivers from sw (so the
+ * route is loop-free) and gives the next switch of each. */
 static int ch_walk(struct walk *w, uint32_t sw, unsigned in, struct ch_in p,
 		   uint8_t *res, uint32_t *at)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why), prev = KR_NONE;
-	unsigned prev_vl = 0;
 	uint8_t prev_why = 0;	/* the map giving prev's VL was assumed */
 	bool prev_fixed = false;	/* and sends every SL to one VL */
 
 	*res = RES_OK;
 	for (;;) {
 		unsigned out = w->row[sw], vl;
-		uint32_t slot = f->port0[sw] + out, c;
+		uint32_t slot = f->port0[sw] + out, c, m;
 		uint64_t map;
 		uint8_t why, hop;
-		int32_t peer;
 
 		if (out == 0)
 			break;	/* delivered at this switch */
@@ -252,37 +275,38 @@ static int ch_walk(struct walk *w, uint32_t sw, unsigned in, struct ch_in p,
 		vl = kr_map_vl(map, p.sl);
 		why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
+		m = sw * w->nvl + vl;
 		if (prev != KR_NONE &&
-		    add_dep(w, prev, prev_vl, c, p.tag,
-			    dep_why(p.sl_why, prev_why, prev_fixed, why,
-				    map_fixed(map))))
+		    check_dep(w, prev, out, c, p.tag,
+			      dep_why(p.sl_why, prev_why, prev_fixed, why,
+				      map_fixed(map))))
 			return KR_ENOMEM;
 		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
-		if (w->ch[c].gen == cg && w->ch[c].hop == hop) {
-			*res = w->ch[c].res;
-			*at = w->ch[c].at;
+		if (w->ch[m].gen == cg && w->ch[m].hop == hop) {
+			*res = w->ch[m].res;
+			if (*res)
+				*at = w->ch_at[m];
 			break;
 		}
-		w->ch[c].gen = cg;
-		w->ch[c].hop = hop;
-		if (cpush(w, c, n++))
+		w->ch[m].gen = cg;
+		w->ch[m].hop = hop;
+		if (cpush(w, m, n++))
 			return KR_ENOMEM;
 		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
 		*at = c;
 		*res = vl_check(w, slot, vl);
-		peer = f->peer[slot];
-		if (*res || !kr_is_switch(f, f->owner[peer]))
-			break;
-		prev = slot;
-		prev_vl = vl;
+		if (*res || w->sw[sw].next == KR_NONE)
+			break;	/* or delivered to a CA */
+		prev = c;
 		prev_why = why;
 		prev_fixed = map_fixed(map);
-		sw = f->owner[peer];
-		in = kr_port_num(f, (uint32_t)peer);
+		in = w->sw[sw].in;
+		sw = w->sw[sw].next;
 	}
 	while (n--) {
 		w->ch[w->cstack[n]].res = *res;
-		w->ch[w->cstack[n]].at = *at;
+		if (*res)
+			w->ch_at[w->cstack[n]] = *at;
 	}
 	return KR_OK;
 }
@@ -304,32 +328,24 @@ static void fail_one(struct walk *w, uint32_t s, unsigned dlid, uint8_t res,
 		.at = chan ? CH_SLOT(w, at) : at };
 }
 
-/* Switch-level outcome from source s: the switch it enters (KR_NONE when
- * linked straight to a CA), hops so far; 0 or 1 + reason. */
-static uint8_t enter(struct walk *w, uint32_t s, unsigned dlid, uint32_t *sw,
+/* Switch-level outcome from the sources of class c: hops so far; 0 or
+ * 1 + reason. */
+static uint8_t enter(struct walk *w, const struct src_class *c, unsigned dlid,
 		     uint32_t *hops, uint32_t *at)
 {
-	const struct kr_fabric *f = w->f;
-	uint32_t node = f->owner[s], peer;
+	uint32_t sw = c->sw;
 
-	*hops = 0;
-	if (kr_is_switch(f, node)) {
-		*sw = node;
-	} else {
-		peer = (uint32_t)f->peer[s];
-		*hops = 1;
-		if (!kr_is_switch(f, f->owner[peer])) {
-			*sw = KR_NONE;
-			*at = peer;
-			return f->lid_port[dlid] == peer ? RES_OK
-							 : 1 + KR_CHECK_WRONG_DEST;
-		}
-		*sw = f->owner[peer];
+	*hops = c->kind == SRC_CA;
+	if (sw == KR_NONE) {	/* a CA linked to a CA: a class of its own */
+		*at = (uint32_t)w->f->peer[c->rep];
+		return w->f->lid_port[dlid] == *at ? RES_OK
+						   : 1 + KR_CHECK_WRONG_DEST;
 	}
-	sw_resolve(w, *sw, dlid);
-	*hops += w->sw_dist[*sw];
-	*at = w->sw_at[*sw];
-	return w->sw_res[*sw];
+	if (w->sw[sw].gen != w->gen)
+		sw_resolve(w, sw, dlid);
+	*hops += w->sw[sw].dist;
+	*at = w->sw[sw].at;
+	return w->sw[sw].res;
 }
 
 /* Where a source's walk ended: outcome, failing channel, the source
@@ -340,26 +356,19 @@ struct ch_out {
 	unsigned vl0;
 };
 
-/* Channel walk from source s: its own port's channel (a CA: VL o->vl0),
- * then the switches'. */
-static int ch_source(struct walk *w, uint32_t s, struct ch_in p,
-		     struct ch_out *o)
+/* Channel walk from source s of class c: its own port's channel (a CA:
+ * VL o->vl0), then the switches'. */
+static int ch_source(struct walk *w, uint32_t s, const struct src_class *c,
+		     struct ch_in p, struct ch_out *o)
 {
-	const struct kr_fabric *f = w->f;
-	uint32_t node = f->owner[s], peer;
-	unsigned port;
-
-	if (kr_is_switch(f, node))
-		return ch_walk(w, node, 0, p, &o->res, &o->at);
-	port = kr_port_num(f, s);
-	o->vl0 = kr_map_vl(check_map(w, node, port, port), p.sl);
+	if (c->kind == SRC_SW)
+		return ch_walk(w, c->sw, 0, p, &o->res, &o->at);
+	o->vl0 = kr_map_vl(c->map0, p.sl);
 	o->at = NCH(w, s, o->vl0);
 	o->res = vl_check(w, s, o->vl0);
-	peer = (uint32_t)f->peer[s];
-	if (o->res || !kr_is_switch(f, f->owner[peer]))
+	if (o->res || c->sw == KR_NONE)
 		return KR_OK;
-	return ch_walk(w, f->owner[peer], kr_port_num(f, peer), p, &o->res,
-		       &o->at);
+	return ch_walk(w, c->sw, c->in, p, &o->res, &o->at);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -370,23 +379,24 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 	r->delivered += n;
 	r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
 	if (sw != KR_NONE)
-		w->w[sw] += n;
+		w->sw[sw].w += n;
 }
 
 /* A pair with an SL of its own (given), walked alone. */
 static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 {
+	const struct src_class *c = &w->cls[w->class_of[s]];
 	struct ch_in p = { .sl = sl, .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
 	struct ch_out o;
-	uint32_t sw, hops, at;
-	uint8_t res = enter(w, s, dlid, &sw, &hops, &at);
+	uint32_t hops, at;
+	uint8_t res = enter(w, c, dlid, &hops, &at);
 	bool chan = false;
 
 	w->r->pairs++;
 	if (!res) {
-		if (ch_source(w, s, p, &o))
+		if (ch_source(w, s, c, p, &o))
 			return KR_ENOMEM;
-		if (!kr_is_switch(w->f, w->f->owner[s]))
+		if (c->kind == SRC_CA)
 			w->r->vl_mask[s] |= (uint16_t)(1u << o.vl0);
 		res = o.res;
 		at = o.at;
@@ -396,7 +406,7 @@ static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 		w->r->fail[res - 1]++;
 		fail_one(w, s, dlid, res, at, chan);
 	} else {
-		count_delivered(w, sw, hops, 1);
+		count_delivered(w, c->sw, hops, 1);
 	}
 	return KR_OK;
 }
@@ -443,8 +453,8 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 	struct ch_in p = { .sl = sl, .sl_why = sl_why(w, c->rep, dlid),
 			   .tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid };
 	struct ch_out o;
-	uint32_t sw, hops, at;
-	uint8_t res = enter(w, c->rep, dlid, &sw, &hops, &at);
+	uint32_t hops, at;
+	uint8_t res = enter(w, c, dlid, &hops, &at);
 
 	w->r->pairs += n;
 	if (p.sl_why)
@@ -453,14 +463,14 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 		fail_class(w, c, dlid, res, at, false, n);
 		return KR_OK;
 	}
-	if (ch_source(w, c->rep, p, &o))
+	if (ch_source(w, c->rep, c, p, &o))
 		return KR_ENOMEM;
-	if (!kr_is_switch(w->f, w->f->owner[c->rep]))
+	if (c->kind == SRC_CA)
 		c->vl0_mask |= (uint16_t)(1u << o.vl0);
 	if (o.res)
 		fail_class(w, c, dlid, o.res, o.at, true, n);
 	else
-		count_delivered(w, sw, hops, n);
+		count_delivered(w, c->sw, hops, n);
 	return KR_OK;
 }
 
@@ -477,28 +487,28 @@ static void add_loads(struct walk *w)
 	for (uint32_t i = 0; i < w->ntouched; i++) {
 		uint32_t sw = w->touched[i];
 
-		if (!w->sw_res[sw] && w->sw_dist[sw] > maxd)
-			maxd = w->sw_dist[sw];
+		if (!w->sw[sw].res && w->sw[sw].dist > maxd)
+			maxd = w->sw[sw].dist;
 	}
 	memset(b, 0, ((size_t)maxd + 2) * sizeof(*b));
 	for (uint32_t i = 0; i < w->ntouched; i++)
-		if (!w->sw_res[w->touched[i]])
-			b[maxd - w->sw_dist[w->touched[i]] + 1]++;
+		if (!w->sw[w->touched[i]].res)
+			b[maxd - w->sw[w->touched[i]].dist + 1]++;
 	for (uint32_t d = 1; d <= maxd + 1; d++)
 		b[d] += b[d - 1];
 	for (uint32_t i = 0; i < w->ntouched; i++) {
 		uint32_t sw = w->touched[i];
 
-		if (!w->sw_res[sw])
-			order[b[maxd - w->sw_dist[sw]]++] = sw;
+		if (!w->sw[sw].res)
+			order[b[maxd - w->sw[sw].dist]++] = sw;
 	}
 	for (uint32_t i = 0, n = b[maxd]; i < n; i++) {
-		uint32_t sw = order[i], next = w->sw_next[sw];
+		uint32_t sw = order[i], next = w->sw[sw].next;
 
-		if (next == KR_NONE || !w->w[sw])
+		if (next == KR_NONE || !w->sw[sw].w)
 			continue;
-		w->r->link_load[f->port0[sw] + w->row[sw]] += w->w[sw];
-		w->w[next] += w->w[sw];
+		w->r->link_load[f->port0[sw] + w->row[sw]] += w->sw[sw].w;
+		w->sw[next].w += w->sw[sw].w;
 	}
 }
 
@@ -514,9 +524,6 @@ static void sit_out(struct walk *w, uint32_t s)
 	c->minus++;
 	w->excl_gen[s] = w->gen;
 }
-
-/* Which sources a pass over one DLID takes. */
-enum { SRC_CA = 1, SRC_SW = 2, SRC_ANY = 3 };
 
 static unsigned src_kind(const struct walk *w, uint32_t s)
 {
@@ -569,7 +576,7 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 		struct src_class *c = &w->cls[k];
 		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
 
-		if (n && (src_kind(w, c->rep) & srcs) &&
+		if (n && (c->kind & srcs) &&
 		    one_class(w, c, dlid, sl, n))
 			return KR_ENOMEM;
 	}
@@ -582,18 +589,25 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 }
 
 /* LFT columns base .. base + BLOCK - 1, switch by switch: one cache line
- * of each row instead of one line per switch and DLID. */
+ * of each row instead of one line per switch and DLID. BLOCK switches at
+ * a time, so that the lines read and written stay in the L1 cache. */
 static void load_block(struct walk *w, unsigned base)
 {
 	const struct kr_tables *t = w->t;
 	uint32_t nsw = w->f->nsw;
+	unsigned nd = t->stride - base < BLOCK ? t->stride - base : BLOCK;
 
-	for (uint32_t sw = 0; sw < nsw; sw++) {
-		const uint8_t *row = t->lft + (size_t)sw * t->stride;
+	for (uint32_t sw0 = 0; sw0 < nsw; sw0 += BLOCK) {
+		uint32_t sw1 = nsw - sw0 < BLOCK ? nsw : sw0 + BLOCK;
 
-		for (unsigned d = 0; d < BLOCK; d++)
-			w->col[d * nsw + sw] = base + d < t->stride ? row[base + d]
-								    : KR_NO_PORT;
+		for (unsigned d = 0; d < BLOCK; d++) {
+			uint8_t *col = w->col + (size_t)d * nsw;
+
+			for (uint32_t sw = sw0; sw < sw1; sw++)
+				col[sw] = d < nd ? t->lft[(size_t)sw * t->stride +
+							  base + d]
+						 : KR_NO_PORT;
+		}
 	}
 }
 
@@ -689,8 +703,10 @@ static int walk_mcast(struct walk *w, uint32_t data_deps)
 	r->ngroups = (uint32_t)w->t->nmgroup;
 	if (!r->ngroups)
 		return KR_OK;
-	if (k == KR_CHECK_DATA)
+	if (k == KR_CHECK_DATA) {
 		kr_cdg_truncate(&w->g, data_deps);
+		check_dep_reset(w);
+	}
 	r->cls[KR_CHECK_MCAST].pairs = r->cls[k].pairs;
 	r->cls[KR_CHECK_MCAST].delivered = r->cls[k].delivered;
 	return check_mcast(w) ? KR_ENOMEM : check_class_loop(w, KR_CHECK_MCAST);
