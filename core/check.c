@@ -7,7 +7,11 @@
  * A 16K-CA fabric has ~3e8 pairs, too many to touch one by one: sources
  * that behave alike form classes (check_int.h), so the work per DLID is
  * about one step per switch and one per class, plus the pairs with an SL
- * of their own.
+ * of their own. When every pair towards a DLID has its SL, and nothing is
+ * assumed, the channel walk needs no memo per channel either: all packets
+ * leaving a switch enter the next one through the same port, so after
+ * their first channel they share one chain of channels per switch
+ * (classes_chain).
  *
  * Two passes over the destinations: data (CA sources to CA LIDs), whose
  * graph gets its verdict, then management (towards switch LIDs, and from
@@ -215,20 +219,6 @@ static uint8_t vl_check(const struct walk *w, uint32_t slot, unsigned vl)
 	return RES_OK;
 }
 
-static int cpush(struct walk *w, uint32_t c, uint32_t n)
-{
-	if (n == w->cstack_cap) {
-		uint32_t *p = realloc(w->cstack, 2 * n * sizeof(*p));
-
-		if (!p)
-			return KR_ENOMEM;
-		w->cstack = p;
-		w->cstack_cap = 2 * n;
-	}
-	w->cstack[n] = c;
-	return KR_OK;
-}
-
 /* The channel generation of (current DLID, sl, SL assumed), made on first
  * use. */
 static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
@@ -249,64 +239,149 @@ struct ch_in {
 	uint32_t tag;
 };
 
+/* The SL2VL map of switch sw from in to out (check_map, for a switch). */
+static inline uint64_t sw_map(const struct walk *w, uint32_t sw, unsigned in,
+			      unsigned out)
+{
+	size_t at;
+
+	if (!w->t->sl2vl)
+		return 0;
+	at = w->t->sl2vl_base[sw] + out * (w->f->nports[sw] + 1u) + in;
+	return w->map_id ? w->map[w->map_id[at]] : w->t->sl2vl[at];
+}
+
 /* Follows channels from switch sw, entered through port in (0: the
  * packet starts there, or came from a CA, whose channel no dependency
  * leaves: the graph has switch channels only). Outcome in *res, in *at
  * the channel where it failed. The switch level delivers from sw (so the
- * route is loop-free) and gives the next switch of each. */
-static int ch_walk(struct walk *w, uint32_t sw, unsigned in, struct ch_in p,
-		   uint8_t *res, uint32_t *at)
+ * route is loop-free, at most nsw steps) and gives the next switch of
+ * each. Nearly every walk ends at its first or second channel, met
+ * before: what the loop reads stays in locals. */
+static int ch_walk(struct walk *w, uint32_t sw, unsigned in,
+		   const struct ch_in *p, uint8_t *res, uint32_t *at)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why), prev = KR_NONE;
-	uint8_t prev_why = 0;	/* the map giving prev's VL was assumed */
+	const struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	const bool given = w->t->sl2vl_given != NULL;
+	const unsigned nvl = w->nvl, sl = p->sl;
+	struct ch_memo *ch = w->ch;
+	uint32_t *stack = w->cstack, *ch_at = w->ch_at;
+	uint16_t *vl_mask = w->r->vl_mask;
+	uint32_t n = 0, cg = sl_gen(w, sl, p->sl_why), prev = KR_NONE, c = 0;
+	uint8_t r = RES_OK, prev_why = 0;	/* the map giving prev's VL
+						 * was assumed */
 	bool prev_fixed = false;	/* and sends every SL to one VL */
 
-	*res = RES_OK;
 	for (;;) {
-		unsigned out = w->row[sw], vl;
-		uint32_t slot = f->port0[sw] + out, c, m;
+		unsigned out = row[sw], vl;
+		uint32_t slot, m;
 		uint64_t map;
-		uint8_t why, hop;
+		uint8_t why = 0, hop;
+		bool fixed;
 
 		if (out == 0)
 			break;	/* delivered at this switch */
-		map = check_map(w, sw, in, out);
-		vl = kr_map_vl(map, p.sl);
-		why = check_map_why(w, sw, in, out);
+		slot = f->port0[sw] + out;
+		map = sw_map(w, sw, in, out);
+		vl = kr_map_vl(map, sl);
+		fixed = map_fixed(map);
+		if (given)
+			why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
-		m = sw * w->nvl + vl;
+		m = sw * nvl + vl;
 		if (prev != KR_NONE &&
-		    check_dep(w, prev, out, c, p.tag,
-			      dep_why(p.sl_why, prev_why, prev_fixed, why,
-				      map_fixed(map))))
+		    check_dep(w, prev, out, c, p->tag,
+			      dep_why(p->sl_why, prev_why, prev_fixed, why,
+				      fixed)))
 			return KR_ENOMEM;
-		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
-		if (w->ch[m].gen == cg && w->ch[m].hop == hop) {
-			*res = w->ch[m].res;
-			if (*res)
-				*at = w->ch_at[m];
+		hop = why | (p->sl_why && fixed ? 4 : 0);
+		if (ch[m].gen == cg && ch[m].hop == hop) {
+			r = ch[m].res;
+			if (r)
+				*at = ch_at[m];
 			break;
 		}
-		w->ch[m].gen = cg;
-		w->ch[m].hop = hop;
-		if (cpush(w, m, n++))
-			return KR_ENOMEM;
-		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
-		*at = c;
-		*res = vl_check(w, slot, vl);
-		if (*res || w->sw[sw].next == KR_NONE)
-			break;	/* or delivered to a CA */
+		ch[m].gen = cg;
+		ch[m].hop = hop;
+		stack[n++] = m;
+		vl_mask[slot] |= (uint16_t)(1u << vl);
+		r = vl_check(w, slot, vl);
+		if (r) {
+			*at = c;
+			break;
+		}
+		if (ss[sw].next == KR_NONE)
+			break;	/* delivered to a CA */
 		prev = c;
 		prev_why = why;
-		prev_fixed = map_fixed(map);
-		in = w->sw[sw].in;
-		sw = w->sw[sw].next;
+		prev_fixed = fixed;
+		in = ss[sw].in;
+		sw = ss[sw].next;
 	}
-	while (n--) {
-		w->ch[w->cstack[n]].res = *res;
-		if (*res)
-			w->ch_at[w->cstack[n]] = *at;
+	for (uint32_t i = 0; i < n; i++) {
+		ch[stack[i]].res = r;
+		if (r)
+			ch_at[stack[i]] = *at;
+	}
+	*res = r;
+	return KR_OK;
+}
+
+/* The channel of packets leaving switch u at the next switch, and what
+ * becomes of them from there, memoised per switch for the current DLID
+ * (classes_chain: one SL, nothing assumed). Each switch on the way adds its
+ * dependency into the next one's channel, tagged with the pair that got
+ * there first. The memo of ch_walk marks the channels met (a channel
+ * fails or passes whoever holds it, and leads on the same way). */
+static int walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag)
+{
+	const struct kr_fabric *f = w->f;
+	struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	uint32_t *stack = w->cstack, n = 0, v, cg = sl_gen(w, sl, 0);
+
+	while (ss[u].xgen != w->gen) {
+		unsigned out, vl;
+		uint32_t slot;
+		struct ch_memo *m;
+
+		ss[u].xgen = w->gen;
+		ss[u].x = KR_NONE;
+		ss[u].xres = RES_OK;
+		v = ss[u].next;
+		if (v == KR_NONE || !(out = row[v]))
+			break;	/* delivered to a CA or at v itself */
+		slot = f->port0[v] + out;
+		vl = kr_map_vl(sw_map(w, v, ss[u].in, out), sl);
+		ss[u].x = NCH(w, slot, vl);
+		m = &w->ch[v * w->nvl + vl];
+		ss[u].xres = vl_check(w, slot, vl);
+		if (ss[u].xres) {
+			ss[u].xat = ss[u].x;
+			w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
+			break;
+		}
+		if (m->gen == cg) {	/* met before: its dependency and
+					 * v's chain are there */
+			ss[u].xres = ss[v].xres;
+			ss[u].xat = ss[v].xat;
+			break;
+		}
+		m->gen = cg;
+		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
+		stack[n++] = u;
+		u = v;
+	}
+	while (n--) {		/* each inherits its next switch's chain */
+		u = stack[n];
+		v = ss[u].next;
+		if (ss[v].x != KR_NONE &&
+		    check_dep(w, ss[u].x, row[ss[v].next], ss[v].x, tag, 0))
+			return KR_ENOMEM;
+		ss[u].xres = ss[v].xres;
+		ss[u].xat = ss[v].xat;
 	}
 	return KR_OK;
 }
@@ -362,13 +437,13 @@ static int ch_source(struct walk *w, uint32_t s, const struct src_class *c,
 		     struct ch_in p, struct ch_out *o)
 {
 	if (c->kind == SRC_SW)
-		return ch_walk(w, c->sw, 0, p, &o->res, &o->at);
+		return ch_walk(w, c->sw, 0, &p, &o->res, &o->at);
 	o->vl0 = kr_map_vl(c->map0, p.sl);
 	o->at = NCH(w, s, o->vl0);
 	o->res = vl_check(w, s, o->vl0);
 	if (o->res || c->sw == KR_NONE)
 		return KR_OK;
-	return ch_walk(w, c->sw, c->in, p, &o->res, &o->at);
+	return ch_walk(w, c->sw, c->in, &p, &o->res, &o->at);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -556,23 +631,112 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own,
 	return KR_OK;
 }
 
+/* The classes srcs picks towards dlid, when every pair has SL sl and
+ * nothing is assumed: one_class for all of them, each a first channel
+ * and then its switch's chain (walk_chain), in one loop. */
+static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
+			 unsigned srcs)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+	struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	const uint32_t gen = w->gen, cg = sl_gen(w, sl, 0);
+	uint64_t pairs = 0, delivered = 0;
+
+	for (uint32_t k = 0; k < w->ncls; k++) {
+		struct src_class *c = &w->cls[k];
+		uint32_t n = c->n - (c->minus_gen == gen ? c->minus : 0);
+		uint32_t sw = c->sw, hops = c->kind == SRC_CA, tag, at = 0;
+		unsigned out, vl;
+		uint8_t res = RES_OK;
+		bool chan = false;	/* at is a channel */
+
+		if (!n || !(c->kind & srcs))
+			continue;
+		pairs += n;
+		if (sw == KR_NONE) {	/* a CA linked to a CA */
+			at = (uint32_t)f->peer[c->rep];
+			if (f->lid_port[dlid] != at)
+				res = 1 + KR_CHECK_WRONG_DEST;
+		} else {
+			if (ss[sw].gen != gen)
+				sw_resolve(w, sw, dlid);
+			res = ss[sw].res;
+			at = ss[sw].at;
+			hops += ss[sw].dist;
+		}
+		if (!res && c->kind == SRC_CA) {
+			vl = kr_map_vl(c->map0, sl);
+			c->vl0_mask |= (uint16_t)(1u << vl);
+			at = NCH(w, c->rep, vl);
+			chan = true;
+			res = vl_check(w, c->rep, vl);
+		}
+		if (!res && sw != KR_NONE && (out = row[sw])) {
+			uint32_t slot = f->port0[sw] + out;
+			struct ch_memo *m;
+
+			vl = kr_map_vl(sw_map(w, sw, c->in, out), sl);
+			at = NCH(w, slot, vl);
+			chan = true;
+			res = vl_check(w, slot, vl);
+			m = &w->ch[sw * w->nvl + vl];
+			tag = (uint32_t)f->lid[c->rep] << 16 | dlid;
+			if (!res && ss[sw].xgen != gen &&
+			    walk_chain(w, sw, sl, tag))
+				return KR_ENOMEM;
+			if (m->gen != cg) {	/* not met before */
+				r->vl_mask[slot] |= (uint16_t)(1u << vl);
+				if (!res) {
+					m->gen = cg;
+					if (ss[sw].x != KR_NONE &&
+					    check_dep(w, at, row[ss[sw].next],
+						      ss[sw].x, tag, 0))
+						return KR_ENOMEM;
+				}
+			}
+			if (!res && ss[sw].xres) {
+				res = ss[sw].xres;
+				at = ss[sw].xat;
+			}
+		}
+		if (res) {
+			fail_class(w, c, dlid, res, at, chan, n);
+			continue;
+		}
+		delivered += n;
+		r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
+		if (sw != KR_NONE)
+			ss[sw].w += n;
+	}
+	r->pairs += pairs;
+	r->delivered += delivered;
+	return KR_OK;
+}
+
 /* The pairs from the sources srcs picks towards dlid. */
 static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 {
 	const struct kr_tables *t = w->t;
 	uint32_t own = w->f->lid_port[dlid];
 	unsigned sl = t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+	bool chain;
 
 	w->gen++;
 	w->ntouched = 0;
 	w->mgmt = srcs != SRC_CA;
+	chain = w->exact && (dlid >= t->stride ||
+			     w->ex_first[dlid] == w->ex_first[dlid + 1]);
 	if (srcs & SRC_CA)	/* each LID once: in the pass with its CAs */
 		w->r->ndst++;
 	if (w->class_of[own] != KR_NONE)
 		sit_out(w, own);
 	if (exceptions(w, dlid, own, srcs))
 		return KR_ENOMEM;
-	for (uint32_t k = 0; k < w->ncls; k++) {
+	if (chain && classes_chain(w, dlid, sl, srcs))
+		return KR_ENOMEM;
+	for (uint32_t k = 0; !chain && k < w->ncls; k++) {
 		struct src_class *c = &w->cls[k];
 		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
 

@@ -42,9 +42,10 @@ struct src_class {
 	uint8_t kind;		/* SRC_CA or SRC_SW */
 };
 
-/* A channel's outcome for one (DLID, SL). A DLID leaves each switch by
- * one port, so its channels are (switch, VL): the memo is indexed so,
- * a few bytes per switch instead of a line per port. */
+/* A channel's outcome for one (DLID, SL) (for classes_chain in check.c:
+ * only that it was met). A DLID leaves each switch by one port, so its
+ * channels are (switch, VL): the memo is indexed so, a few bytes per
+ * switch instead of a line per port. */
 struct ch_memo {
 	uint32_t gen;		/* == the (DLID, SL) generation: valid */
 	uint8_t res;		/* 0 or 1 + reason */
@@ -93,6 +94,12 @@ struct walk {
 		uint64_t w;	/* delivered pairs entering here */
 		uint8_t res;	/* 0, 1 + reason, RES_BUSY on the stack */
 		uint8_t in;	/* the port of next it enters */
+		/* the chain (check.c, walk_chain): packets leaving this
+		 * switch all take channel x at next, then next's x ... */
+		uint8_t xres;	/* their outcome from x on, 0 or 1 + reason */
+		uint32_t xgen;	/* == w->gen: x, xres, xat are valid */
+		uint32_t x;	/* KR_NONE: delivered before a channel there */
+		uint32_t xat;	/* the channel where they fail */
 	} *sw;			/* [nsw] */
 	uint32_t *stack;	/* [nsw] */
 	uint32_t *touched, ntouched;
@@ -116,8 +123,7 @@ struct walk {
 		uint32_t to, edge;	/* to KR_NONE: empty */
 	} *dep;
 	size_t ndep, dep_cap;
-	uint32_t *cstack;	/* memo entries of the walk in progress */
-	size_t cstack_cap;
+	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 
 	/* The maps as one byte each, an index into the few distinct (map,
 	 * given) pairs: the walk reads a map per switch and DLID, and an

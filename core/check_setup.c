@@ -254,8 +254,7 @@ static int alloc_walk(struct walk *w)
 	w->ch = calloc(nsw * w->nvl, sizeof(*w->ch));
 	w->ch_at = malloc(nsw * w->nvl * sizeof(*w->ch_at));
 	w->dep_row = malloc(nch * sizeof(uint32_t));
-	w->cstack_cap = 64;
-	w->cstack = malloc(w->cstack_cap * sizeof(uint32_t));
+	w->cstack = malloc(nsw * sizeof(uint32_t));
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
 	if (!w->sw || !w->stack || !w->touched || !w->bucket ||
