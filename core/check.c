@@ -28,68 +28,84 @@
 /* ------------------------------------------------------------------ */
 /* Switch level: where the LFTs take a packet for one DLID              */
 
-/* One step from sw: a final result (delivered or why not), or RES_BUSY
- * with *next set when the packet moves on to another switch. */
-static uint8_t sw_step(struct walk *w, uint32_t sw, unsigned dlid,
-		       uint32_t *next)
+/* One step from switch sw (its state x, port the LFT entry, dest the
+ * slot owning the DLID): a final result (delivered or why not), or
+ * RES_BUSY with x->next and x->in set when the packet moves on to another
+ * switch. */
+static uint8_t sw_step(const struct kr_fabric *f, struct sw_state *x,
+		       uint32_t sw, unsigned port, uint32_t dest)
 {
-	const struct kr_fabric *f = w->f;
-	unsigned port = w->row[sw];
-	uint32_t p0 = f->port0[sw], owner = f->lid_port[dlid], slot;
+	uint32_t p0 = f->port0[sw], slot = p0 + port, node;
 	int32_t peer;
 
-	w->sw[sw].dist = 0;
-	w->sw[sw].at = p0;
+	x->dist = 0;
+	x->at = p0;
+	x->next = KR_NONE;
 	if (port > f->nports[sw])
 		return 1 + KR_CHECK_NO_ENTRY;
 	if (port == 0)
-		return owner == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
-	slot = p0 + port;
+		return dest == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
 	peer = f->peer[slot];
-	w->sw[sw].at = slot;
+	x->at = slot;
 	if (peer < 0)
 		return 1 + KR_CHECK_DOWN_PORT;
-	if (!kr_is_switch(f, f->owner[peer])) {
-		w->sw[sw].dist = 1;
-		w->sw[sw].at = (uint32_t)peer;
-		return (uint32_t)peer == owner ? RES_OK
-					       : 1 + KR_CHECK_WRONG_DEST;
+	node = f->owner[peer];
+	if (!kr_is_switch(f, node)) {
+		x->dist = 1;
+		x->at = (uint32_t)peer;
+		return (uint32_t)peer == dest ? RES_OK
+					      : 1 + KR_CHECK_WRONG_DEST;
 	}
-	*next = f->owner[peer];
-	w->sw[sw].in = (uint8_t)kr_port_num(f, (uint32_t)peer);
+	x->next = node;
+	x->in = (uint8_t)((uint32_t)peer - f->port0[node]);
 	return RES_BUSY;
+}
+
+/* A switch that delivers at distance d, counted for add_loads. */
+static void count_dist(struct walk *w, uint32_t d)
+{
+	w->bucket[d]++;
+	if (d > w->maxd)
+		w->maxd = d;
 }
 
 /* Resolves sw (and every switch on its way) for the current DLID. */
 static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 {
-	uint32_t n = 0, next = KR_NONE;
+	const struct kr_fabric *f = w->f;
+	const uint8_t *row = w->row;
+	struct sw_state *ss = w->sw;
+	uint32_t n = 0, gen = w->gen, dest = f->lid_port[dlid];
+	uint32_t *stack = w->stack;
 	uint8_t res;
 
-	while (w->sw[sw].gen != w->gen) {
-		w->sw[sw].gen = w->gen;
-		w->sw[sw].w = 0;
+	while (ss[sw].gen != gen) {
+		ss[sw].gen = gen;
+		ss[sw].w = 0;
 		w->touched[w->ntouched++] = sw;
-		res = sw_step(w, sw, dlid, &next);
-		w->sw[sw].res = res;
-		w->sw[sw].next = KR_NONE;
-		if (res != RES_BUSY)
+		res = sw_step(f, &ss[sw], sw, row[sw], dest);
+		ss[sw].res = res;
+		if (res != RES_BUSY) {
+			if (!res)
+				count_dist(w, ss[sw].dist);
 			break;
-		w->sw[sw].next = next;
-		w->stack[n++] = sw;
-		sw = next;
+		}
+		stack[n++] = sw;
+		sw = ss[sw].next;
 	}
-	res = w->sw[sw].res;
+	res = ss[sw].res;
 	if (res == RES_BUSY) {	/* met a switch still on the stack */
 		res = 1 + KR_CHECK_LOOP;
-		w->sw[sw].at = w->f->port0[sw];
+		ss[sw].at = w->f->port0[sw];
 	}
 	while (n--) {		/* everything before inherits, one hop more */
-		uint32_t u = w->stack[n], v = w->sw[u].next;
+		uint32_t u = stack[n], v = ss[u].next;
 
-		w->sw[u].res = res;
-		w->sw[u].dist = w->sw[v].dist + 1;
-		w->sw[u].at = res == 1 + KR_CHECK_LOOP ? w->sw[sw].at : w->sw[v].at;
+		ss[u].res = res;
+		ss[u].dist = ss[v].dist + 1;
+		ss[u].at = res == 1 + KR_CHECK_LOOP ? ss[sw].at : ss[v].at;
+		if (!res)
+			count_dist(w, ss[u].dist);
 	}
 }
 
@@ -553,37 +569,33 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 /* Destinations                                                       */
 
 /* Delivered pairs flow along the LFT tree of this DLID: farthest switches
- * first, each passes its count on to its next switch. */
+ * first (a counting sort by distance, counted by sw_resolve), each passes
+ * its count on to its next switch. */
 static void add_loads(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t maxd = 0, *order = w->stack, *b = w->bucket;
+	struct sw_state *ss = w->sw;
+	uint32_t *order = w->stack, *b = w->bucket, n = 0;
 
+	for (uint32_t d = w->maxd + 1; d-- > 0;) {	/* counts to places */
+		uint32_t k = b[d];
+
+		b[d] = n;
+		n += k;
+	}
 	for (uint32_t i = 0; i < w->ntouched; i++) {
 		uint32_t sw = w->touched[i];
 
-		if (!w->sw[sw].res && w->sw[sw].dist > maxd)
-			maxd = w->sw[sw].dist;
+		if (!ss[sw].res)
+			order[b[ss[sw].dist]++] = sw;
 	}
-	memset(b, 0, ((size_t)maxd + 2) * sizeof(*b));
-	for (uint32_t i = 0; i < w->ntouched; i++)
-		if (!w->sw[w->touched[i]].res)
-			b[maxd - w->sw[w->touched[i]].dist + 1]++;
-	for (uint32_t d = 1; d <= maxd + 1; d++)
-		b[d] += b[d - 1];
-	for (uint32_t i = 0; i < w->ntouched; i++) {
-		uint32_t sw = w->touched[i];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sw = order[i], next = ss[sw].next;
 
-		if (!w->sw[sw].res)
-			order[b[maxd - w->sw[sw].dist]++] = sw;
-	}
-	for (uint32_t i = 0, n = b[maxd]; i < n; i++) {
-		uint32_t sw = order[i], next = w->sw[sw].next;
-
-		if (next == KR_NONE || !w->sw[sw].w)
+		if (next == KR_NONE || !ss[sw].w)
 			continue;
-		w->r->link_load[f->port0[sw] + w->row[sw]] += w->sw[sw].w;
-		w->sw[next].w += w->sw[sw].w;
+		w->r->link_load[f->port0[sw] + w->row[sw]] += ss[sw].w;
+		ss[next].w += ss[sw].w;
 	}
 }
 
@@ -725,6 +737,8 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 
 	w->gen++;
 	w->ntouched = 0;
+	memset(w->bucket, 0, ((size_t)w->maxd + 1) * sizeof(*w->bucket));
+	w->maxd = 0;
 	w->mgmt = srcs != SRC_CA;
 	chain = w->exact && (dlid >= t->stride ||
 			     w->ex_first[dlid] == w->ex_first[dlid + 1]);
@@ -757,9 +771,10 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
  * a time, so that the lines read and written stay in the L1 cache. */
 static void load_block(struct walk *w, unsigned base)
 {
-	const struct kr_tables *t = w->t;
+	const uint8_t *lft = w->t->lft + base;
+	size_t stride = w->t->stride;
 	uint32_t nsw = w->f->nsw;
-	unsigned nd = t->stride - base < BLOCK ? t->stride - base : BLOCK;
+	unsigned nd = stride - base < BLOCK ? (unsigned)(stride - base) : BLOCK;
 
 	for (uint32_t sw0 = 0; sw0 < nsw; sw0 += BLOCK) {
 		uint32_t sw1 = nsw - sw0 < BLOCK ? nsw : sw0 + BLOCK;
@@ -767,10 +782,12 @@ static void load_block(struct walk *w, unsigned base)
 		for (unsigned d = 0; d < BLOCK; d++) {
 			uint8_t *col = w->col + (size_t)d * nsw;
 
+			if (d >= nd) {
+				memset(col + sw0, KR_NO_PORT, sw1 - sw0);
+				continue;
+			}
 			for (uint32_t sw = sw0; sw < sw1; sw++)
-				col[sw] = d < nd ? t->lft[(size_t)sw * t->stride +
-							  base + d]
-						 : KR_NO_PORT;
+				col[sw] = lft[sw * stride + d];
 		}
 	}
 }

@@ -103,7 +103,8 @@ struct walk {
 	} *sw;			/* [nsw] */
 	uint32_t *stack;	/* [nsw] */
 	uint32_t *touched, ntouched;
-	uint32_t *bucket;	/* [nsw + 2] counting sort by distance */
+	uint32_t *bucket;	/* [nsw + 2] delivering switches by distance */
+	uint32_t maxd;		/* the largest distance counted there */
 
 	/* channel generations per (DLID, SL, SL assumed): a path with an
 	 * assumed SL must not stop where a proven one went before, or the

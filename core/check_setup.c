@@ -247,7 +247,7 @@ static int alloc_walk(struct walk *w)
 	w->sw = calloc(nsw, sizeof(*w->sw));
 	w->stack = malloc(nsw * sizeof(uint32_t));
 	w->touched = malloc(nsw * sizeof(uint32_t));
-	w->bucket = malloc(nsw * sizeof(uint32_t));
+	w->bucket = calloc(nsw, sizeof(uint32_t));
 	w->col = malloc(nsw * BLOCK);
 	w->nvl = vl_bound(w);
 	nch = (size_t)f->nport * w->nvl + 1;
