@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Checker speed: KNS and tori from 1K to 16K CAs, generated with kr_gen,
- * LFTs filled by a plain BFS min-hop routing (lowest port number among the
- * shortest ways; written here so the bench does not wait for the real
- * engine), every SL on VL 0. Prints pairs/s and the CDG size; then the
- * same check with NGROUPS multicast groups, every CA a member of each,
+/* Checker speed, two tables.
+ *
+ * minhop: KNS and tori from 1K to 16K CAs, generated with kr_gen, LFTs
+ * filled by a plain BFS min-hop routing (lowest port number among the
+ * shortest ways), every SL on VL 0. Prints pairs/s and the CDG size; then
+ * the same check with NGROUPS multicast groups, every CA a member of each,
  * trees breadth-first from spread-out roots (OpenSM's default shape).
  *
- *   bench/bench_check [kns|torus|all]     (default all) */
+ * engine: the tables knsroute itself makes (kr_plan_build without its
+ * check: routes, SLs per DLID, SL2VL maps), checked as the plan checks
+ * them. Prints LFT entries (switches x (max LID + 1)) per CPU second, best
+ * of three: the machine is shared, CPU time is what the check costs.
+ *
+ *   bench/bench_check [all|minhop|engine] [NAME-PREFIX]   (default all) */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,16 +221,87 @@ static void run_case(const struct bench_case *c)
 	kr_fabric_free(&f);
 }
 
+static const struct bench_case engine_cases[] = {
+	{ "kns k8 n3 p8", KNS(8, 3, 8) },
+	{ "torus 8x8x8 p8", TORUS(8, 8, 8, 8) },
+	{ "kns k10 n3 p10", KNS(10, 3, 10) },
+	{ "torus 16x16x8 p4", TORUS(16, 16, 8, 4) },
+};
+
+static void run_engine_case(const struct bench_case *c)
+{
+	struct kr_check_opts o = { .max_examples = 3 };
+	struct kr_check_report r;
+	struct kr_cdg *proof = NULL;
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+	struct kr_plan p;
+	struct kr_conf conf;
+	double t0, best = 1e9, entries;
+	int rc = KR_OK;
+
+	kr_conf_init(&conf);
+	conf.check = 0;
+	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) ||
+	    kr_plan_build(&f, &conf, &p, &d)) {
+		fprintf(stderr, "%s: %s\n", c->name, d.msg);
+		exit(1);
+	}
+	o.keep = &proof;	/* as the plan checks: the graph is kept */
+	for (int i = 0; i < 3; i++) {
+		t0 = bench_cpu_now();
+		rc = kr_check_run(&f, &p.tables, &o, &r, &d);
+		if (bench_cpu_now() - t0 < best)
+			best = bench_cpu_now() - t0;
+		kr_check_graph_free(proof);
+		if (i < 2)
+			kr_check_report_free(&r);
+	}
+	entries = (double)f.nsw * (f.max_lid + 1);
+	printf("%-20s %6u %5u %10.0f %9.1f %9.1f %9llu %9llu  %s\n", c->name,
+	       f.nnode - f.nsw, f.nsw, entries, best * 1e3,
+	       entries / best / 1e6, (unsigned long long)r.channels,
+	       (unsigned long long)r.deps,
+	       rc == KR_OK ? "clean" : kr_strerror(rc));
+	fflush(stdout);
+	kr_check_report_free(&r);
+	kr_plan_free(&p);
+	kr_fabric_free(&f);
+}
+
+static bool picked(const char *name, const char *prefix)
+{
+	return !prefix || !strncmp(name, prefix, strlen(prefix));
+}
+
 int main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "all";
+	const char *prefix = argc > 2 ? argv[2] : NULL;
 
-	printf("%-20s %6s %5s %12s %8s %12s %9s %9s  %s\n", "fabric", "CAs",
-	       "sw", "pairs", "time/s", "pairs/s", "channels", "deps",
-	       "verdict");
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (!strcmp(which, "all") ||
-		    !strncmp(cases[i].name, which, strlen(which)))
-			run_case(&cases[i]);
+	if (strcmp(which, "all") && strcmp(which, "minhop") &&
+	    strcmp(which, "engine")) {
+		fprintf(stderr, "usage: bench_check [all|minhop|engine] "
+			"[NAME-PREFIX]\n");
+		return 2;
+	}
+	if (strcmp(which, "engine")) {
+		printf("%-20s %6s %5s %12s %8s %12s %9s %9s  %s\n", "minhop",
+		       "CAs", "sw", "pairs", "time/s", "pairs/s", "channels",
+		       "deps", "verdict");
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			if (picked(cases[i].name, prefix))
+				run_case(&cases[i]);
+	}
+	if (strcmp(which, "minhop")) {
+		printf("%s%-20s %6s %5s %10s %9s %9s %9s %9s  %s\n",
+		       strcmp(which, "all") ? "" : "\n", "engine", "CAs", "sw",
+		       "entries", "CPU ms", "Mentry/s", "channels", "deps",
+		       "verdict");
+		for (size_t i = 0; i < sizeof(engine_cases) /
+				       sizeof(engine_cases[0]); i++)
+			if (picked(engine_cases[i].name, prefix))
+				run_engine_case(&engine_cases[i]);
+	}
 	return 0;
 }

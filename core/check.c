@@ -7,7 +7,11 @@
  * A 16K-CA fabric has ~3e8 pairs, too many to touch one by one: sources
  * that behave alike form classes (check_int.h), so the work per DLID is
  * about one step per switch and one per class, plus the pairs with an SL
- * of their own.
+ * of their own. When every pair towards a DLID has its SL, and nothing is
+ * assumed, the channel walk needs no memo per channel either: all packets
+ * leaving a switch enter the next one through the same port, so after
+ * their first channel they share one chain of channels per switch
+ * (classes_chain).
  *
  * Two passes over the destinations: data (CA sources to CA LIDs), whose
  * graph gets its verdict, then management (towards switch LIDs, and from
@@ -24,67 +28,84 @@
 /* ------------------------------------------------------------------ */
 /* Switch level: where the LFTs take a packet for one DLID              */
 
-/* One step from sw: a final result (delivered or why not), or RES_BUSY
- * with *next set when the packet moves on to another switch. */
-static uint8_t sw_step(struct walk *w, uint32_t sw, unsigned dlid,
-		       uint32_t *next)
+/* One step from switch sw (its state x, port the LFT entry, dest the
+ * slot owning the DLID): a final result (delivered or why not), or
+ * RES_BUSY with x->next and x->in set when the packet moves on to another
+ * switch. */
+static uint8_t sw_step(const struct kr_fabric *f, struct sw_state *x,
+		       uint32_t sw, unsigned port, uint32_t dest)
 {
-	const struct kr_fabric *f = w->f;
-	unsigned port = w->row[sw];
-	uint32_t p0 = f->port0[sw], owner = f->lid_port[dlid], slot;
+	uint32_t p0 = f->port0[sw], slot = p0 + port, node;
 	int32_t peer;
 
-	w->sw_dist[sw] = 0;
-	w->sw_at[sw] = p0;
+	x->dist = 0;
+	x->at = p0;
+	x->next = KR_NONE;
 	if (port > f->nports[sw])
 		return 1 + KR_CHECK_NO_ENTRY;
 	if (port == 0)
-		return owner == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
-	slot = p0 + port;
+		return dest == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
 	peer = f->peer[slot];
-	w->sw_at[sw] = slot;
+	x->at = slot;
 	if (peer < 0)
 		return 1 + KR_CHECK_DOWN_PORT;
-	if (!kr_is_switch(f, f->owner[peer])) {
-		w->sw_dist[sw] = 1;
-		w->sw_at[sw] = (uint32_t)peer;
-		return (uint32_t)peer == owner ? RES_OK
-					       : 1 + KR_CHECK_WRONG_DEST;
+	node = f->owner[peer];
+	if (!kr_is_switch(f, node)) {
+		x->dist = 1;
+		x->at = (uint32_t)peer;
+		return (uint32_t)peer == dest ? RES_OK
+					      : 1 + KR_CHECK_WRONG_DEST;
 	}
-	*next = f->owner[peer];
+	x->next = node;
+	x->in = (uint8_t)((uint32_t)peer - f->port0[node]);
 	return RES_BUSY;
+}
+
+/* A switch that delivers at distance d, counted for add_loads. */
+static void count_dist(struct walk *w, uint32_t d)
+{
+	w->bucket[d]++;
+	if (d > w->maxd)
+		w->maxd = d;
 }
 
 /* Resolves sw (and every switch on its way) for the current DLID. */
 static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 {
-	uint32_t n = 0, next = KR_NONE;
+	const struct kr_fabric *f = w->f;
+	const uint8_t *row = w->row;
+	struct sw_state *ss = w->sw;
+	uint32_t n = 0, gen = w->gen, dest = f->lid_port[dlid];
+	uint32_t *stack = w->stack;
 	uint8_t res;
 
-	while (w->sw_gen[sw] != w->gen) {
-		w->sw_gen[sw] = w->gen;
-		w->w[sw] = 0;
+	while (ss[sw].gen != gen) {
+		ss[sw].gen = gen;
+		ss[sw].w = 0;
 		w->touched[w->ntouched++] = sw;
-		res = sw_step(w, sw, dlid, &next);
-		w->sw_res[sw] = res;
-		w->sw_next[sw] = KR_NONE;
-		if (res != RES_BUSY)
+		res = sw_step(f, &ss[sw], sw, row[sw], dest);
+		ss[sw].res = res;
+		if (res != RES_BUSY) {
+			if (!res)
+				count_dist(w, ss[sw].dist);
 			break;
-		w->sw_next[sw] = next;
-		w->stack[n++] = sw;
-		sw = next;
+		}
+		stack[n++] = sw;
+		sw = ss[sw].next;
 	}
-	res = w->sw_res[sw];
+	res = ss[sw].res;
 	if (res == RES_BUSY) {	/* met a switch still on the stack */
 		res = 1 + KR_CHECK_LOOP;
-		w->sw_at[sw] = w->f->port0[sw];
+		ss[sw].at = w->f->port0[sw];
 	}
 	while (n--) {		/* everything before inherits, one hop more */
-		uint32_t u = w->stack[n], v = w->sw_next[u];
+		uint32_t u = stack[n], v = ss[u].next;
 
-		w->sw_res[u] = res;
-		w->sw_dist[u] = w->sw_dist[v] + 1;
-		w->sw_at[u] = res == 1 + KR_CHECK_LOOP ? w->sw_at[sw] : w->sw_at[v];
+		ss[u].res = res;
+		ss[u].dist = ss[v].dist + 1;
+		ss[u].at = res == 1 + KR_CHECK_LOOP ? ss[sw].at : ss[v].at;
+		if (!res)
+			count_dist(w, ss[u].dist);
 	}
 }
 
@@ -123,60 +144,83 @@ static int flag_new(struct walk *w, uint8_t why)
 	return KR_OK;
 }
 
-/* An incremental check inserts with the cycle test; a cycle stops it at
- * the DLID (see kr_check_incremental). */
-static int insert_edge(struct walk *w, uint32_t from, uint32_t to,
-		       uint32_t tag, uint8_t why)
+/* Adds from -> to, known or not, with its id in *e (KR_NONE: an
+ * incremental check's insertion would close a cycle, which stops it at
+ * the DLID: see kr_check_incremental; such checks assume nothing). */
+static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
+		    uint8_t why, uint32_t *e)
 {
-	int rc = kr_cdg_insert(&w->g, from, to, tag);
+	int rc;
 
-	if (rc == KR_ECYCLE) {
-		w->incr_cycle = true;
-		return KR_OK;
+	if (w->incr) {
+		rc = kr_cdg_insert(&w->g, from, to, tag);
+		*e = rc == 1 ? w->g.nedge - 1 : kr_cdg_find(&w->g, from, to);
+		if (rc == KR_ECYCLE)
+			w->incr_cycle = true;
+		return rc < 0 && rc != KR_ECYCLE ? rc : KR_OK;
 	}
-	if (rc < 0)
-		return rc;
-	if (w->exact)
-		return KR_OK;
-	if (rc == 1)
-		return flag_new(w, why);
-	flag_known(w, kr_cdg_find(&w->g, from, to), tag, why);
-	return KR_OK;
-}
-
-int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
-		   uint8_t why)
-{
-	uint32_t e;
-
-	if (w->incr)
-		return insert_edge(w, from, to, tag, why);
-	if (w->exact)
-		return kr_cdg_add(&w->g, from, to, tag) < 0 ? KR_ENOMEM : KR_OK;
-	/* nearly every call meets a known edge: one lookup, not two */
-	e = kr_cdg_find(&w->g, from, to);
-	if (e != KR_NONE) {
-		flag_known(w, e, tag, why);
+	*e = kr_cdg_find(&w->g, from, to);
+	if (*e != KR_NONE) {
+		if (!w->exact)
+			flag_known(w, *e, tag, why);
 		return KR_OK;
 	}
 	if (kr_cdg_add(&w->g, from, to, tag) < 0)
 		return KR_ENOMEM;
-	return flag_new(w, why);
+	*e = w->g.nedge - 1;
+	return w->exact ? KR_OK : flag_new(w, why);
 }
 
-/* Adds (slot, vl) -> to unless the port's small cache of recent
- * dependencies has it (with the same why). */
-static int add_dep(struct walk *w, uint32_t slot, unsigned vl, uint32_t to,
-		   uint32_t tag, uint8_t why)
+/* A row for channel from: one entry per port of the switch it leads to. */
+static int new_row(struct walk *w, uint32_t from)
 {
-	uint64_t key = (uint64_t)why << 32 | (uint32_t)vl << 28 | to;
-	uint64_t *way = &w->dep_cache[(size_t)slot * DEP_WAYS +
-				      ((to * 0x9e3779b1u) >> 29)];
+	const struct kr_fabric *f = w->f;
+	uint32_t peer = (uint32_t)f->peer[CH_SLOT(w, from)];
+	size_t n = f->nports[f->owner[peer]] + 1u;
 
-	if (*way == key)
+	if (w->ndep + n > w->dep_cap) {
+		size_t cap = w->dep_cap ? 2 * w->dep_cap : 4096;
+		struct dep_ref *p;
+
+		while (cap < w->ndep + n)
+			cap *= 2;
+		if (cap > UINT32_MAX ||
+		    !(p = realloc(w->dep, cap * sizeof(*p))))
+			return KR_ENOMEM;
+		w->dep = p;
+		w->dep_cap = cap;
+	}
+	w->dep_row[from] = (uint32_t)w->ndep;
+	memset(w->dep + w->ndep, 0xff, n * sizeof(*w->dep));
+	w->ndep += n;
+	return KR_OK;
+}
+
+int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
+	      uint32_t tag, uint8_t why)
+{
+	struct dep_ref *d;
+	uint32_t e;
+
+	if (w->dep_row[from] == KR_NONE && new_row(w, from))
+		return KR_ENOMEM;
+	d = &w->dep[w->dep_row[from] + out];
+	if (d->to == to) {
+		if (!w->exact)
+			flag_known(w, d->edge, tag, why);
 		return KR_OK;
-	*way = key;
-	return check_add_edge(w, NCH(w, slot, vl), to, tag, why);
+	}
+	if (add_edge(w, from, to, tag, why, &e))
+		return KR_ENOMEM;
+	if (e != KR_NONE)
+		*d = (struct dep_ref){ .to = to, .edge = e };
+	return KR_OK;
+}
+
+void check_dep_reset(struct walk *w)
+{
+	memset(w->dep_row, 0xff, (size_t)w->g.nnode * sizeof(*w->dep_row));
+	w->ndep = 0;
 }
 
 /* 0, or 1 + reason when a VL is unusable on the port sending on it. */
@@ -189,20 +233,6 @@ static uint8_t vl_check(const struct walk *w, uint32_t slot, unsigned vl)
 	if (oper && vl >= oper)
 		return 1 + KR_CHECK_OPER_VL;
 	return RES_OK;
-}
-
-static int cpush(struct walk *w, uint32_t c, uint32_t n)
-{
-	if (n == w->cstack_cap) {
-		uint32_t *p = realloc(w->cstack, 2 * n * sizeof(*p));
-
-		if (!p)
-			return KR_ENOMEM;
-		w->cstack = p;
-		w->cstack_cap = 2 * n;
-	}
-	w->cstack[n] = c;
-	return KR_OK;
 }
 
 /* The channel generation of (current DLID, sl, SL assumed), made on first
@@ -218,80 +248,156 @@ static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
 }
 
 /* A walk on one SL: sl_why is KR_CHECK_ASSUMED_SL when that SL was
- * assumed; prev_why says whether the map giving the previous channel's VL
- * was, prev_fixed whether that map sends every SL to one VL. */
+ * assumed; tag names the pair for the dependencies it makes. */
 struct ch_in {
 	unsigned sl;
-	uint8_t sl_why, prev_why;
-	bool prev_fixed;
+	uint8_t sl_why;
 	uint32_t tag;
 };
 
-/* Follows channels from switch sw, entered through port in, with prev
- * the channel (port slot, VL) that brought the packet (slot KR_NONE: none,
- * or the caller adds that dependency). Outcome in *res, in *at the channel
- * where it failed, in *first the first switch channel (KR_NONE if
- * delivered at sw), in *first_why and *first_fixed whether its map was
- * assumed and ignores the SL. The route is known to be loop-free. */
-static int ch_walk(struct walk *w, uint32_t prev, unsigned prev_vl,
-		   uint32_t sw, unsigned in, struct ch_in p, uint8_t *res,
-		   uint32_t *at, uint32_t *first, uint8_t *first_why,
-		   bool *first_fixed)
+/* The SL2VL map of switch sw from in to out (check_map, for a switch). */
+static inline uint64_t sw_map(const struct walk *w, uint32_t sw, unsigned in,
+			      unsigned out)
+{
+	size_t at;
+
+	if (!w->t->sl2vl)
+		return 0;
+	at = w->t->sl2vl_base[sw] + out * (w->f->nports[sw] + 1u) + in;
+	return w->map_id ? w->map[w->map_id[at]] : w->t->sl2vl[at];
+}
+
+/* Follows channels from switch sw, entered through port in (0: the
+ * packet starts there, or came from a CA, whose channel no dependency
+ * leaves: the graph has switch channels only). Outcome in *res, in *at
+ * the channel where it failed. The switch level delivers from sw (so the
+ * route is loop-free, at most nsw steps) and gives the next switch of
+ * each. Nearly every walk ends at its first or second channel, met
+ * before: what the loop reads stays in locals. */
+static int ch_walk(struct walk *w, uint32_t sw, unsigned in,
+		   const struct ch_in *p, uint8_t *res, uint32_t *at)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t n = 0, cg = sl_gen(w, p.sl, p.sl_why);
+	const struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	const bool given = w->t->sl2vl_given != NULL;
+	const unsigned nvl = w->nvl, sl = p->sl;
+	struct ch_memo *ch = w->ch;
+	uint32_t *stack = w->cstack, *ch_at = w->ch_at;
+	uint16_t *vl_mask = w->r->vl_mask;
+	uint32_t n = 0, cg = sl_gen(w, sl, p->sl_why), prev = KR_NONE, c = 0;
+	uint8_t r = RES_OK, prev_why = 0;	/* the map giving prev's VL
+						 * was assumed */
+	bool prev_fixed = false;	/* and sends every SL to one VL */
 
-	*res = RES_OK;
-	*first = KR_NONE;
 	for (;;) {
-		unsigned out = w->row[sw], vl;
-		uint32_t slot = f->port0[sw] + out, c;
+		unsigned out = row[sw], vl;
+		uint32_t slot, m;
 		uint64_t map;
-		uint8_t why, hop;
-		int32_t peer;
+		uint8_t why = 0, hop;
+		bool fixed;
 
 		if (out == 0)
 			break;	/* delivered at this switch */
-		map = check_map(w, sw, in, out);
-		vl = kr_map_vl(map, p.sl);
-		why = check_map_why(w, sw, in, out);
+		slot = f->port0[sw] + out;
+		map = sw_map(w, sw, in, out);
+		vl = kr_map_vl(map, sl);
+		fixed = map_fixed(map);
+		if (given)
+			why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
-		if (*first == KR_NONE) {
-			*first = c;
-			*first_why = why;
-			*first_fixed = map_fixed(map);
-		}
+		m = sw * nvl + vl;
 		if (prev != KR_NONE &&
-		    add_dep(w, prev, prev_vl, c, p.tag,
-			    dep_why(p.sl_why, p.prev_why, p.prev_fixed, why,
-				    map_fixed(map))))
+		    check_dep(w, prev, out, c, p->tag,
+			      dep_why(p->sl_why, prev_why, prev_fixed, why,
+				      fixed)))
 			return KR_ENOMEM;
-		hop = why | (p.sl_why && map_fixed(map) ? 4 : 0);
-		if (w->ch[c].gen == cg && w->ch[c].hop == hop) {
-			*res = w->ch[c].res;
-			*at = w->ch[c].at;
+		hop = why | (p->sl_why && fixed ? 4 : 0);
+		if (ch[m].gen == cg && ch[m].hop == hop) {
+			r = ch[m].res;
+			if (r)
+				*at = ch_at[m];
 			break;
 		}
-		w->ch[c].gen = cg;
-		w->ch[c].hop = hop;
-		if (cpush(w, c, n++))
-			return KR_ENOMEM;
-		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
-		*at = c;
-		*res = vl_check(w, slot, vl);
-		peer = f->peer[slot];
-		if (*res || !kr_is_switch(f, f->owner[peer]))
+		ch[m].gen = cg;
+		ch[m].hop = hop;
+		stack[n++] = m;
+		vl_mask[slot] |= (uint16_t)(1u << vl);
+		r = vl_check(w, slot, vl);
+		if (r) {
+			*at = c;
 			break;
-		prev = slot;
-		prev_vl = vl;
-		p.prev_why = why;
-		p.prev_fixed = map_fixed(map);
-		sw = f->owner[peer];
-		in = kr_port_num(f, (uint32_t)peer);
+		}
+		if (ss[sw].next == KR_NONE)
+			break;	/* delivered to a CA */
+		prev = c;
+		prev_why = why;
+		prev_fixed = fixed;
+		in = ss[sw].in;
+		sw = ss[sw].next;
 	}
-	while (n--) {
-		w->ch[w->cstack[n]].res = *res;
-		w->ch[w->cstack[n]].at = *at;
+	for (uint32_t i = 0; i < n; i++) {
+		ch[stack[i]].res = r;
+		if (r)
+			ch_at[stack[i]] = *at;
+	}
+	*res = r;
+	return KR_OK;
+}
+
+/* The channel of packets leaving switch u at the next switch, and what
+ * becomes of them from there, memoised per switch for the current DLID
+ * (classes_chain: one SL, nothing assumed). Each switch on the way adds its
+ * dependency into the next one's channel, tagged with the pair that got
+ * there first. The memo of ch_walk marks the channels met (a channel
+ * fails or passes whoever holds it, and leads on the same way). */
+static int walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag)
+{
+	const struct kr_fabric *f = w->f;
+	struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	uint32_t *stack = w->cstack, n = 0, v, cg = sl_gen(w, sl, 0);
+
+	while (ss[u].xgen != w->gen) {
+		unsigned out, vl;
+		uint32_t slot;
+		struct ch_memo *m;
+
+		ss[u].xgen = w->gen;
+		ss[u].x = KR_NONE;
+		ss[u].xres = RES_OK;
+		v = ss[u].next;
+		if (v == KR_NONE || !(out = row[v]))
+			break;	/* delivered to a CA or at v itself */
+		slot = f->port0[v] + out;
+		vl = kr_map_vl(sw_map(w, v, ss[u].in, out), sl);
+		ss[u].x = NCH(w, slot, vl);
+		m = &w->ch[v * w->nvl + vl];
+		ss[u].xres = vl_check(w, slot, vl);
+		if (ss[u].xres) {
+			ss[u].xat = ss[u].x;
+			w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
+			break;
+		}
+		if (m->gen == cg) {	/* met before: its dependency and
+					 * v's chain are there */
+			ss[u].xres = ss[v].xres;
+			ss[u].xat = ss[v].xat;
+			break;
+		}
+		m->gen = cg;
+		w->r->vl_mask[slot] |= (uint16_t)(1u << vl);
+		stack[n++] = u;
+		u = v;
+	}
+	while (n--) {		/* each inherits its next switch's chain */
+		u = stack[n];
+		v = ss[u].next;
+		if (ss[v].x != KR_NONE &&
+		    check_dep(w, ss[u].x, row[ss[v].next], ss[v].x, tag, 0))
+			return KR_ENOMEM;
+		ss[u].xres = ss[v].xres;
+		ss[u].xat = ss[v].xat;
 	}
 	return KR_OK;
 }
@@ -313,72 +419,47 @@ static void fail_one(struct walk *w, uint32_t s, unsigned dlid, uint8_t res,
 		.at = chan ? CH_SLOT(w, at) : at };
 }
 
-/* Switch-level outcome from source s: the switch it enters (KR_NONE when
- * linked straight to a CA), hops so far; 0 or 1 + reason. */
-static uint8_t enter(struct walk *w, uint32_t s, unsigned dlid, uint32_t *sw,
+/* Switch-level outcome from the sources of class c: hops so far; 0 or
+ * 1 + reason. */
+static uint8_t enter(struct walk *w, const struct src_class *c, unsigned dlid,
 		     uint32_t *hops, uint32_t *at)
 {
-	const struct kr_fabric *f = w->f;
-	uint32_t node = f->owner[s], peer;
+	uint32_t sw = c->sw;
 
-	*hops = 0;
-	if (kr_is_switch(f, node)) {
-		*sw = node;
-	} else {
-		peer = (uint32_t)f->peer[s];
-		*hops = 1;
-		if (!kr_is_switch(f, f->owner[peer])) {
-			*sw = KR_NONE;
-			*at = peer;
-			return f->lid_port[dlid] == peer ? RES_OK
-							 : 1 + KR_CHECK_WRONG_DEST;
-		}
-		*sw = f->owner[peer];
+	*hops = c->kind == SRC_CA;
+	if (sw == KR_NONE) {	/* a CA linked to a CA: a class of its own */
+		*at = (uint32_t)w->f->peer[c->rep];
+		return w->f->lid_port[dlid] == *at ? RES_OK
+						   : 1 + KR_CHECK_WRONG_DEST;
 	}
-	sw_resolve(w, *sw, dlid);
-	*hops += w->sw_dist[*sw];
-	*at = w->sw_at[*sw];
-	return w->sw_res[*sw];
+	if (w->sw[sw].gen != w->gen)
+		sw_resolve(w, sw, dlid);
+	*hops += w->sw[sw].dist;
+	*at = w->sw[sw].at;
+	return w->sw[sw].res;
 }
 
-/* Where a source's walk ended: outcome, failing channel, first switch
- * channel (as ch_walk), the source port's own VL and whether the maps of
- * those two were assumed. */
+/* Where a source's walk ended: outcome, failing channel, the source
+ * port's own VL (a CA). */
 struct ch_out {
 	uint8_t res;
-	uint32_t at, first;
+	uint32_t at;
 	unsigned vl0;
-	uint8_t why0, first_why;
-	bool fixed0, first_fixed;
 };
 
-/* Channel walk from source s: its own port's channel (a CA: VL o->vl0),
- * then the switches'; dep: add the dependency between the two. */
-static int ch_source(struct walk *w, uint32_t s, struct ch_in p, bool dep,
-		     struct ch_out *o)
+/* Channel walk from source s of class c: its own port's channel (a CA:
+ * VL o->vl0), then the switches'. */
+static int ch_source(struct walk *w, uint32_t s, const struct src_class *c,
+		     struct ch_in p, struct ch_out *o)
 {
-	const struct kr_fabric *f = w->f;
-	uint32_t node = f->owner[s], peer;
-	unsigned port;
-
-	o->first = KR_NONE;
-	if (kr_is_switch(f, node))
-		return ch_walk(w, KR_NONE, 0, node, 0, p, &o->res, &o->at,
-			       &o->first, &o->first_why, &o->first_fixed);
-	port = kr_port_num(f, s);
-	o->vl0 = kr_map_vl(check_map(w, node, port, port), p.sl);
-	o->why0 = check_map_why(w, node, port, port);
-	o->fixed0 = map_fixed(check_map(w, node, port, port));
+	if (c->kind == SRC_SW)
+		return ch_walk(w, c->sw, 0, &p, &o->res, &o->at);
+	o->vl0 = kr_map_vl(c->map0, p.sl);
 	o->at = NCH(w, s, o->vl0);
 	o->res = vl_check(w, s, o->vl0);
-	peer = (uint32_t)f->peer[s];
-	if (o->res || !kr_is_switch(f, f->owner[peer]))
+	if (o->res || c->sw == KR_NONE)
 		return KR_OK;
-	p.prev_why = o->why0;
-	p.prev_fixed = o->fixed0;
-	return ch_walk(w, dep ? s : KR_NONE, o->vl0, f->owner[peer],
-		       kr_port_num(f, peer), p, &o->res, &o->at, &o->first,
-		       &o->first_why, &o->first_fixed);
+	return ch_walk(w, c->sw, c->in, &p, &o->res, &o->at);
 }
 
 static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
@@ -389,23 +470,24 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 	r->delivered += n;
 	r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
 	if (sw != KR_NONE)
-		w->w[sw] += n;
+		w->sw[sw].w += n;
 }
 
 /* A pair with an SL of its own (given), walked alone. */
 static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 {
+	const struct src_class *c = &w->cls[w->class_of[s]];
 	struct ch_in p = { .sl = sl, .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
 	struct ch_out o;
-	uint32_t sw, hops, at;
-	uint8_t res = enter(w, s, dlid, &sw, &hops, &at);
+	uint32_t hops, at;
+	uint8_t res = enter(w, c, dlid, &hops, &at);
 	bool chan = false;
 
 	w->r->pairs++;
 	if (!res) {
-		if (ch_source(w, s, p, true, &o))
+		if (ch_source(w, s, c, p, &o))
 			return KR_ENOMEM;
-		if (!kr_is_switch(w->f, w->f->owner[s]))
+		if (c->kind == SRC_CA)
 			w->r->vl_mask[s] |= (uint16_t)(1u << o.vl0);
 		res = o.res;
 		at = o.at;
@@ -415,7 +497,7 @@ static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
 		w->r->fail[res - 1]++;
 		fail_one(w, s, dlid, res, at, chan);
 	} else {
-		count_delivered(w, sw, hops, 1);
+		count_delivered(w, c->sw, hops, 1);
 	}
 	return KR_OK;
 }
@@ -442,34 +524,6 @@ static void fail_class(struct walk *w, const struct src_class *c,
 	}
 }
 
-/* First-hop dependencies of the members, once per (out port, SL, SL
- * assumed): when some member sits out (its own LID, or an SL of its own)
- * the others get theirs now and the triple stays unmarked. Members share
- * the representative's maps and whether they were given. */
-static int class_deps(struct walk *w, struct src_class *c, unsigned dlid,
-		      const struct ch_in *p, const struct ch_out *o)
-{
-	uint32_t bit = c->seen + (w->row[c->sw] * KR_NSL + p->sl) * 2 +
-		       (p->sl_why ? 1 : 0);
-	uint64_t *word = &w->seen_bits[bit / 64], mask = 1ull << (bit % 64);
-
-	if (*word & mask)
-		return KR_OK;
-	if (c->minus_gen != w->gen)
-		*word |= mask;
-	for (uint32_t i = 0; i < c->n; i++) {
-		uint32_t m = w->member[c->first + i];
-
-		if (!sits_out(w, m) &&
-		    check_add_edge(w, NCH(w, m, o->vl0), o->first,
-			     (uint32_t)w->f->lid[m] << 16 | dlid,
-			     dep_why(p->sl_why, o->why0, o->fixed0,
-				     o->first_why, o->first_fixed)) < 0)
-			return KR_ENOMEM;
-	}
-	return KR_OK;
-}
-
 /* KR_CHECK_ASSUMED_SL when no input gave the SL of source s towards dlid
  * (pairs of their own are given). */
 static uint8_t sl_why(const struct walk *w, uint32_t s, unsigned dlid)
@@ -490,8 +544,8 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 	struct ch_in p = { .sl = sl, .sl_why = sl_why(w, c->rep, dlid),
 			   .tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid };
 	struct ch_out o;
-	uint32_t sw, hops, at;
-	uint8_t res = enter(w, c->rep, dlid, &sw, &hops, &at);
+	uint32_t hops, at;
+	uint8_t res = enter(w, c, dlid, &hops, &at);
 
 	w->r->pairs += n;
 	if (p.sl_why)
@@ -500,17 +554,14 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 		fail_class(w, c, dlid, res, at, false, n);
 		return KR_OK;
 	}
-	if (ch_source(w, c->rep, p, false, &o))
+	if (ch_source(w, c->rep, c, p, &o))
 		return KR_ENOMEM;
-	if (!kr_is_switch(w->f, w->f->owner[c->rep])) {
+	if (c->kind == SRC_CA)
 		c->vl0_mask |= (uint16_t)(1u << o.vl0);
-		if (o.first != KR_NONE && class_deps(w, c, dlid, &p, &o))
-			return KR_ENOMEM;
-	}
 	if (o.res)
 		fail_class(w, c, dlid, o.res, o.at, true, n);
 	else
-		count_delivered(w, sw, hops, n);
+		count_delivered(w, c->sw, hops, n);
 	return KR_OK;
 }
 
@@ -518,37 +569,33 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 /* Destinations                                                       */
 
 /* Delivered pairs flow along the LFT tree of this DLID: farthest switches
- * first, each passes its count on to its next switch. */
+ * first (a counting sort by distance, counted by sw_resolve), each passes
+ * its count on to its next switch. */
 static void add_loads(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t maxd = 0, *order = w->stack, *b = w->bucket;
+	struct sw_state *ss = w->sw;
+	uint32_t *order = w->stack, *b = w->bucket, n = 0;
 
+	for (uint32_t d = w->maxd + 1; d-- > 0;) {	/* counts to places */
+		uint32_t k = b[d];
+
+		b[d] = n;
+		n += k;
+	}
 	for (uint32_t i = 0; i < w->ntouched; i++) {
 		uint32_t sw = w->touched[i];
 
-		if (!w->sw_res[sw] && w->sw_dist[sw] > maxd)
-			maxd = w->sw_dist[sw];
+		if (!ss[sw].res)
+			order[b[ss[sw].dist]++] = sw;
 	}
-	memset(b, 0, ((size_t)maxd + 2) * sizeof(*b));
-	for (uint32_t i = 0; i < w->ntouched; i++)
-		if (!w->sw_res[w->touched[i]])
-			b[maxd - w->sw_dist[w->touched[i]] + 1]++;
-	for (uint32_t d = 1; d <= maxd + 1; d++)
-		b[d] += b[d - 1];
-	for (uint32_t i = 0; i < w->ntouched; i++) {
-		uint32_t sw = w->touched[i];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sw = order[i], next = ss[sw].next;
 
-		if (!w->sw_res[sw])
-			order[b[maxd - w->sw_dist[sw]]++] = sw;
-	}
-	for (uint32_t i = 0, n = b[maxd]; i < n; i++) {
-		uint32_t sw = order[i], next = w->sw_next[sw];
-
-		if (next == KR_NONE || !w->w[sw])
+		if (next == KR_NONE || !ss[sw].w)
 			continue;
-		w->r->link_load[f->port0[sw] + w->row[sw]] += w->w[sw];
-		w->w[next] += w->w[sw];
+		w->r->link_load[f->port0[sw] + w->row[sw]] += ss[sw].w;
+		ss[next].w += ss[sw].w;
 	}
 }
 
@@ -564,9 +611,6 @@ static void sit_out(struct walk *w, uint32_t s)
 	c->minus++;
 	w->excl_gen[s] = w->gen;
 }
-
-/* Which sources a pass over one DLID takes. */
-enum { SRC_CA = 1, SRC_SW = 2, SRC_ANY = 3 };
 
 static unsigned src_kind(const struct walk *w, uint32_t s)
 {
@@ -599,27 +643,118 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own,
 	return KR_OK;
 }
 
+/* The classes srcs picks towards dlid, when every pair has SL sl and
+ * nothing is assumed: one_class for all of them, each a first channel
+ * and then its switch's chain (walk_chain), in one loop. */
+static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
+			 unsigned srcs)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+	struct sw_state *ss = w->sw;
+	const uint8_t *row = w->row;
+	const uint32_t gen = w->gen, cg = sl_gen(w, sl, 0);
+	uint64_t pairs = 0, delivered = 0;
+
+	for (uint32_t k = 0; k < w->ncls; k++) {
+		struct src_class *c = &w->cls[k];
+		uint32_t n = c->n - (c->minus_gen == gen ? c->minus : 0);
+		uint32_t sw = c->sw, hops = c->kind == SRC_CA, tag, at = 0;
+		unsigned out, vl;
+		uint8_t res = RES_OK;
+		bool chan = false;	/* at is a channel */
+
+		if (!n || !(c->kind & srcs))
+			continue;
+		pairs += n;
+		if (sw == KR_NONE) {	/* a CA linked to a CA */
+			at = (uint32_t)f->peer[c->rep];
+			if (f->lid_port[dlid] != at)
+				res = 1 + KR_CHECK_WRONG_DEST;
+		} else {
+			if (ss[sw].gen != gen)
+				sw_resolve(w, sw, dlid);
+			res = ss[sw].res;
+			at = ss[sw].at;
+			hops += ss[sw].dist;
+		}
+		if (!res && c->kind == SRC_CA) {
+			vl = kr_map_vl(c->map0, sl);
+			c->vl0_mask |= (uint16_t)(1u << vl);
+			at = NCH(w, c->rep, vl);
+			chan = true;
+			res = vl_check(w, c->rep, vl);
+		}
+		if (!res && sw != KR_NONE && (out = row[sw])) {
+			uint32_t slot = f->port0[sw] + out;
+			struct ch_memo *m;
+
+			vl = kr_map_vl(sw_map(w, sw, c->in, out), sl);
+			at = NCH(w, slot, vl);
+			chan = true;
+			res = vl_check(w, slot, vl);
+			m = &w->ch[sw * w->nvl + vl];
+			tag = (uint32_t)f->lid[c->rep] << 16 | dlid;
+			if (!res && ss[sw].xgen != gen &&
+			    walk_chain(w, sw, sl, tag))
+				return KR_ENOMEM;
+			if (m->gen != cg) {	/* not met before */
+				r->vl_mask[slot] |= (uint16_t)(1u << vl);
+				if (!res) {
+					m->gen = cg;
+					if (ss[sw].x != KR_NONE &&
+					    check_dep(w, at, row[ss[sw].next],
+						      ss[sw].x, tag, 0))
+						return KR_ENOMEM;
+				}
+			}
+			if (!res && ss[sw].xres) {
+				res = ss[sw].xres;
+				at = ss[sw].xat;
+			}
+		}
+		if (res) {
+			fail_class(w, c, dlid, res, at, chan, n);
+			continue;
+		}
+		delivered += n;
+		r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
+		if (sw != KR_NONE)
+			ss[sw].w += n;
+	}
+	r->pairs += pairs;
+	r->delivered += delivered;
+	return KR_OK;
+}
+
 /* The pairs from the sources srcs picks towards dlid. */
 static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 {
 	const struct kr_tables *t = w->t;
 	uint32_t own = w->f->lid_port[dlid];
 	unsigned sl = t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+	bool chain;
 
 	w->gen++;
 	w->ntouched = 0;
+	memset(w->bucket, 0, ((size_t)w->maxd + 1) * sizeof(*w->bucket));
+	w->maxd = 0;
 	w->mgmt = srcs != SRC_CA;
+	chain = w->exact && (dlid >= t->stride ||
+			     w->ex_first[dlid] == w->ex_first[dlid + 1]);
 	if (srcs & SRC_CA)	/* each LID once: in the pass with its CAs */
 		w->r->ndst++;
 	if (w->class_of[own] != KR_NONE)
 		sit_out(w, own);
 	if (exceptions(w, dlid, own, srcs))
 		return KR_ENOMEM;
-	for (uint32_t k = 0; k < w->ncls; k++) {
+	if (chain && classes_chain(w, dlid, sl, srcs))
+		return KR_ENOMEM;
+	for (uint32_t k = 0; !chain && k < w->ncls; k++) {
 		struct src_class *c = &w->cls[k];
 		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
 
-		if (n && (src_kind(w, c->rep) & srcs) &&
+		if (n && (c->kind & srcs) &&
 		    one_class(w, c, dlid, sl, n))
 			return KR_ENOMEM;
 	}
@@ -632,18 +767,28 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 }
 
 /* LFT columns base .. base + BLOCK - 1, switch by switch: one cache line
- * of each row instead of one line per switch and DLID. */
+ * of each row instead of one line per switch and DLID. BLOCK switches at
+ * a time, so that the lines read and written stay in the L1 cache. */
 static void load_block(struct walk *w, unsigned base)
 {
-	const struct kr_tables *t = w->t;
+	const uint8_t *lft = w->t->lft + base;
+	size_t stride = w->t->stride;
 	uint32_t nsw = w->f->nsw;
+	unsigned nd = stride - base < BLOCK ? (unsigned)(stride - base) : BLOCK;
 
-	for (uint32_t sw = 0; sw < nsw; sw++) {
-		const uint8_t *row = t->lft + (size_t)sw * t->stride;
+	for (uint32_t sw0 = 0; sw0 < nsw; sw0 += BLOCK) {
+		uint32_t sw1 = nsw - sw0 < BLOCK ? nsw : sw0 + BLOCK;
 
-		for (unsigned d = 0; d < BLOCK; d++)
-			w->col[d * nsw + sw] = base + d < t->stride ? row[base + d]
-								    : KR_NO_PORT;
+		for (unsigned d = 0; d < BLOCK; d++) {
+			uint8_t *col = w->col + (size_t)d * nsw;
+
+			if (d >= nd) {
+				memset(col + sw0, KR_NO_PORT, sw1 - sw0);
+				continue;
+			}
+			for (uint32_t sw = sw0; sw < sw1; sw++)
+				col[sw] = lft[sw * stride + d];
+		}
 	}
 }
 
@@ -739,8 +884,10 @@ static int walk_mcast(struct walk *w, uint32_t data_deps)
 	r->ngroups = (uint32_t)w->t->nmgroup;
 	if (!r->ngroups)
 		return KR_OK;
-	if (k == KR_CHECK_DATA)
+	if (k == KR_CHECK_DATA) {
 		kr_cdg_truncate(&w->g, data_deps);
+		check_dep_reset(w);
+	}
 	r->cls[KR_CHECK_MCAST].pairs = r->cls[k].pairs;
 	r->cls[KR_CHECK_MCAST].delivered = r->cls[k].delivered;
 	return check_mcast(w) ? KR_ENOMEM : check_class_loop(w, KR_CHECK_MCAST);

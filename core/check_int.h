@@ -18,7 +18,6 @@
 #define CH_SLOT(w, c) ((c) % (w)->f->nport)
 #define CH_VL(w, c) ((c) / (w)->f->nport)
 #define BLOCK 64		/* DLIDs per transposed LFT block */
-#define DEP_WAYS 8		/* recent dependencies cached per port */
 #define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
 #define MAP_IDS 256		/* distinct maps w->map_id can name */
@@ -26,22 +25,29 @@
 /* Sources that no DLID can tell apart: CA ports on the same switch whose
  * own SL2VL map, OperVLs and every map of their switch in-port are equal
  * (switch sources and CAs linked to CAs stand alone). One member walks for
- * all; counts are multiplied. Their first-hop dependencies differ only in
- * the source port, so they are added for every member once per (out port,
- * SL) the class meets. */
+ * all; counts are multiplied. Their first-hop dependencies, the only ones
+ * that differ between members, are not in the graph (check_dep). */
+/* Which sources a pass over one DLID takes. */
+enum { SRC_CA = 1, SRC_SW = 2, SRC_ANY = 3 };
+
 struct src_class {
 	uint32_t rep;		/* first member: the lowest LID */
 	uint32_t first, n;	/* members: w->member[first .. first + n) */
-	uint32_t sw, in;	/* entry switch and port (KR_NONE: a CA) */
-	uint32_t seen;		/* bit offset of its (out port, SL, SL
-				 * assumed) flags */
+	uint32_t sw, in;	/* entry switch and the rep's port there
+				 * (KR_NONE: a CA); the members' ports
+				 * have the same maps */
 	uint32_t minus, minus_gen;	/* members sitting this DLID out */
+	uint64_t map0;		/* a CA's own SL2VL map */
 	uint16_t vl0_mask;	/* VLs the members' own ports send on */
+	uint8_t kind;		/* SRC_CA or SRC_SW */
 };
 
-struct ch_memo {			/* a channel's outcome for one (DLID, SL) */
+/* A channel's outcome for one (DLID, SL) (for classes_chain in check.c:
+ * only that it was met). A DLID leaves each switch by one port, so its
+ * channels are (switch, VL): the memo is indexed so, a few bytes per
+ * switch instead of a line per port. */
+struct ch_memo {
 	uint32_t gen;		/* == the (DLID, SL) generation: valid */
-	uint32_t at;		/* channel where the path fails */
 	uint8_t res;		/* 0 or 1 + reason */
 	uint8_t hop;		/* what made the dependency out of it proven
 				 * or not: packets enter the switch through
@@ -70,7 +76,6 @@ struct walk {
 	uint32_t *member;	/* [nsrc] slots, class by class */
 	uint32_t *class_of;	/* [nport] class of a source slot, KR_NONE */
 	uint32_t *excl_gen;	/* [nport] == gen: not in its class's count */
-	uint64_t *seen_bits;
 
 	struct kr_sl_pair *ex;	/* pair SLs sorted by (dlid, slid) */
 	uint32_t *ex_first;	/* [stride+2] first exception of each DLID */
@@ -81,22 +86,45 @@ struct walk {
 				 * every switch */
 	const uint8_t *row;	/* the current DLID's column, by switch */
 	uint32_t gen;		/* per DLID */
-	uint32_t *sw_gen, *sw_dist, *sw_at, *sw_next;	/* [nsw] */
-	uint8_t *sw_res;
-	uint64_t *w;		/* [nsw] delivered pairs entering here */
+	struct sw_state {	/* a switch for the current DLID */
+		uint32_t gen;	/* == w->gen: the rest is valid */
+		uint32_t dist;	/* links to delivery */
+		uint32_t at;	/* where it fails, as kr_check_example.at */
+		uint32_t next;	/* next switch, KR_NONE: none */
+		uint64_t w;	/* delivered pairs entering here */
+		uint8_t res;	/* 0, 1 + reason, RES_BUSY on the stack */
+		uint8_t in;	/* the port of next it enters */
+		/* the chain (check.c, walk_chain): packets leaving this
+		 * switch all take channel x at next, then next's x ... */
+		uint8_t xres;	/* their outcome from x on, 0 or 1 + reason */
+		uint32_t xgen;	/* == w->gen: x, xres, xat are valid */
+		uint32_t x;	/* KR_NONE: delivered before a channel there */
+		uint32_t xat;	/* the channel where they fail */
+	} *sw;			/* [nsw] */
 	uint32_t *stack;	/* [nsw] */
 	uint32_t *touched, ntouched;
-	uint32_t *bucket;	/* [nsw + 2] counting sort by distance */
+	uint32_t *bucket;	/* [nsw + 2] delivering switches by distance */
+	uint32_t maxd;		/* the largest distance counted there */
 
 	/* channel generations per (DLID, SL, SL assumed): a path with an
 	 * assumed SL must not stop where a proven one went before, or the
 	 * rest of its dependencies would pass for proven */
 	uint32_t cgen, sl_gen[2 * KR_NSL], sl_dlid[2 * KR_NSL];
-	struct ch_memo *ch;	/* [nport * VLs the maps use] by channel id */
-	uint64_t *dep_cache;	/* [nport * DEP_WAYS] flags << 32 |
-				 * vl_from << 28 | to */
-	uint32_t *cstack;	/* channels of the walk in progress */
-	size_t cstack_cap;
+	unsigned nvl;		/* VLs the maps can give */
+	struct ch_memo *ch;	/* [nsw * nvl] by switch * nvl + VL */
+	uint32_t *ch_at;	/* [nsw * nvl] channel where the path fails,
+				 * read when res says it does */
+	/* Nearly every dependency the walk meets is known: finding it by
+	 * channel and out port in a row of the channel's own beats hashing
+	 * (from, to). A row is made on the channel's first dependency, one
+	 * entry per port of the switch it leads to; an entry holds the last
+	 * dependency out of that port (another VL there: the hash decides). */
+	uint32_t *dep_row;	/* [nch] first entry in dep, KR_NONE: none */
+	struct dep_ref {
+		uint32_t to, edge;	/* to KR_NONE: empty */
+	} *dep;
+	size_t ndep, dep_cap;
+	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 
 	/* The maps as one byte each, an index into the few distinct (map,
 	 * given) pairs: the walk reads a map per switch and DLID, and an
@@ -155,11 +183,18 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
 }
 
-/* Adds from -> to. Unless nothing was assumed, also records whether some
- * path of given inputs makes it (then its tag names such a path) or why
- * none does (why: KR_CHECK_ASSUMED_* of this path, 0 if proven). */
-int check_add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
-		   uint8_t why);
+/* Adds from -> to, from a switch's channel into the next switch, which
+ * sends on to through its port out. A CA's channel also waits for the
+ * next one, but no channel waits for it (CAs do not forward), so it lies
+ * on no cycle: those dependencies stay out of the graph, which at 40 CAs a
+ * switch would otherwise hold mostly them. Unless nothing was assumed,
+ * also records whether some path of given inputs makes it (then its tag
+ * names such a path) or why none does (why: KR_CHECK_ASSUMED_* of this
+ * path, 0 if proven). */
+int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
+	      uint32_t tag, uint8_t why);
+/* Forgets the rows of check_dep (the graph lost edges). */
+void check_dep_reset(struct walk *w);
 /* Every multicast tree's dependencies (check_mcast.c). */
 int check_mcast(struct walk *w);
 

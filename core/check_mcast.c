@@ -11,8 +11,7 @@
  * other assumptions (given or not, SL-blind or not), and those are walked
  * too so that each dependency carries the flags of the hops making it.
  *
- * Memo: the channel memo of the unicast walk, done by now (gen: this
- * group's flood, hop: the assumption states met). */
+ * Memo: per channel, the assumption states met in this group's flood. */
 #include "kr_check.h"
 
 #include <stdlib.h>
@@ -30,23 +29,25 @@ struct mc_walk {
 	struct walk *w;
 	const struct kr_mgroup *g;
 	uint8_t sl_why;		/* KR_CHECK_ASSUMED_SL: no input gave g->sl */
-	uint32_t gen;
+	uint32_t gen;		/* this group's flood */
+	uint32_t *seen_gen;	/* [channels] == gen: seen_st is this flood's */
+	uint8_t *seen_st;	/* [channels] bit (why ? 1 : 0) | (fixed ? 2 : 0)
+				 * for each state met */
 	struct mc_item *q;	/* flood queue */
 	size_t nq, cap;
 };
 
 static int mc_push(struct mc_walk *m, struct mc_item it)
 {
-	struct ch_memo *cm = &m->w->ch[it.c];
 	uint8_t st = (uint8_t)(1u << ((it.why ? 1 : 0) | (it.fixed ? 2 : 0)));
 
-	if (cm->gen != m->gen) {
-		cm->gen = m->gen;
-		cm->hop = 0;
+	if (m->seen_gen[it.c] != m->gen) {
+		m->seen_gen[it.c] = m->gen;
+		m->seen_st[it.c] = 0;
 	}
-	if (cm->hop & st)
+	if (m->seen_st[it.c] & st)
 		return KR_OK;
-	cm->hop |= st;
+	m->seen_st[it.c] |= st;
 	if (m->nq == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 256;
 		struct mc_item *p = realloc(m->q, cap * sizeof(*p));
@@ -84,11 +85,13 @@ static int mc_fan(struct mc_walk *m, uint32_t sw, unsigned in,
 				.c = NCH(w, slot, kr_map_vl(map, m->g->sl)),
 				.slid = slid, .fixed = map_fixed(map),
 				.why = check_map_why(w, sw, in, out) };
-			if (from && check_add_edge(w, from->c, it.c,
-						   (uint32_t)slid << 16 | m->g->mlid,
-						   dep_why(m->sl_why, from->why,
-							   from->fixed, it.why,
-							   it.fixed)) < 0)
+			/* a member CA's own channel waits for these, but
+			 * nothing waits for it (check_dep) */
+			if (from && kr_is_switch(f, f->owner[CH_SLOT(w, from->c)]) &&
+			    check_dep(w, from->c, out, it.c,
+				      (uint32_t)slid << 16 | m->g->mlid,
+				      dep_why(m->sl_why, from->why, from->fixed,
+					      it.why, it.fixed)))
 				return KR_ENOMEM;
 			if (mc_push(m, it))
 				return KR_ENOMEM;
@@ -157,14 +160,20 @@ int check_mcast(struct walk *w)
 	uint32_t before = w->g.nedge;
 	int rc = KR_OK;
 
+	m.seen_gen = calloc(w->g.nnode + 1, sizeof(*m.seen_gen));
+	m.seen_st = malloc(w->g.nnode + 1);
+	if (!m.seen_gen || !m.seen_st)
+		rc = KR_ENOMEM;
 	for (size_t i = 0; !rc && i < t->nmgroup; i++) {
 		m.g = &t->mgroup[i];
 		m.sl_why = m.g->sl_given ? 0 : KR_CHECK_ASSUMED_SL;
-		m.gen = ++w->cgen;
+		m.gen = (uint32_t)i + 1;
 		m.nq = 0;
 		rc = mc_group(&m);
 	}
 	free(m.q);
+	free(m.seen_gen);
+	free(m.seen_st);
 	w->r->mcast_deps = w->g.nedge - before;
 	return rc;
 }

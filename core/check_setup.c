@@ -101,7 +101,13 @@ static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
 				return k;
 	k = w->ncls++;
 	w->cls[k] = (struct src_class){ .rep = s, .sw = sw, .in = in,
-					.minus = KR_NONE };
+					.minus = KR_NONE, .kind = SRC_SW };
+	if (!kr_is_switch(f, f->owner[s])) {
+		unsigned port = kr_port_num(f, s);
+
+		w->cls[k].kind = SRC_CA;
+		w->cls[k].map0 = check_map(w, f->owner[s], port, port);
+	}
 	if (sw != KR_NONE && !kr_is_switch(f, f->owner[s])) {
 		w->cls[k].minus = head[sw];
 		head[sw] = k;
@@ -112,7 +118,7 @@ static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
 static int make_classes(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t nsrc = w->r->nsrc, *head, *of_src, seen = 0;
+	uint32_t nsrc = w->r->nsrc, *head, *of_src;
 
 	w->cls = malloc(((size_t)nsrc + 1) * sizeof(*w->cls));
 	w->member = malloc(((size_t)nsrc + 1) * sizeof(*w->member));
@@ -136,9 +142,6 @@ static int make_classes(struct walk *w)
 		at += c->n;
 		c->n = 0;
 		c->minus = 0;
-		c->seen = seen;
-		if (c->sw != KR_NONE)
-			seen += (f->nports[c->sw] + 1u) * KR_NSL * 2;
 	}
 	for (uint32_t i = 0; i < nsrc; i++) {
 		struct src_class *c = &w->cls[of_src[i]];
@@ -147,8 +150,7 @@ static int make_classes(struct walk *w)
 	}
 	free(head);
 	free(of_src);
-	w->seen_bits = calloc(seen / 64 + 1, sizeof(uint64_t));
-	return w->seen_bits ? KR_OK : KR_ENOMEM;
+	return KR_OK;
 }
 
 static int ex_cmp(const void *a, const void *b)
@@ -240,32 +242,26 @@ static int alloc_walk(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
 	size_t nsw = (size_t)f->nsw + 2;
-	size_t nch = (size_t)f->nport * vl_bound(w) + 1;
-	size_t ndep = (size_t)f->nport * DEP_WAYS + 1;
+	size_t nch;
 
-	w->sw_gen = calloc(nsw, sizeof(uint32_t));
-	w->sw_dist = malloc(nsw * sizeof(uint32_t));
-	w->sw_at = malloc(nsw * sizeof(uint32_t));
-	w->sw_next = malloc(nsw * sizeof(uint32_t));
-	w->sw_res = malloc(nsw);
-	w->w = malloc(nsw * sizeof(uint64_t));
+	w->sw = calloc(nsw, sizeof(*w->sw));
 	w->stack = malloc(nsw * sizeof(uint32_t));
 	w->touched = malloc(nsw * sizeof(uint32_t));
-	w->bucket = malloc(nsw * sizeof(uint32_t));
+	w->bucket = calloc(nsw, sizeof(uint32_t));
 	w->col = malloc(nsw * BLOCK);
-	w->ch = calloc(nch, sizeof(*w->ch));
-	w->dep_cache = malloc(ndep * sizeof(uint64_t));
-	w->cstack_cap = 64;
-	w->cstack = malloc(w->cstack_cap * sizeof(uint32_t));
+	w->nvl = vl_bound(w);
+	nch = (size_t)f->nport * w->nvl + 1;
+	w->ch = calloc(nsw * w->nvl, sizeof(*w->ch));
+	w->ch_at = malloc(nsw * w->nvl * sizeof(*w->ch_at));
+	w->dep_row = malloc(nch * sizeof(uint32_t));
+	w->cstack = malloc(nsw * sizeof(uint32_t));
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
-	if (!w->sw_gen || !w->sw_dist || !w->sw_at || !w->sw_next ||
-	    !w->sw_res || !w->w || !w->stack || !w->touched || !w->bucket ||
-	    !w->col || !w->ch ||
-	    !w->dep_cache || !w->cstack || !w->class_of || !w->excl_gen)
+	if (!w->sw || !w->stack || !w->touched || !w->bucket ||
+	    !w->col || !w->ch || !w->ch_at ||
+	    !w->dep_row || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
-	/* all ones is no key: it needs a channel id beyond MAX_NPORT * 16 */
-	memset(w->dep_cache, 0xff, ndep * sizeof(uint64_t));
+	memset(w->dep_row, 0xff, nch * sizeof(uint32_t));
 	memset(w->class_of, 0xff, ((size_t)f->nport + 1) * sizeof(uint32_t));
 	return kr_cdg_init(&w->g, (uint32_t)(nch - 1));
 }
@@ -307,9 +303,8 @@ int check_setup(struct walk *w)
 void check_teardown(struct walk *w)
 {
 	void *p[] = { w->src, w->cls, w->member, w->class_of, w->excl_gen,
-		      w->seen_bits, w->ex, w->ex_first, w->col, w->sw_gen,
-		      w->sw_dist, w->sw_at, w->sw_next, w->sw_res, w->w,
-		      w->stack, w->touched, w->bucket, w->ch, w->dep_cache,
+		      w->ex, w->ex_first, w->col, w->sw,
+		      w->stack, w->touched, w->bucket, w->ch, w->ch_at, w->dep_row, w->dep,
 		      w->cstack, w->eflag, w->map_id };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)

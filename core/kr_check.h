@@ -9,7 +9,9 @@
  * follows the LFTs switch by switch (VL from SL2VL[switch][in][out][SL]) and
  * is delivered at the port owning the DLID; a switch's LID is delivered
  * where its LFT says port 0 at that switch. A channel is (sending port
- * slot, VL); consecutive channels of one path are a dependency.
+ * slot, VL); consecutive channels of one path are a dependency. The graph
+ * holds those out of switch channels: nothing waits for a CA's channel
+ * (CAs do not forward), so its dependency lies on no cycle.
  *
  * The walk goes destination by destination (LFT routing depends on the
  * DLID only) and memoises: each switch is resolved once per DLID, each
@@ -159,7 +161,9 @@ struct kr_check_report {
 	unsigned max_vl;	/* highest VL used, 0 if none */
 	uint32_t oper_vl_ports;	/* ports sending on a VL >= their OperVLs */
 
-	uint64_t channels, deps;	/* CDG size (unicast) */
+	uint64_t channels;	/* (port, VL) pairs sending data */
+	uint64_t deps;		/* unicast dependencies out of switch
+				 * channels (the CDG) */
 	uint32_t ngroups;	/* multicast groups checked; 0: no
 				 * KR_CHECK_MCAST class */
 	uint64_t mcast_deps;	/* dependencies the trees add to the

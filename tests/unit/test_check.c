@@ -182,6 +182,10 @@ static void test_ring4_counts(void **state)
 	/* channels, all VL 0: 4 CA ports, 4 "+" ports, and the 4 switch
 	 * ports that deliver to the CAs */
 	assert_int_equal(r.channels, 12);
+	/* dependencies: each "+" channel waits for the next one and for the
+	 * next switch's CA port, 8; a CA's channel waits for its "+" one too,
+	 * but nothing waits for a CA's, so those 4 are left out */
+	assert_int_equal(r.deps, 8);
 	assert_int_equal(r.max_vl, 0);
 	assert_int_equal(r.vl_mask[kr_port(&f, 0, 3)], 0);
 	assert_int_equal(r.vl_mask[kr_port(&f, 0, 2)], 1);
@@ -1072,6 +1076,55 @@ static uint8_t ref_loop(const struct ref *rf, uint32_t nn, bool with_mgmt,
 		       ? KR_LOOP_PROVEN : KR_LOOP_ASSUMED;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* Sorts and deduplicates k[0 .. n), returns the count left. */
+static size_t ref_unique(uint64_t *k, size_t n)
+{
+	size_t m = 0;
+
+	qsort(k, n, sizeof(*k), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!m || k[m - 1] != k[i])
+			k[m++] = k[i];
+	return m;
+}
+
+/* Distinct dependencies out of switch channels (what the checker counts):
+ * unicast ones (mcast false), or the multicast ones no unicast pair
+ * makes. */
+static size_t ref_ndeps(const struct ref *rf, const struct kr_fabric *f,
+			bool mcast)
+{
+	uint64_t *u = malloc((rf->n + 1) * sizeof(*u));
+	uint64_t *m = malloc((rf->n + 1) * sizeof(*m));
+	size_t nu = 0, nm = 0, extra = 0;
+
+	for (size_t i = 0; i < rf->n; i++) {
+		const struct ref_edge *e = &rf->e[i];
+		uint64_t key = (uint64_t)e->from << 32 | e->to;
+
+		if (!kr_is_switch(f, f->owner[e->from / 16]))
+			continue;
+		if (e->mcast)
+			m[nm++] = key;
+		else
+			u[nu++] = key;
+	}
+	nu = ref_unique(u, nu);
+	nm = ref_unique(m, nm);
+	for (size_t i = 0; i < nm; i++)
+		extra += !bsearch(&m[i], u, nu, sizeof(*u), cmp_u64);
+	free(u);
+	free(m);
+	return mcast ? extra : nu;
+}
+
 /* Three groups of random masks (not trees: cycles and one-way ports
  * too), random SLs, some given when sl_given. */
 static void random_groups(const struct kr_fabric *f, struct kr_tables *t,
@@ -1118,10 +1171,41 @@ static void ref_walk(struct ref *rf, const struct kr_fabric *f,
 	}
 }
 
+/* The checker on f and t against the reference: per class delivered pairs
+ * and loop verdict, and the dependencies it counts. */
+static void match_reference(const struct kr_fabric *f, const struct kr_tables *t,
+			    struct kr_check_report *r)
+{
+	struct kr_check_opts co = { .switch_sources = 1 };
+	struct ref rf = { 0 };
+
+	ref_walk(&rf, f, t);
+	ref_mcast(&rf, f, t);
+	kr_check_run(f, t, &co, r, NULL);
+	assert_int_equal(r->cls[KR_CHECK_DATA].pairs, rf.pairs[0]);
+	assert_int_equal(r->cls[KR_CHECK_DATA].delivered, rf.delivered[0]);
+	assert_int_equal(r->cls[KR_CHECK_ALL].pairs, rf.pairs[0] + rf.pairs[1]);
+	assert_int_equal(r->cls[KR_CHECK_ALL].delivered,
+			 rf.delivered[0] + rf.delivered[1]);
+	assert_int_equal(r->cls[KR_CHECK_DATA].loop,
+			 ref_loop(&rf, f->nport * 16, false, false));
+	assert_int_equal(r->cls[KR_CHECK_ALL].loop,
+			 ref_loop(&rf, f->nport * 16, true, false));
+	assert_int_equal(r->ngroups, t->nmgroup);
+	if (t->nmgroup)
+		assert_int_equal(r->cls[KR_CHECK_MCAST].loop,
+				 ref_loop(&rf, f->nport * 16, true, true));
+	assert_int_equal(r->deps, ref_ndeps(&rf, f, false));
+	assert_int_equal(r->mcast_deps, ref_ndeps(&rf, f, true));
+	free(rf.e);
+}
+
 /* Maps on two VLs (so credit loops happen), SLs 0..3 by DLID and per pair,
  * a random part of the SLs and maps not given, random multicast groups:
  * per class the checker's delivered pairs and loop verdict (none, proven,
- * assumed) are the reference's. */
+ * assumed) are the reference's. Then the same tables with every SL and map
+ * given (the exact walk; pairs with an SL of their own keep theirs), with
+ * and without multicast. */
 static void test_classes_match_reference(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
@@ -1129,7 +1213,7 @@ static void test_classes_match_reference(void **state)
 				 .parallel = 1, .shuffle = 1, .assign_lids = 1 };
 	struct kr_check_opts co = { .switch_sources = 1 };
 	unsigned seen[3][3] = { { 0 } };
-	unsigned mseen[3] = { 0 }, alone[3] = { 0 };
+	unsigned mseen[3] = { 0 }, alone[3] = { 0 }, exact[3] = { 0 };
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 24; seed++) {
@@ -1138,6 +1222,7 @@ static void test_classes_match_reference(void **state)
 		struct ref rf = { 0 };
 		struct kr_fabric f;
 		struct kr_tables t;
+		uint8_t *lft;
 		uint32_t nmap;
 
 		/* every fourth fabric a line: min-hop routes there cannot
@@ -1189,11 +1274,15 @@ static void test_classes_match_reference(void **state)
 		assert_int_equal(r.ngroups, 3);
 		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
 				 ref_loop(&rf, f.nport * 16, true, true));
+		assert_int_equal(r.deps, ref_ndeps(&rf, &f, false));
+		assert_int_equal(r.mcast_deps, ref_ndeps(&rf, &f, true));
 		seen[0][r.cls[KR_CHECK_DATA].loop]++;
 		seen[1][r.cls[KR_CHECK_ALL].loop]++;
 		mseen[r.cls[KR_CHECK_MCAST].loop]++;
 		kr_check_report_free(&r);
 		/* without unicast routes the trees alone decide */
+		lft = malloc((size_t)f.nsw * t.stride);
+		memcpy(lft, t.lft, (size_t)f.nsw * t.stride);
 		memset(t.lft, KR_NO_PORT, (size_t)f.nsw * t.stride);
 		rf.n = 0;
 		ref_walk(&rf, &f, &t);
@@ -1202,9 +1291,29 @@ static void test_classes_match_reference(void **state)
 		assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
 		assert_int_equal(r.cls[KR_CHECK_MCAST].loop,
 				 ref_loop(&rf, f.nport * 16, true, true));
+		assert_int_equal(r.deps, ref_ndeps(&rf, &f, false));
+		assert_int_equal(r.mcast_deps, ref_ndeps(&rf, &f, true));
 		alone[r.cls[KR_CHECK_MCAST].loop]++;
 		free(rf.e);
 		kr_check_report_free(&r);
+		memcpy(t.lft, lft, (size_t)f.nsw * t.stride);
+		free(t.sl2vl_given);
+		free(t.sl_given);
+		t.sl2vl_given = NULL;
+		t.sl_given = NULL;
+		for (size_t i = 0; i < t.nmgroup; i++)
+			t.mgroup[i].sl_given = 1;
+		match_reference(&f, &t, &r);
+		exact[r.cls[KR_CHECK_ALL].loop]++;
+		kr_check_report_free(&r);
+		for (size_t i = 0; i < t.nmgroup; i++)
+			free(t.mgroup[i].ports);
+		free(t.mgroup);
+		t.mgroup = NULL;
+		t.nmgroup = 0;
+		match_reference(&f, &t, &r);
+		kr_check_report_free(&r);
+		free(lft);
 		kr_tables_free(&t);
 		kr_fabric_free(&f);
 	}
@@ -1212,6 +1321,7 @@ static void test_classes_match_reference(void **state)
 	for (unsigned v = 0; v < 3; v++)
 		assert_true(seen[0][v] + seen[1][v] > 0 && mseen[v] > 0 &&
 			    alone[v] > 0);
+	assert_true(exact[KR_LOOP_NONE] > 0 && exact[KR_LOOP_PROVEN] > 0);
 }
 
 /* The ring cut between S3 and S0: + towards higher switches, - towards
