@@ -1203,6 +1203,16 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 			r->pairs_moved = !rc;
 			st->dests_detour += !rc;
 		}
+		/* below the thesis' two, the admin puts paths before SLs:
+		 * bounded routes on a layer of repaired trees before any on
+		 * the SL that exceeds the bound (general repair included) */
+		if (rc == KR_ECYCLE && !a_over && r->max_int < 2 &&
+		    r->plan->ntree) {
+			reuse_repair(r, &x);
+			rc = move_pairs(r, &x);
+			r->pairs_moved = !rc;
+			st->dests_detour += !rc;
+		}
 		if (rc == KR_ECYCLE && a_over) {
 			reuse_repair(r, &x);
 			rc = deps_once(r, &x, sl, SRC_MOVED);

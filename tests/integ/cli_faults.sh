@@ -4,7 +4,7 @@
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 14
+kr_plan 15
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -69,6 +69,16 @@ kr_ok $? "faults: --max-intermediates 1 moves pairs rather than keep two interme
 		.paths_general_repair == 0 and .paths_1_intermediate > 0' \
 		"$T/mi1b.json" >/dev/null
 kr_ok $? "faults: paths re-pointed to keep one intermediate where one suffices"
+
+# Two links out of the 4x4x4 torus, 30 sets: with one intermediate
+# allowed, pairs whose bounded routes close a loop on their SL go to a
+# layer of repaired trees instead of general repair on the SL (a fifth of
+# the sets kept some general repair before).
+"$K" faults "$T/torus.net" --random 2 --trials 30 --seed 7 --json -q \
+	--max-intermediates 1 >"$T/mi1t.json" &&
+	jq -e '.handled_le1_intermediate == 1 and .paths_general_repair == 0 and
+		.handled_total == 1 and .pairs_sl_changed > 0' "$T/mi1t.json" >/dev/null
+kr_ok $? "faults: below two intermediates, paths before SLs"
 
 # Wall times differ from run to run; everything else must not.
 strip_ms() { jq -S 'with_entries(select(.key | test("_ms") | not))' "$1"; }
