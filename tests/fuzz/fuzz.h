@@ -30,4 +30,15 @@ FILE *fuzz_null(void);
  * "FILE:LINE: "), so an empty message aborts. Returns rc. */
 int fuzz_check(int rc, const struct kr_diag *d);
 
+typedef int fuzz_parse_fn(const char *buf, size_t len,
+			  const struct kr_fabric *f, struct kr_tables *t,
+			  struct kr_diag *d);
+typedef int fuzz_write_fn(FILE *out, const struct kr_fabric *f,
+			  const struct kr_tables *t);
+/* A table reader's round trip: data parsed against f into fresh tables
+ * (sized for f's LIDs first when sized: the readers that add to the
+ * LFTs' tables), written back when accepted. */
+void fuzz_tables(const uint8_t *data, size_t size, const struct kr_fabric *f,
+		 int sized, fuzz_parse_fn *parse, fuzz_write_fn *write);
+
 #endif

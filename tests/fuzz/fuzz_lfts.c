@@ -28,14 +28,10 @@ static void lids(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct kr_fabric f;
-	struct kr_tables t = { 0 };
-	struct kr_diag d = { 0 };
 
 	if (!f.nnode)
 		fuzz_fabric(FABRIC, &f);
-	if (!fuzz_check(kr_lfts_parse((const char *)data, size, &f, &t, &d), &d))
-		kr_lfts_write(fuzz_null(), &f, &t);
-	kr_tables_free(&t);
+	fuzz_tables(data, size, &f, 0, kr_lfts_parse, kr_lfts_write);
 	lids(data, size);
 	return 0;
 }

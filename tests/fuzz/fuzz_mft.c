@@ -8,13 +8,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct kr_fabric f;
-	struct kr_tables t = { 0 };
-	struct kr_diag d = { 0 };
 
 	if (!f.nnode)
 		fuzz_fabric(FABRIC, &f);
-	if (!fuzz_check(kr_mft_parse((const char *)data, size, &f, &t, &d), &d))
-		kr_mft_write(fuzz_null(), &f, &t);
-	kr_tables_free(&t);
+	fuzz_tables(data, size, &f, 0, kr_mft_parse, kr_mft_write);
 	return 0;
 }

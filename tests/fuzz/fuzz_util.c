@@ -82,3 +82,16 @@ int fuzz_check(int rc, const struct kr_diag *d)
 	kr_diag_format(d, msg, sizeof(msg));
 	return rc;
 }
+
+void fuzz_tables(const uint8_t *data, size_t size, const struct kr_fabric *f,
+		 int sized, fuzz_parse_fn *parse, fuzz_write_fn *write)
+{
+	struct kr_tables t = { 0 };
+	struct kr_diag d = { 0 };
+
+	if (sized && kr_tables_init(&t, f, f->max_lid + 1, 0, 0))
+		abort();
+	if (!fuzz_check(parse((const char *)data, size, f, &t, &d), &d))
+		write(fuzz_null(), f, &t);
+	kr_tables_free(&t);
+}
