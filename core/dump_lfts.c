@@ -595,11 +595,15 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 
 /* Each entry's comment names the port GUID owning its LID; every block
  * repeats them, so they must agree. */
-/* LID -> port slot (KR_NONE: unowned) and the line that first named it,
- * both grown to cap as LIDs come. */
+/* A LID's port slot (KR_NONE: unowned) and the line that first named it;
+ * an array of them grows to cap as LIDs come. */
+struct lid_owner {
+	uint32_t slot;
+	unsigned line;
+};
+
 struct lid_owners {
-	uint32_t *slot;
-	unsigned *line;
+	struct lid_owner *at;
 	size_t cap;
 };
 
@@ -627,28 +631,20 @@ static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
 			       "the topology has port GUID 0x%016" PRIx64,
 			       (unsigned)lid, guid);
 	if (lid >= o->cap) {
-		size_t cap = o->cap;
-		uint32_t *s2 = dump_grow(o->slot, &cap, lid, sizeof(*s2), 0xff);
-		unsigned *l2;
+		struct lid_owner *at = dump_grow(o->at, &o->cap, lid,
+						 sizeof(*at), 0xff);
 
-		if (!s2)
+		if (!at)
 			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-		o->slot = s2;
-		cap = o->cap;
-		l2 = dump_grow(o->line, &cap, lid, sizeof(*l2), 0);
-		if (!l2)
-			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-		o->line = l2;
-		o->cap = cap;
+		o->at = at;
 	}
-	if (o->slot[lid] != KR_NONE && o->slot[lid] != slot)
+	if (o->at[lid].slot != KR_NONE && o->at[lid].slot != slot)
 		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u named port GUID "
 			       "0x%016" PRIx64 " here, 0x%016" PRIx64 " on line %u",
-			       (unsigned)lid, guid, f->port_guid[o->slot[lid]],
-			       o->line[lid]);
-	if (o->slot[lid] == KR_NONE)
-		o->line[lid] = r->lineno;
-	o->slot[lid] = slot;
+			       (unsigned)lid, guid, f->port_guid[o->at[lid].slot],
+			       o->at[lid].line);
+	if (o->at[lid].slot == KR_NONE)
+		o->at[lid] = (struct lid_owner){ slot, r->lineno };
 	return KR_OK;
 }
 
@@ -663,23 +659,23 @@ static int set_lids(struct kr_fabric *f, const struct lid_owners *o,
 	if (!range_line)
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	for (size_t lid = 1, n; lid < o->cap; lid += n) {
-		uint32_t slot = o->slot[lid];
+		uint32_t slot = o->at[lid].slot;
 		unsigned lmc = 0;
 
-		for (n = 1; lid + n < o->cap && o->slot[lid + n] == slot; n++)
+		for (n = 1; lid + n < o->cap && o->at[lid + n].slot == slot; n++)
 			;
 		if (slot == KR_NONE || (f->lid[slot] && !range_line[slot]))
 			continue;
 		while ((1u << lmc) < n)
 			lmc++;
 		if (range_line[slot])
-			rc = kr_fail(d, KR_EPARSE, o->line[lid], "port GUID "
+			rc = kr_fail(d, KR_EPARSE, o->at[lid].line, "port GUID "
 				     "0x%016" PRIx64 " has LID %u (line %u) and "
 				     "LID %zu: a port's LIDs are one range",
 				     f->port_guid[slot], f->lid[slot],
 				     range_line[slot], lid);
 		else if ((1u << lmc) != n || lid & (n - 1))
-			rc = kr_fail(d, KR_EPARSE, o->line[lid], "LIDs %zu-%zu "
+			rc = kr_fail(d, KR_EPARSE, o->at[lid].line, "LIDs %zu-%zu "
 				     "of port GUID 0x%016" PRIx64 " are no "
 				     "aligned range of 2^LMC", lid,
 				     lid + n - 1, f->port_guid[slot]);
@@ -687,7 +683,7 @@ static int set_lids(struct kr_fabric *f, const struct lid_owners *o,
 			break;
 		f->lid[slot] = (uint16_t)lid;
 		f->lmc[slot] = (uint8_t)lmc;
-		range_line[slot] = o->line[lid];
+		range_line[slot] = o->at[lid].line;
 	}
 	free(range_line);
 	return rc ? rc : kr_fabric_index_lids(f, d);
@@ -706,8 +702,7 @@ static int lids_run(const struct dump_src *src, struct kr_fabric *f,
 		;
 	if (!rc)
 		rc = set_lids(f, &o, d);
-	free(o.slot);
-	free(o.line);
+	free(o.at);
 	return rc;
 }
 
