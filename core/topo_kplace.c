@@ -192,6 +192,25 @@ static void settle(struct kp *kp, struct open_comp *oc, unsigned c,
 	oc->cand = NULL;
 }
 
+/* oc's routers out of their hyperplane again, the places of those
+ * before router upto freed. */
+static void unplace(struct kp *kp, struct open_comp *oc, uint8_t *busy,
+		    uint32_t upto)
+{
+	struct khyper *h = kp->h;
+
+	for (uint32_t r = 0; r < h->g->n; r++) {
+		uint32_t pos;
+
+		if (!h->router[r] || kp->root[(size_t)r * h->n + oc->d] != oc->root)
+			continue;
+		pos = place_of(h, r);
+		if (pos != KR_NONE && r < upto)
+			busy[pos >> 3] &= (uint8_t)~(1u << (pos & 7));
+		h->hp[(size_t)r * h->n + oc->d] = KR_NONE;
+	}
+}
+
 /* Whether putting oc's routers into hyperplane c collides with a taken
  * place; if not, puts them there and takes the places now known. */
 static int try_place(struct kp *kp, struct open_comp *oc, unsigned c,
@@ -212,38 +231,12 @@ static int try_place(struct kp *kp, struct open_comp *oc, unsigned c,
 		if (pos == KR_NONE)
 			continue;
 		if (busy[pos >> 3] >> (pos & 7) & 1) {
-			for (uint32_t q = 0; q < r; q++)	/* undo */
-				if (h->router[q] &&
-				    kp->root[(size_t)q * h->n + oc->d] == oc->root &&
-				    place_of(h, q) != KR_NONE)
-					busy[place_of(h, q) >> 3] &=
-						(uint8_t)~(1u << (place_of(h, q) & 7));
-			for (uint32_t q = 0; q < n; q++)
-				if (h->router[q] &&
-				    kp->root[(size_t)q * h->n + oc->d] == oc->root)
-					h->hp[(size_t)q * h->n + oc->d] = KR_NONE;
+			unplace(kp, oc, busy, r);
 			return 0;
 		}
 		occupy(busy, pos);
 	}
 	return 1;
-}
-
-/* try_place undone. */
-static void unplace(struct kp *kp, struct open_comp *oc, uint8_t *busy)
-{
-	struct khyper *h = kp->h;
-
-	for (uint32_t r = 0; r < h->g->n; r++) {
-		uint32_t pos;
-
-		if (!h->router[r] || kp->root[(size_t)r * h->n + oc->d] != oc->root)
-			continue;
-		pos = place_of(h, r);
-		if (pos != KR_NONE)
-			busy[pos >> 3] &= (uint8_t)~(1u << (pos & 7));
-		h->hp[(size_t)r * h->n + oc->d] = KR_NONE;
-	}
 }
 
 /* Depth-first over the open components from the i-th: the first
@@ -265,7 +258,7 @@ static int search(struct kp *kp, unsigned i, uint8_t *busy, unsigned *budget)
 			continue;
 		if (search(kp, i + 1, busy, budget))
 			return 1;
-		unplace(kp, oc, busy);
+		unplace(kp, oc, busy, kp->h->g->n);
 	}
 	return 0;
 }

@@ -419,20 +419,22 @@ static int has_placed_neighbour(const struct tplace *p, uint32_t w)
 
 /* One pass over the clusters, each placed on its own when that has one
  * best answer; how many were placed. The others are listed in joint (as
- * far as they fit) for one search over all of them. */
+ * far as they fit) for one search over all of them. With tie, the first
+ * cluster that fits at all takes the first of its best arrangements, and
+ * the pass stops there. */
 static unsigned one_pass(struct search *sr, struct ptab *t, uint8_t *mark,
-			 uint32_t *joint, unsigned *njoint)
+			 uint32_t *joint, unsigned *njoint, int tie)
 {
 	struct tplace *p = sr->p;
 	unsigned placed = 0;
 
 	memset(mark, 0, p->g->n);
 	*njoint = 0;
-	for (uint32_t w = 0; w < p->g->n; w++) {
+	for (uint32_t w = 0; w < p->g->n && !(tie && placed); w++) {
 		if (p->seen[w] || mark[w] || !has_placed_neighbour(p, w))
 			continue;
 		sr->m = 0;
-		if (gather(sr, w, mark) && settle_list(sr, t, 0)) {
+		if (gather(sr, w, mark) && settle_list(sr, t, tie)) {
 			placed++;
 			continue;
 		}
@@ -453,23 +455,6 @@ static int joint_try(struct search *sr, struct ptab *t, const uint32_t *joint,
 	memcpy(sr->cl, joint, njoint * sizeof(*joint));
 	sr->m = njoint;
 	return settle_list(sr, t, 0);
-}
-
-/* When nothing has a single best place any more: the first cluster that
- * fits at all takes the first of its best arrangements. */
-static int choose(struct search *sr, struct ptab *t, uint8_t *mark)
-{
-	struct tplace *p = sr->p;
-
-	memset(mark, 0, p->g->n);
-	for (uint32_t w = 0; w < p->g->n; w++) {
-		if (p->seen[w] || mark[w] || !has_placed_neighbour(p, w))
-			continue;
-		sr->m = 0;
-		if (gather(sr, w, mark) && settle_list(sr, t, 1))
-			return 1;
-	}
-	return 0;
 }
 
 int place_rest(struct tplace *p, uint32_t *stuck)
@@ -496,8 +481,10 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		goto out;
 	}
 	index_placed(p, &t);
-	while (one_pass(sr, &t, mark, joint, &njoint) ||
-	       joint_try(sr, &t, joint, njoint) || choose(sr, &t, mark))
+	/* a tie is taken only when nothing has a single best place */
+	while (one_pass(sr, &t, mark, joint, &njoint, 0) ||
+	       joint_try(sr, &t, joint, njoint) ||
+	       one_pass(sr, &t, mark, joint, &njoint, 1))
 		;
 	for (uint32_t w = 0; w < g->n && !rc; w++)
 		if (!p->seen[w]) {
