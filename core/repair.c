@@ -1174,6 +1174,18 @@ static int add_surviving(struct repair *r)
 	return rc;
 }
 
+/* The moved pairs of r->col's repair of x on a layer of repaired trees,
+ * x counted as moved off its SL when they fit. */
+static int pairs_to_trees(struct repair *r, const struct rdest *x,
+			  struct kr_repair_stats *st)
+{
+	int rc = r->plan->ntree ? move_pairs(r, x) : KR_ECYCLE;
+
+	r->pairs_moved = !rc;
+	st->dests_detour += !rc;
+	return rc;
+}
+
 static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		       struct kr_repair_stats *st, struct kr_diag *d)
 {
@@ -1198,20 +1210,14 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		b_over = over_bound(r, &x);
 		if (!b_over)
 			rc = admit_moved(r, &x, sl);
-		if (rc == KR_ECYCLE && !b_over && a_over && r->plan->ntree) {
-			rc = move_pairs(r, &x);
-			r->pairs_moved = !rc;
-			st->dests_detour += !rc;
-		}
+		if (rc == KR_ECYCLE && !b_over && a_over)
+			rc = pairs_to_trees(r, &x, st);
 		/* below the thesis' two, the admin puts paths before SLs:
 		 * bounded routes on a layer of repaired trees before any on
 		 * the SL that exceeds the bound (general repair included) */
-		if (rc == KR_ECYCLE && !a_over && r->max_int < 2 &&
-		    r->plan->ntree) {
+		if (rc == KR_ECYCLE && !a_over && r->max_int < 2) {
 			reuse_repair(r, &x);
-			rc = move_pairs(r, &x);
-			r->pairs_moved = !rc;
-			st->dests_detour += !rc;
+			rc = pairs_to_trees(r, &x, st);
 		}
 		if (rc == KR_ECYCLE && a_over) {
 			reuse_repair(r, &x);
