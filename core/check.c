@@ -32,44 +32,38 @@
  * slot owning the DLID): a final result (delivered or why not), or
  * RES_BUSY with x->next and x->in set when the packet moves on to another
  * switch. */
-static uint8_t sw_step(const struct kr_fabric *f, struct sw_state *x,
-		       uint32_t sw, unsigned port, uint32_t dest)
+static uint8_t sw_step(const struct walk *w, struct sw_state *x, uint32_t sw,
+		       unsigned port, uint32_t dest)
 {
-	uint32_t p0 = f->port0[sw], slot = p0 + port, node;
-	int32_t peer;
+	uint32_t p0 = w->f->port0[sw];
+	uint64_t h;
 
 	x->dist = 0;
 	x->at = p0;
 	x->next = KR_NONE;
-	if (port > f->nports[sw])
+	if (port > w->f->nports[sw])
 		return 1 + KR_CHECK_NO_ENTRY;
 	if (port == 0)
 		return dest == p0 ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
-	peer = f->peer[slot];
-	x->at = slot;
-	if (peer < 0)
-		return 1 + KR_CHECK_DOWN_PORT;
-	node = f->owner[peer];
-	if (!kr_is_switch(f, node)) {
+	h = w->hop[p0 + port];
+	x->at = p0 + port;
+	switch (h >> HOP_KIND_SHIFT) {
+	case HOP_SW:
+		x->next = (uint32_t)h;
+		x->in = (uint8_t)(h >> 32);
+		return RES_BUSY;
+	case HOP_CA:
 		x->dist = 1;
-		x->at = (uint32_t)peer;
-		return (uint32_t)peer == dest ? RES_OK
-					      : 1 + KR_CHECK_WRONG_DEST;
+		x->at = (uint32_t)h;
+		return x->at == dest ? RES_OK : 1 + KR_CHECK_WRONG_DEST;
+	default:
+		return 1 + KR_CHECK_DOWN_PORT;
 	}
-	x->next = node;
-	x->in = (uint8_t)((uint32_t)peer - f->port0[node]);
-	return RES_BUSY;
 }
 
-/* A switch that delivers at distance d, counted for add_loads. */
-static void count_dist(struct walk *w, uint32_t d)
-{
-	w->bucket[d]++;
-	if (d > w->maxd)
-		w->maxd = d;
-}
-
-/* Resolves sw (and every switch on its way) for the current DLID. */
+/* Resolves sw (and every switch on its way) for the current DLID. Each
+ * switch is listed in w->done once its outcome is known: a switch's next
+ * one is always listed before it, which is the order add_loads needs. */
 static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 {
 	const struct kr_fabric *f = w->f;
@@ -82,12 +76,10 @@ static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 	while (ss[sw].gen != gen) {
 		ss[sw].gen = gen;
 		ss[sw].w = 0;
-		w->touched[w->ntouched++] = sw;
-		res = sw_step(f, &ss[sw], sw, row[sw], dest);
+		res = sw_step(w, &ss[sw], sw, row[sw], dest);
 		ss[sw].res = res;
 		if (res != RES_BUSY) {
-			if (!res)
-				count_dist(w, ss[sw].dist);
+			w->done[w->ndone++] = sw;
 			break;
 		}
 		stack[n++] = sw;
@@ -104,8 +96,7 @@ static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 		ss[u].res = res;
 		ss[u].dist = ss[v].dist + 1;
 		ss[u].at = res == 1 + KR_CHECK_LOOP ? ss[sw].at : ss[v].at;
-		if (!res)
-			count_dist(w, ss[u].dist);
+		w->done[w->ndone++] = u;
 	}
 }
 
@@ -568,31 +559,18 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 /* ------------------------------------------------------------------ */
 /* Destinations                                                       */
 
-/* Delivered pairs flow along the LFT tree of this DLID: farthest switches
- * first (a counting sort by distance, counted by sw_resolve), each passes
- * its count on to its next switch. */
+/* Delivered pairs flow along the LFT tree of this DLID: in the reverse of
+ * w->done every switch comes before its next one, so it passes on a
+ * finished count. */
 static void add_loads(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
 	struct sw_state *ss = w->sw;
-	uint32_t *order = w->stack, *b = w->bucket, n = 0;
 
-	for (uint32_t d = w->maxd + 1; d-- > 0;) {	/* counts to places */
-		uint32_t k = b[d];
+	for (uint32_t i = w->ndone; i-- > 0;) {
+		uint32_t sw = w->done[i], next = ss[sw].next;
 
-		b[d] = n;
-		n += k;
-	}
-	for (uint32_t i = 0; i < w->ntouched; i++) {
-		uint32_t sw = w->touched[i];
-
-		if (!ss[sw].res)
-			order[b[ss[sw].dist]++] = sw;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t sw = order[i], next = ss[sw].next;
-
-		if (next == KR_NONE || !ss[sw].w)
+		if (ss[sw].res || next == KR_NONE || !ss[sw].w)
 			continue;
 		w->r->link_load[f->port0[sw] + w->row[sw]] += ss[sw].w;
 		ss[next].w += ss[sw].w;
@@ -736,9 +714,7 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	bool chain;
 
 	w->gen++;
-	w->ntouched = 0;
-	memset(w->bucket, 0, ((size_t)w->maxd + 1) * sizeof(*w->bucket));
-	w->maxd = 0;
+	w->ndone = 0;
 	w->mgmt = srcs != SRC_CA;
 	chain = w->exact && (dlid >= t->stride ||
 			     w->ex_first[dlid] == w->ex_first[dlid + 1]);

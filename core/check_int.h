@@ -21,6 +21,8 @@
 #define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
 #define MAP_IDS 256		/* distinct maps w->map_id can name */
+#define HOP_KIND_SHIFT 40	/* w->hop: where the kind sits */
+enum { HOP_DOWN, HOP_CA, HOP_SW };
 
 /* Sources that no DLID can tell apart: CA ports on the same switch whose
  * own SL2VL map, OperVLs and every map of their switch in-port are equal
@@ -86,6 +88,10 @@ struct walk {
 				 * every switch */
 	const uint8_t *row;	/* the current DLID's column, by switch */
 	uint32_t gen;		/* per DLID */
+	/* Where a packet sent out of a switch port goes, one load instead of
+	 * four: kind << HOP_KIND_SHIFT | in port << 32 | next switch (HOP_SW),
+	 * or | the CA's slot (HOP_CA); HOP_DOWN without a link. */
+	uint64_t *hop;		/* [port0[nsw]] by slot */
 	struct sw_state {	/* a switch for the current DLID */
 		uint32_t gen;	/* == w->gen: the rest is valid */
 		uint32_t dist;	/* links to delivery */
@@ -102,9 +108,7 @@ struct walk {
 		uint32_t xat;	/* the channel where they fail */
 	} *sw;			/* [nsw] */
 	uint32_t *stack;	/* [nsw] */
-	uint32_t *touched, ntouched;
-	uint32_t *bucket;	/* [nsw + 2] delivering switches by distance */
-	uint32_t maxd;		/* the largest distance counted there */
+	uint32_t *done, ndone;	/* [nsw] switches resolved for the DLID */
 
 	/* channel generations per (DLID, SL, SL assumed): a path with an
 	 * assumed SL must not stop where a proven one went before, or the

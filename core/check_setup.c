@@ -238,6 +238,26 @@ static int index_maps(struct walk *w)
 	return KR_OK;
 }
 
+static void fill_hops(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++) {
+		int32_t peer = f->peer[s];
+		uint32_t node;
+
+		if (peer < 0) {
+			w->hop[s] = (uint64_t)HOP_DOWN << HOP_KIND_SHIFT;
+			continue;
+		}
+		node = f->owner[peer];
+		w->hop[s] = kr_is_switch(f, node)
+			? (uint64_t)HOP_SW << HOP_KIND_SHIFT |
+			  (uint64_t)(peer - f->port0[node]) << 32 | node
+			: (uint64_t)HOP_CA << HOP_KIND_SHIFT | (uint32_t)peer;
+	}
+}
+
 static int alloc_walk(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
@@ -246,8 +266,7 @@ static int alloc_walk(struct walk *w)
 
 	w->sw = calloc(nsw, sizeof(*w->sw));
 	w->stack = malloc(nsw * sizeof(uint32_t));
-	w->touched = malloc(nsw * sizeof(uint32_t));
-	w->bucket = calloc(nsw, sizeof(uint32_t));
+	w->done = malloc(nsw * sizeof(uint32_t));
 	w->col = malloc(nsw * BLOCK);
 	w->nvl = vl_bound(w);
 	nch = (size_t)f->nport * w->nvl + 1;
@@ -257,10 +276,12 @@ static int alloc_walk(struct walk *w)
 	w->cstack = malloc(nsw * sizeof(uint32_t));
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
-	if (!w->sw || !w->stack || !w->touched || !w->bucket ||
+	w->hop = malloc(((size_t)f->port0[f->nsw] + 1) * sizeof(*w->hop));
+	if (!w->hop || !w->sw || !w->stack || !w->done ||
 	    !w->col || !w->ch || !w->ch_at ||
 	    !w->dep_row || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
+	fill_hops(w);
 	memset(w->dep_row, 0xff, nch * sizeof(uint32_t));
 	memset(w->class_of, 0xff, ((size_t)f->nport + 1) * sizeof(uint32_t));
 	return kr_cdg_init(&w->g, (uint32_t)(nch - 1));
@@ -304,8 +325,8 @@ void check_teardown(struct walk *w)
 {
 	void *p[] = { w->src, w->cls, w->member, w->class_of, w->excl_gen,
 		      w->ex, w->ex_first, w->col, w->sw,
-		      w->stack, w->touched, w->bucket, w->ch, w->ch_at, w->dep_row, w->dep,
-		      w->cstack, w->eflag, w->map_id };
+		      w->stack, w->done, w->ch, w->ch_at, w->dep_row, w->dep,
+		      w->cstack, w->eflag, w->map_id, w->hop };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
