@@ -464,10 +464,11 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 		w->sw[sw].w += n;
 }
 
-/* A pair with an SL of its own (given), walked alone. */
-static int one_pair(struct walk *w, uint32_t s, unsigned dlid, unsigned sl)
+/* A pair with an SL of its own (given), walked alone: source s, in class
+ * c or one of its own. */
+static int one_pair(struct walk *w, uint32_t s, const struct src_class *c,
+		    unsigned dlid, unsigned sl)
 {
-	const struct src_class *c = &w->cls[w->class_of[s]];
 	struct ch_in p = { .sl = sl, .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
 	struct ch_out o;
 	uint32_t hops, at;
@@ -528,11 +529,11 @@ static uint8_t sl_why(const struct walk *w, uint32_t s, unsigned dlid)
 	return KR_CHECK_ASSUMED_SL;
 }
 
-/* The n members of class c not sitting out, on SL sl. */
+/* n members of class c on SL sl, assumed for why (0: given). */
 static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
-		     unsigned sl, uint32_t n)
+		     unsigned sl, uint8_t why, uint32_t n)
 {
-	struct ch_in p = { .sl = sl, .sl_why = sl_why(w, c->rep, dlid),
+	struct ch_in p = { .sl = sl, .sl_why = why,
 			   .tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid };
 	struct ch_out o;
 	uint32_t hops, at;
@@ -615,7 +616,7 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own,
 		    f->lid[s] != e->slid || !(src_kind(w, s) & srcs))
 			continue;
 		sit_out(w, s);
-		if (one_pair(w, s, dlid, e->sl))
+		if (one_pair(w, s, &w->cls[w->class_of[s]], dlid, e->sl))
 			return KR_ENOMEM;
 	}
 	return KR_OK;
@@ -705,6 +706,36 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 	return KR_OK;
 }
 
+/* The SA's traffic towards dlid on t->sm_sl: queries from every CA port
+ * when dlid is the SM's LID, else its answer from the SM's port when dlid
+ * is a CA port's. Extra pairs besides the DLID's own SLs. On a channel
+ * generation of their own: classes_chain marks the channels of the DLID's
+ * SL without their outcome, which ch_walk would read. */
+static int sa_pairs(struct walk *w, unsigned dlid)
+{
+	const struct kr_fabric *f = w->f;
+	unsigned sl = w->t->sm_sl;
+	uint32_t dest = f->lid_port[dlid];
+	uint64_t before = w->r->pairs;
+
+	w->sl_dlid[sl] = 0;	/* no DLID's generation: a new one */
+	if (dlid == w->t->sm_lid) {
+		for (uint32_t k = 0; k < w->ncls; k++) {
+			struct src_class *c = &w->cls[k];
+			uint32_t n = c->n - (w->class_of[dest] == k);
+
+			if (n && c->kind == SRC_CA &&
+			    one_class(w, c, dlid, sl, 0, n))
+				return KR_ENOMEM;
+		}
+	} else if (dest != w->sm_slot && !kr_is_switch(f, f->owner[dest]) &&
+		   one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl)) {
+		return KR_ENOMEM;
+	}
+	w->r->sm_pairs += w->r->pairs - before;
+	return KR_OK;
+}
+
 /* The pairs from the sources srcs picks towards dlid. */
 static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 {
@@ -731,9 +762,11 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
 
 		if (n && (c->kind & srcs) &&
-		    one_class(w, c, dlid, sl, n))
+		    one_class(w, c, dlid, sl, sl_why(w, c->rep, dlid), n))
 			return KR_ENOMEM;
 	}
+	if (w->mgmt && w->sm_slot != KR_NONE && sa_pairs(w, dlid))
+		return KR_ENOMEM;
 	/* Link load is about data: paths between CA ports. Switch LIDs only
 	 * draw management traffic and would blur, e.g., KNS's exactly even
 	 * router-crossbar load. */
@@ -802,8 +835,9 @@ static int walk_pass(struct walk *w, bool mgmt)
 			rc = one_dest(w, lid, SRC_CA);
 		else if (mgmt && sw)
 			rc = one_dest(w, lid, SRC_ANY);
-		else if (mgmt && w->o->switch_sources)
-			rc = one_dest(w, lid, SRC_SW);
+		else if (mgmt && (w->o->switch_sources ||
+				  w->sm_slot != KR_NONE))
+			rc = one_dest(w, lid, w->o->switch_sources ? SRC_SW : 0);
 	}
 	return rc;
 }

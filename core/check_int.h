@@ -79,6 +79,9 @@ struct walk {
 	uint32_t *class_of;	/* [nport] class of a source slot, KR_NONE */
 	uint32_t *excl_gen;	/* [nport] == gen: not in its class's count */
 
+	uint32_t sm_slot;	/* the SM's port (t->sm_lid), KR_NONE */
+	struct src_class sm_cls;	/* it as a source of its own */
+
 	struct kr_sl_pair *ex;	/* pair SLs sorted by (dlid, slid) */
 	uint32_t *ex_first;	/* [stride+2] first exception of each DLID */
 

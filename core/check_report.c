@@ -76,6 +76,10 @@ static void text_pairs(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->pairs, r->nsrc, r->ndst,
 		(unsigned long long)r->delivered,
 		(unsigned long long)(r->pairs - r->delivered));
+	if (r->sm_lid)
+		fprintf(out, "SA traffic:   %llu of the pairs: SL %u between "
+			"the SM (LID %u) and every CA port\n",
+			(unsigned long long)r->sm_pairs, r->sm_sl, r->sm_lid);
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
 		if (r->fail[i])
 			fprintf(out, "  %-11s %llu  (%s)\n", fail_names[i],
@@ -348,10 +352,15 @@ static void json_pairs(FILE *out, const struct kr_fabric *f,
 		       const struct kr_check_report *r)
 {
 	fprintf(out, "\"pairs\": %llu, \"sources\": %u, \"destinations\": %u, "
-		"\"delivered\": %llu, \"undelivered\": %llu, \"fail\": {",
+		"\"delivered\": %llu, \"undelivered\": %llu, ",
 		(unsigned long long)r->pairs, r->nsrc, r->ndst,
 		(unsigned long long)r->delivered,
 		(unsigned long long)(r->pairs - r->delivered));
+	if (r->sm_lid)
+		fprintf(out, "\"sa\": {\"sm_lid\": %u, \"sl\": %u, "
+			"\"pairs\": %llu}, ", r->sm_lid, r->sm_sl,
+			(unsigned long long)r->sm_pairs);
+	fprintf(out, "\"fail\": {");
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", fail_names[i],
 			(unsigned long long)r->fail[i]);

@@ -87,6 +87,22 @@ static bool same_class(const struct walk *w, uint32_t a, uint32_t b,
 	return true;
 }
 
+/* A class of source s alone: where it enters, its kind and own map. */
+static struct src_class source_class(const struct walk *w, uint32_t s)
+{
+	const struct kr_fabric *f = w->f;
+	struct src_class c = { .rep = s, .kind = SRC_SW };
+
+	entry(f, s, &c.sw, &c.in);
+	if (!kr_is_switch(f, f->owner[s])) {
+		unsigned port = kr_port_num(f, s);
+
+		c.kind = SRC_CA;
+		c.map0 = check_map(w, f->owner[s], port, port);
+	}
+	return c;
+}
+
 /* The class of source s among those already made for its switch
  * (chained through minus, free until the walk starts), or a new one. */
 static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
@@ -100,14 +116,8 @@ static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
 			if (same_class(w, s, w->cls[k].rep, sw))
 				return k;
 	k = w->ncls++;
-	w->cls[k] = (struct src_class){ .rep = s, .sw = sw, .in = in,
-					.minus = KR_NONE, .kind = SRC_SW };
-	if (!kr_is_switch(f, f->owner[s])) {
-		unsigned port = kr_port_num(f, s);
-
-		w->cls[k].kind = SRC_CA;
-		w->cls[k].map0 = check_map(w, f->owner[s], port, port);
-	}
+	w->cls[k] = source_class(w, s);
+	w->cls[k].minus = KR_NONE;
 	if (sw != KR_NONE && !kr_is_switch(f, f->owner[s])) {
 		w->cls[k].minus = head[sw];
 		head[sw] = k;
@@ -301,6 +311,23 @@ static int alloc_report(struct walk *w)
 							      : KR_ENOMEM;
 }
 
+/* The SM's port, source of the SA's answers (kr_tables.h: sm_lid). */
+static void sm_source(struct walk *w)
+{
+	const struct kr_fabric *f = w->f;
+	unsigned lid = w->t->sm_lid;
+	uint32_t s;
+
+	w->sm_slot = KR_NONE;
+	if (!lid || lid > f->max_lid || (s = f->lid_port[lid]) == KR_NONE ||
+	    !lid_slot(f, s))
+		return;
+	w->sm_slot = s;
+	w->sm_cls = source_class(w, s);
+	w->r->sm_lid = (uint16_t)lid;
+	w->r->sm_sl = w->t->sm_sl;
+}
+
 int check_setup(struct walk *w)
 {
 	int rc;
@@ -318,6 +345,8 @@ int check_setup(struct walk *w)
 		rc = index_pairs(w);
 	if (!rc)
 		rc = index_maps(w);
+	if (!rc)
+		sm_source(w);
 	return rc;
 }
 

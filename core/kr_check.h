@@ -18,8 +18,9 @@
  * channel once per (DLID, SL). Runs inside OpenSM: never prints.
  *
  * Two traffic classes, two verdicts: data (CA port to CA port) first, then
- * the same graph grown by management traffic (towards switch LIDs, and
- * from switches with switch_sources). With multicast groups in the tables
+ * the same graph grown by management traffic (towards switch LIDs, from
+ * switches with switch_sources, and the SA's traffic on t->sm_sl between
+ * every CA port and t->sm_lid). With multicast groups in the tables
  * a third: the counted unicast class's graph grown by every group's tree
  * (check_mcast.c), so a loop that needs multicast is told apart. Inputs a reader did not have
  * (t->sl2vl_given, t->sl_given) are assumptions: they are counted, and a
@@ -162,6 +163,9 @@ struct kr_check_report {
 	uint32_t oper_vl_ports;	/* ports sending on a VL >= their OperVLs */
 
 	uint64_t channels;	/* (port, VL) pairs sending data */
+	uint16_t sm_lid;	/* t->sm_lid when its port was found, else 0 */
+	uint8_t sm_sl;
+	uint64_t sm_pairs;	/* SA pairs on sm_sl (in pairs, management) */
 	uint64_t deps;		/* unicast dependencies out of switch
 				 * channels (the CDG) */
 	uint32_t ngroups;	/* multicast groups checked; 0: no

@@ -55,6 +55,10 @@ struct kr_conf {
 					 * default 2) */
 	uint16_t mcast_sls;		/* SLs multicast groups use (bit s:
 					 * SL s; default SL 0) */
+	/* Not from the file: where the ports send SA queries (the SM's base
+	 * LID, 0: unknown) and on which SL, for the check (kr_tables.h). */
+	uint16_t sm_lid;
+	uint8_t sm_sl;
 	/* Not from the file: told the name of each phase of kr_plan_build as
 	 * it starts (NULL: nobody asks), for the CLI's progress lines. */
 	void (*on_phase)(void *ctx, const char *phase);

@@ -37,8 +37,11 @@ struct kr_mcast_info {
 	unsigned parts;		/* components the members sit in (1 normally) */
 };
 
-int kr_mtree_build(const struct kr_fabric *f, struct kr_mtree *t,
-		   struct kr_diag *d);
+/* The forest on f's live links; sm_lid (kr_tables.sm_lid, 0: unknown)
+ * picks the root of its switch's component, as for the repair's detour
+ * layer, whose ranks the forest shares. */
+int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
+		   struct kr_mtree *t, struct kr_diag *d);
 void kr_mtree_free(struct kr_mtree *t);
 
 /* The MFT port masks of a group whose members are the port slots member[]

@@ -66,6 +66,13 @@ struct kr_tables {
 
 	struct kr_mgroup *mgroup;	/* sorted by MLID; NULL: no multicast */
 	size_t nmgroup;
+
+	/* Where every port sends its SA queries (PortInfo MasterSMLID and
+	 * MasterSMSL): each CA port's queries go to sm_lid on sm_sl, and the
+	 * SA answers each on sm_sl, over the unicast LFTs whatever the
+	 * destinations' own SLs. sm_lid 0: not known, not checked. */
+	uint16_t sm_lid;
+	uint8_t sm_sl;
 };
 
 enum kr_sl_given {

@@ -41,8 +41,8 @@ static void hang(const struct kr_fabric *f, struct kr_mtree *t,
 	}
 }
 
-int kr_mtree_build(const struct kr_fabric *f, struct kr_mtree *t,
-		   struct kr_diag *d)
+int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
+		   struct kr_mtree *t, struct kr_diag *d)
 {
 	uint32_t n = f->nsw ? f->nsw : 1, *lvl = malloc(n * sizeof(*lvl));
 
@@ -59,7 +59,8 @@ int kr_mtree_build(const struct kr_fabric *f, struct kr_mtree *t,
 		kr_mtree_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
-	kr_updn_ranks(f, t->rank, t->comp, lvl, t->order);
+	kr_updn_ranks(f, kr_updn_sm_switch(f, sm_lid), t->rank, t->comp, lvl,
+		      t->order);
 	for (uint32_t v = 0; v < f->nsw; v++)
 		hang(f, t, lvl, v);
 	free(lvl);

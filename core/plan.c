@@ -122,8 +122,10 @@ static bool check_changes(const struct kr_fabric *f, const struct kr_fabric *pf,
 	uint8_t *only;
 
 	if (!prev || !prev->proof || !pf ||
-	    !same_channels(pf, &prev->tables, f, &p->tables))
-		return false;
+	    !same_channels(pf, &prev->tables, f, &p->tables) ||
+	    prev->tables.sm_lid != p->tables.sm_lid ||
+	    prev->tables.sm_sl != p->tables.sm_sl)
+		return false;	/* the SA's pairs moved: all of them anew */
 	only = calloc(p->tables.stride + 1, 1);
 	if (!only)
 		return false;	/* the full check will say out of memory */
@@ -210,7 +212,7 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		/* the multicast forest: the same live links and up*-down*
 		 * ranks as the repair's detour layer */
 		if (!rc)
-			rc = kr_mtree_build(f, &p->mtree, d);
+			rc = kr_mtree_build(f, p->tables.sm_lid, &p->mtree, d);
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
 	if (!rc) {

@@ -220,7 +220,7 @@ int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p)
 {
-	char topo[256], how[64] = "";
+	char topo[256], how[64] = "", sa[48] = "";
 	unsigned lids = 0;
 
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
@@ -229,9 +229,12 @@ void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 	if (p->incremental)
 		snprintf(how, sizeof(how), " (incremental: %u destinations)",
 			 p->check_dests);
-	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s; ms: topo %.1f "
+	if (p->checked && p->check.sm_lid)
+		snprintf(sa, sizeof(sa), ", SA traffic on SL %u included",
+			 p->check.sm_sl);
+	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s%s; ms: topo %.1f "
 		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,
-		 p->slvl.text, p->checked ? "passed" : "skipped", how,
+		 p->slvl.text, p->checked ? "passed" : "skipped", how, sa,
 		 p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
 		 p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_REPAIR],
 		 p->ms[KR_PHASE_CHECK]);

@@ -874,6 +874,37 @@ static void mark_repaired(struct repair *r)
 		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
 }
 
+/* Whether the SA's traffic could not ride r->col. It shares the
+ * multicast and up*-down* VL (by default sm_sl is multicast's SL 0) but
+ * follows the unicast LFTs: the queries to the SM's LID must only climb
+ * towards the SM's switch, the root of the ranks, and its answers to a CA
+ * LID only descend from there, or the VL's up*-down* order breaks. Routes
+ * that survive faults are shortest, so they do; a repaired column that
+ * does not is refused like one closing a loop, and up*-down* (which does,
+ * from or to the root) takes x in the end. */
+static int sa_refuses(const struct repair *r, const struct rdest *x)
+{
+	uint32_t u = r->sm_sw, v, n = 0;
+
+	if (u == KR_NONE)
+		return 0;
+	if (x->lid == r->t->sm_lid) {
+		for (u = 0; u < r->nsw; u++)
+			if ((v = repair_next(r, u, r->col[u])) != KR_NONE &&
+			    r->rank[v] >= r->rank[u])
+				return 1;
+		return 0;
+	}
+	if (x->ca_port == KR_NONE || r->comp[x->target] != r->comp[u])
+		return 0;
+	for (; u != x->target && n++ < r->nsw; u = v) {
+		v = repair_next(r, u, r->col[u]);
+		if (v == KR_NONE || r->rank[v] <= r->rank[u])
+			return 1;
+	}
+	return 0;
+}
+
 /* The dependencies of x on sl along r->col, from all sources (SRC_ALL) or
  * from the switches the repair routed anew (SRC_MOVED), unless the memo's
  * current column (the same but for the last hop, which adds none) made
@@ -885,6 +916,8 @@ static int deps_once(struct repair *r, const struct rdest *x, unsigned sl,
 	uint16_t *sls = &r->memo_sls[r->memo_cur][all];
 	uint16_t *bad = &r->memo_bad[r->memo_cur][all];
 
+	if (r->admitting && sa_refuses(r, x))
+		return KR_ECYCLE;
 	if (*sls >> sl & 1)
 		return KR_OK;
 	if (*bad >> sl & 1)
@@ -984,6 +1017,8 @@ static void fresh_column(struct repair *r, const struct rdest *x,
  * loop there. */
 static int admit_moved(struct repair *r, const struct rdest *x, unsigned sl)
 {
+	if (sa_refuses(r, x))
+		return KR_ECYCLE;
 	mark_repaired(r);
 	return repair_deps(r, x, r->col, r->dist, sl, SRC_MOVED);
 }
@@ -999,6 +1034,8 @@ static int move_pairs(struct repair *r, const struct rdest *x)
 	uint32_t mark = r->g.nedge;
 	int rc = KR_OK;
 
+	if (sa_refuses(r, x))
+		return KR_ECYCLE;
 	mark_repaired(r);
 	for (unsigned i = 0; !rc && i < p->ntree; i++) {
 		rc = repair_deps(r, x, r->col, r->dist, p->tree_sl[i], SRC_MOVED);
@@ -1041,7 +1078,8 @@ static int to_detour(struct repair *r, const struct rdest *x,
 			reuse_repair(r, x);	/* cached_column left it there */
 		rc = move_pairs(r, x);
 		r->pairs_moved = !rc;
-		for (unsigned i = 0; rc == KR_ECYCLE && i < p->ntree; i++) {
+		for (unsigned i = 0; rc == KR_ECYCLE && !sa_refuses(r, x) &&
+				     i < p->ntree; i++) {
 			rc = b ? repair_deps(r, x, r->col, r->dist,
 					     p->tree_sl[i], SRC_ALL)
 			       : deps_once(r, x, p->tree_sl[i], SRC_ALL);
@@ -1486,6 +1524,7 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      struct kr_repair_stats *st, struct kr_diag *d)
 {
 	struct repair proto = { .f = f, .topo = topo, .plan = plan, .t = t,
+				.sm_sw = KR_NONE,
 				.nsw = f->nsw, .stride = t->stride,
 				.max_int = c ? c->max_intermediates : 2 };
 	size_t nlft = (size_t)t->nsw * t->stride;

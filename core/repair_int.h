@@ -103,6 +103,8 @@ struct repair {
 	/* the detour layer: up*-down* ranks over a spanning forest */
 	uint32_t *rank;		/* [nsw] BFS level * nsw + id, UNREACHED */
 	uint32_t *comp;		/* [nsw] connected component: its root */
+	uint32_t sm_sw;		/* the SM's switch, root of its component
+				 * (t->sm_lid), KR_NONE: unknown */
 
 	struct kr_cdg g;	/* channels: switch port slot * 16 + VL */
 	uint32_t *camask;	/* [channels] VLs of a switch's CAs towards

@@ -661,6 +661,10 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	for (unsigned j = 0; j < r.norder; j++)
 		kr_route_order(topo, c, j, r.order[j]);
 	rc = kr_tables_init(t, f, stride, 1, 1);
+	if (!rc && c) {
+		t->sm_lid = c->sm_lid;
+		t->sm_sl = c->sm_sl;
+	}
 	if (!rc)
 		rc = build_coords(&r);
 	if (!rc)

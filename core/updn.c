@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Up*-down* ranks: a BFS level from the best-connected switch of each
- * component (the lowest GUID among equals, so that any capture of the same
- * fabric, whatever its node order, gets the same levels), then the id. A hop towards a lower rank is "up". Routes that
- * climb and then only descend, on a VL nothing else uses, cannot close a
- * credit loop (repair_updn.c, mcast.c and docs/design.md say why). */
+/* Up*-down* ranks: a BFS level from a root in each component, then the id.
+ * The root is the SM's switch where the SM is known: the SA's traffic
+ * rides the same VL along the unicast routes, and a shortest route from or
+ * to the root only descends or only climbs. Elsewhere it is the
+ * best-connected switch (the lowest GUID among equals, so that any
+ * capture of the same fabric, whatever its node order, gets the same
+ * levels). A hop towards a lower rank is "up". Routes that climb and then
+ * only descend, on a VL nothing else uses, cannot close a credit loop
+ * (repair_updn.c, mcast.c and docs/design.md say why). */
 #include "updn_int.h"
 
 #define UNSEEN UINT32_MAX
@@ -41,8 +45,23 @@ static uint32_t bfs(const struct kr_fabric *f, uint32_t root, uint32_t *lvl,
 	return tail;
 }
 
-void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
-		   uint32_t *lvl, uint32_t *queue)
+uint32_t kr_updn_sm_switch(const struct kr_fabric *f, unsigned sm_lid)
+{
+	uint32_t slot, node;
+
+	if (!sm_lid || sm_lid > f->max_lid ||
+	    (slot = f->lid_port[sm_lid]) == KR_NONE)
+		return KR_NONE;
+	node = f->owner[slot];
+	if (kr_is_switch(f, node))
+		return node;
+	if (f->peer[slot] < 0 || !kr_is_switch(f, f->owner[f->peer[slot]]))
+		return KR_NONE;
+	return f->owner[f->peer[slot]];
+}
+
+void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
+		   uint32_t *comp, uint32_t *lvl, uint32_t *queue)
 {
 	uint32_t nsw = f->nsw, done = 0;
 
@@ -60,6 +79,10 @@ void kr_updn_ranks(const struct kr_fabric *f, uint32_t *rank, uint32_t *comp,
 			uint32_t q = queue[i];
 			unsigned deg = switch_degree(f, q);
 
+			if (q == prefer) {
+				root = q;
+				break;
+			}
 			if (root == KR_NONE || deg > best ||
 			    (deg == best && f->guid[q] < f->guid[root])) {
 				best = deg;

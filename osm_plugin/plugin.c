@@ -363,6 +363,10 @@ static int kr_build_fwd_tables(void *ctx)
 		 * VL 0: plan, and so check, for exactly that. */
 		if (!pl->osm->subn.opt.qos)
 			pl->conf.vls = 1;
+		/* what the LID manager told every port (MasterSMLID, -SL):
+		 * the SA's traffic is checked with the rest */
+		pl->conf.sm_lid = cl_ntoh16(pl->osm->subn.sm_base_lid);
+		pl->conf.sm_sl = pl->osm->subn.opt.sm_sl;
 		rc = kr_plan_rebuild(&pl->fabric, &pl->conf,
 				     prev_valid ? &prev_f : NULL,
 				     prev_valid ? &prev_p : NULL, &pl->plan, &d);

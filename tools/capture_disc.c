@@ -165,8 +165,9 @@ int cap_discover(const struct capture_opts *o, struct cap_net *net,
 	ibnd_destroy_fabric(fab);
 	if (!rc)
 		fprintf(log, "discovery: from %s port %u, %u switches, %u other "
-			"nodes, SM LID %u, %.2f s\n", net->ca, net->port, f->nsw,
-			f->nnode - f->nsw, net->sm_lid, (cap_now_ms() - t0) / 1e3);
+			"nodes, SM LID %u SL %u, %.2f s\n", net->ca, net->port,
+			f->nsw, f->nnode - f->nsw, net->sm_lid, net->sm_sl,
+			(cap_now_ms() - t0) / 1e3);
 	return rc;
 }
 

@@ -14,6 +14,7 @@ static void check_usage(FILE *out)
 "                      [--mfts FILE [--mcast-sl FILE]]\n"
 "                      [--guid2lid FILE] [--dests cas|all|auto] [--json]\n"
 "                      [--max-examples N] [--switch-sources]\n"
+"                      [--sm-lid LID [--sm-sl SL]]\n"
 "                      [--write-lfts FILE] [--write-sl2vl FILE]\n"
 "                      [--write-path-sl FILE]\n"
 "       knsroute check DIR [OPTIONS]\n"
@@ -46,6 +47,12 @@ static void check_usage(FILE *out)
 "                      default: SL 0 for every group (an assumption)\n"
 "  --guid2lid FILE     take LIDs from OpenSM's guid2lid cache\n"
 "  --switch-sources    also route from every switch (port 0)\n"
+"  --sm-lid LID        the SM's LID: every CA port's SA queries to it and\n"
+"                      its answers back, on --sm-sl whatever the\n"
+"                      destinations' own SLs, join the management class\n"
+"                      (OpenSM: PortInfo MasterSMLID, `sminfo`)\n"
+"  --sm-sl SL          the SL of that traffic (OpenSM's sm_sl, PortInfo\n"
+"                      MasterSMSL; default 0)\n"
 "  --dests WHICH       the traffic the exit status stands for: cas (data:\n"
 "                      CA to CA), all (data and management: to and from\n"
 "                      switch LIDs too), auto (default: all when every\n"
@@ -82,7 +89,7 @@ static void check_usage(FILE *out)
 "src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
 "count], links {count, max, mean, top [{node, node_port, peer, peer_port,\n"
 "load}]}, vls {max_vl, oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
-"{channels, dependencies}, multicast {groups, dependencies} (with --mfts),\n"
+"{channels, dependencies}, sa {sm_lid, sl, pairs} (with --sm-lid), multicast {groups, dependencies} (with --mfts),\n"
 "assumed {exact, sl2vl_ports, ports, sl_pairs {data, management}, sl_taken,\n"
 "lids_without_port, ports_without_lid, groups_sl}, classes {data, all and,\n"
 "with groups, multicast: {pairs, delivered, verdict, loop_sl_pairs,\n"
@@ -107,12 +114,13 @@ struct check_args {
 	struct cli_inputs in;
 	const char *w_lfts, *w_sl2vl, *w_path_sl;
 	struct kr_check_opts o;
+	unsigned sm_lid, sm_sl;
 	int json, level;
 };
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_JSON, OPT_MAXEX,
        OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL, OPT_DESTS, OPT_MFTS,
-       OPT_MSL };
+       OPT_MSL, OPT_SMLID, OPT_SMSL };
 
 static int parse_dests(const char *s)
 {
@@ -138,6 +146,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "max-examples", required_argument, NULL, OPT_MAXEX },
 		{ "switch-sources", no_argument, NULL, OPT_SWSRC },
+		{ "sm-lid", required_argument, NULL, OPT_SMLID },
+		{ "sm-sl", required_argument, NULL, OPT_SMSL },
 		{ "dests", required_argument, NULL, OPT_DESTS },
 		{ "write-lfts", required_argument, NULL, OPT_WLFTS },
 		{ "write-sl2vl", required_argument, NULL, OPT_WSL2VL },
@@ -171,6 +181,14 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 				"check", "--max-examples", optarg, 0, 100000);
 			break;
 		case OPT_SWSRC: a->o.switch_sources = 1; break;
+		case OPT_SMLID:
+			a->sm_lid = (unsigned)cli_number("check", "--sm-lid",
+							 optarg, 1, 0xbfff);
+			break;
+		case OPT_SMSL:
+			a->sm_sl = (unsigned)cli_number("check", "--sm-sl",
+							optarg, 0, 15);
+			break;
 		case OPT_WLFTS: a->w_lfts = optarg; break;
 		case OPT_WSL2VL: a->w_sl2vl = optarg; break;
 		case OPT_WPSL: a->w_path_sl = optarg; break;
@@ -226,6 +244,20 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 	return rc;
 }
 
+/* The SA's traffic to check: the SM's port must be in the fabric. */
+static int sm_inputs(const struct check_args *a, const struct kr_fabric *f,
+		     struct kr_tables *t)
+{
+	if (!a->sm_lid)
+		return 0;
+	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)
+		return cli_usage_error("check", "--sm-lid %u: no port of the "
+				       "fabric has that LID", a->sm_lid);
+	t->sm_lid = (uint16_t)a->sm_lid;
+	t->sm_sl = (uint8_t)a->sm_sl;
+	return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .o = { .max_examples = 10,
@@ -245,6 +277,8 @@ int cmd_check(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	cli_progress_begin("check", a.level);
 	rc = cli_read_inputs("check", &a.in, &f, &t);
+	if (!rc)
+		rc = sm_inputs(&a, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);
 	if (!rc) {

@@ -11,10 +11,12 @@
 struct plan_opts {
 	const char *conf, *guid2lid, *classify;
 	int lmc, classes, vls, detour_vls, no_check;	/* -1: not given */
+	int sm_lid, sm_sl;				/* -1: not given */
 };
 
 enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
-       PLAN_OPT_VLS, PLAN_OPT_DETOUR, PLAN_OPT_NOCHK };
+       PLAN_OPT_VLS, PLAN_OPT_DETOUR, PLAN_OPT_NOCHK, PLAN_OPT_SMLID,
+       PLAN_OPT_SMSL };
 
 #define PLAN_OPTIONS \
 	{ "conf", required_argument, NULL, 'c' }, \
@@ -24,7 +26,9 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 	{ "classes", required_argument, NULL, PLAN_OPT_CLS }, \
 	{ "vls", required_argument, NULL, PLAN_OPT_VLS }, \
 	{ "detour-vls", required_argument, NULL, PLAN_OPT_DETOUR }, \
-	{ "no-check", no_argument, NULL, PLAN_OPT_NOCHK }
+	{ "no-check", no_argument, NULL, PLAN_OPT_NOCHK }, \
+	{ "sm-lid", required_argument, NULL, PLAN_OPT_SMLID }, \
+	{ "sm-sl", required_argument, NULL, PLAN_OPT_SMSL }
 
 #define PLAN_OPTIONS_HELP \
 "  -c, --conf FILE      knsroute.conf (see knsroute.conf(5))\n" \
@@ -36,7 +40,12 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 "  --vls N              data VLs where ports do not say (default 8)\n" \
 "  --detour-vls N       VLs kept for fault-repair detour layers (0-2,\n" \
 "                       default 2; fewer leave more for classes)\n" \
-"  --no-check           skip the credit-loop check (experiments only)\n"
+"  --no-check           skip the credit-loop check (experiments only)\n" \
+"  --sm-lid LID         the SM's LID, as the plugin learns it from OpenSM:\n" \
+"                       its switch roots the up*/down* layer and the\n" \
+"                       multicast trees, and the SA's traffic joins the\n" \
+"                       check (as knsroute check --sm-lid)\n" \
+"  --sm-sl SL           the SL of that traffic (OpenSM's sm_sl; default 0)\n"
 
 void plan_opts_init(struct plan_opts *o);
 /* 1 if c was one of PLAN_OPTIONS (and is now recorded), else 0. */

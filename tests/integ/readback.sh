@@ -14,6 +14,9 @@
 #                        PathRecord each) and capture.log; a failed capture
 #                        is run again (kr_sim_try), status 1 when it keeps
 #                        failing, its stderr in the log
+#   kr_sm_args DIR       "--sm-lid LID --sm-sl SL" for route and check: the
+#                        SM the ports of capture DIR were told of (its
+#                        capture.log), as the plugin learns it from OpenSM
 #   kr_norm_lfts FILE    "GUID LID PORT" lines, sorted, from ibroute output
 #                        or opensm-lfts.dump
 #   kr_norm_sl2vl FILE   "LID IN OUT VL0..VL15" lines, sorted, from
@@ -59,6 +62,11 @@ kr_capture_ports() {
 
 kr_readback() {
 	kr_sim_try /dev/null "$KR_CLI" capture "$1" --quiet
+}
+
+kr_sm_args() {
+	sed -n 's/^discovery: .*, SM LID \([0-9]*\) SL \([0-9]*\),.*/--sm-lid \1 --sm-sl \2/p' "$1/capture.log" |
+		grep . || { echo "# $1/capture.log names no SM" >&2; return 1; }
 }
 
 kr_norm_lfts() {

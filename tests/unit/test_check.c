@@ -237,6 +237,62 @@ static void test_ring_dateline_clean(void **state)
 	check_dateline(5);
 }
 
+/* The dateline ring of 4 (clean) with the SA's traffic on SL 7, which
+ * every map sends to VL 0: SM -> H1 (S2+ S3+ S0+), H3 -> SM (S3+ S0+ S1+)
+ * and the data pair H1 -> H0, which stays on VL 0 from S1 to S3, (S1+
+ * S2+) close the four "+" channels of VL 0. The SM on H2, then on S2
+ * itself: the same channels, 3 + 3 SA pairs, then 4 + 4. */
+static void test_sa_traffic_loop(void **state)
+{
+	static const unsigned sm_lid[] = { 5 + 2, 3 }, sa_pairs[] = { 6, 8 };
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	build_ring(&f, 4, 0);
+	route_one_way(&f, &t);
+	for (unsigned lid = 1; lid <= f.max_lid; lid++)
+		t.dlid_sl[lid] = (uint8_t)home(&f, lid);
+	for (uint32_t sw = 0; sw < 4; sw++)
+		for (unsigned in = 0; in <= 4; in++)
+			for (unsigned out = 0; out <= 4; out++) {
+				uint64_t *m = kr_tables_sl2vl_ref(&f, &t, sw, in,
+								  out);
+
+				for (unsigned sl = 0; sl < 4; sl++)
+					*m = kr_map_set(*m, sl, sw < sl);
+			}
+	for (unsigned i = 0; i < 2; i++) {
+		t.sm_lid = (uint16_t)sm_lid[i];
+		t.sm_sl = 7;
+		assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+		assert_int_equal(r.sm_lid, sm_lid[i]);
+		assert_int_equal(r.sm_pairs, sa_pairs[i]);
+		assert_int_equal(r.pairs, 28 + sa_pairs[i]);
+		assert_int_equal(r.delivered, r.pairs);
+		/* data alone stays clean; the loop needs the SA's pairs */
+		assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+		assert_int_equal(r.cls[KR_CHECK_ALL].ncycle, 4);
+		for (unsigned k = 0; k < 4; k++) {
+			const struct kr_check_chan *c =
+				&r.cls[KR_CHECK_ALL].cycle[k];
+
+			assert_int_equal(c->vl, 0);
+			assert_int_equal(kr_port_num(&f, c->slot), 2);
+		}
+		kr_check_report_free(&r);
+	}
+	/* the SA on SL 2, H2's own SL: the dateline holds for it */
+	t.sm_lid = 5 + 2;
+	t.sm_sl = 2;
+	assert_int_equal(run(&f, &t, &r), KR_OK);
+	assert_int_equal(r.sm_pairs, 6);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* 3 switches, DLID of H2 sent S2 -> S0 -> S1 -> S2 -> ...: the 2 other
  * CAs loop (H2 itself is not a source towards its own LID). */
 static void test_forwarding_loop(void **state)
@@ -1410,6 +1466,7 @@ int main(void)
 		cmocka_unit_test(test_ring5_one_way_cycle),
 		cmocka_unit_test(test_ring4_counts),
 		cmocka_unit_test(test_ring_dateline_clean),
+		cmocka_unit_test(test_sa_traffic_loop),
 		cmocka_unit_test(test_forwarding_loop),
 		cmocka_unit_test(test_no_entry_down_port_wrong_dest),
 		cmocka_unit_test(test_vl15_drop),

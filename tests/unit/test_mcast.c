@@ -112,7 +112,7 @@ static void test_torus44_master_tree(void **state)
 
 	(void)state;
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
-	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	for (unsigned i = 0; i < 16; i++) {
 		uint32_t sw = node_named(&f, torus_parent[i][0]);
 
@@ -158,7 +158,7 @@ static void test_torus44_group(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_group(&f, &g, want, sizeof(want) / sizeof(want[0]));
 	assert_int_equal(info.members, 3);
@@ -197,7 +197,7 @@ static void test_kns42_group(void **state)
 	gen(&f, KR_FAMILY_KNS, 2, k, 1);
 	m[0] = ca_port(&f, "ca(1,2)/0");
 	m[1] = ca_port(&f, "ca(3,1)/0");
-	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	assert_int_equal(t.parent[node_named(&f, "xbar0(*,0)")], KR_NONE);
 	assert_string_equal(kr_node_name(&f, t.parent[node_named(&f, "xbar0(*,2)")]),
 			    "router(0,2)");
@@ -309,7 +309,7 @@ static void test_trees_span_members_loop_free(void **state)
 		struct kr_mtree t;
 
 		gen(&f, fab[i].fam, fab[i].ndim, fab[i].k, fab[i].p);
-		assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+		assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 		flood_all(&f, &t, 6);
 		kr_mtree_free(&t);
 		kr_fabric_free(&f);
@@ -348,7 +348,7 @@ static void test_link_fault_avoided(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_false(kr_mgroup_has(&g, a, pa));
 	assert_false(kr_mgroup_has(&g, b, pb));
@@ -380,7 +380,7 @@ static void test_switch_fault_avoided(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_int_equal(info.parts, 1);
 	for (unsigned w = 0; w < KR_MCAST_WORDS; w++)

@@ -610,6 +610,147 @@ static void test_stale_sls_follow_prev(void **state)
 
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
+/* BFS levels over live switch links from root, the test's own. */
+static void levels(const struct kr_fabric *f, uint32_t root, uint32_t *lvl)
+{
+	uint32_t *queue = malloc(f->nsw * sizeof(*queue)), head = 0, tail = 0;
+
+	assert_non_null(queue);
+	memset(lvl, 0xff, f->nsw * sizeof(*lvl));
+	lvl[root] = 0;
+	queue[tail++] = root;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (unsigned p = 1; p <= f->nports[u]; p++) {
+			uint32_t v = next_switch(f, u, p);
+
+			if (v != KR_NONE && lvl[v] == KR_NONE) {
+				lvl[v] = lvl[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+	free(queue);
+}
+
+/* The SA's queries (every switch to the SM's LID) only climb towards the
+ * SM's switch, its answers (to every CA LID) only descend from it, in the
+ * order BFS level from that switch, then id, that the multicast trees and
+ * the up*-down* layer keep to: what keeps their shared VL loop-free. */
+static void assert_sa_legal(const struct kr_fabric *f, const struct kr_tables *t,
+			    uint32_t sm_sw, unsigned sm_lid)
+{
+	uint32_t *lvl = malloc(f->nsw * sizeof(*lvl));
+
+	assert_non_null(lvl);
+	levels(f, sm_sw, lvl);
+	for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t slot = kr_port_by_lid(f, lid), u = sm_sw, v;
+		uint64_t ru, rv;
+
+		if (slot == KR_NONE || f->lid[slot] != lid)
+			continue;
+		if (lid == sm_lid) {
+			for (u = 0; u < f->nsw; u++)
+				if ((v = next_switch(f, u, entry(t, u, lid))) !=
+				    KR_NONE &&
+				    (uint64_t)lvl[v] * f->nsw + v >=
+				    (uint64_t)lvl[u] * f->nsw + u)
+					fail_msg("query from switch %u climbs "
+						 "down to %u", u, v);
+			continue;
+		}
+		if (kr_is_switch(f, f->owner[slot]) || f->peer[slot] < 0)
+			continue;
+		for (unsigned hop = 0; hop < f->nsw; hop++, u = v) {
+			v = next_switch(f, u, entry(t, u, lid));
+			if (v == KR_NONE)
+				break;
+			ru = (uint64_t)lvl[u] * f->nsw + u;
+			rv = (uint64_t)lvl[v] * f->nsw + v;
+			if (rv <= ru)
+				fail_msg("answer to LID %u climbs from switch "
+					 "%u to %u", lid, u, v);
+		}
+	}
+	free(lvl);
+}
+
+/* With the SM known (on a switch, then on a CA), every single link fault
+ * of a 4x4 torus and of a 4-ary 2-direct KNS: the SA's routes keep the
+ * trees' order, and the checker proves unicast, the SA's traffic and a
+ * group of every CA port on SL 0 (the SA's SL) loop-free together. */
+static void sa_faults(const struct kr_gen_opts *o)
+{
+	struct kr_fabric f;
+	struct kr_topo t;
+
+	truth_gen(o, &f, &t);
+	for (unsigned on_ca = 0; on_ca < 2; on_ca++) {
+		uint32_t sm_slot = on_ca ? f.port0[f.nsw] + 1 : f.port0[0];
+		uint32_t sm_sw = on_ca ? f.owner[f.peer[sm_slot]] : 0;
+
+		for (uint32_t s = 0; s < f.port0[f.nsw]; s++) {
+			int32_t peer = f.peer[s];
+			struct kr_conf c;
+			struct kr_plan p = { 0 };
+			struct kr_repair_stats st;
+			struct kr_check_report rep;
+			struct kr_check_opts co = { .max_examples = 3 };
+			struct kr_mcast_info info;
+			struct kr_diag d = { 0 };
+			uint32_t m[64];
+			size_t nm = 0;
+
+			if (peer < (int32_t)s || !kr_is_switch(&f, f.owner[peer]))
+				continue;
+			cut_port(&f, s);
+			kr_conf_init(&c);
+			c.sm_lid = f.lid[sm_slot];
+			assert_int_equal(kr_route(&f, &t, &c, &p.tables, &d), KR_OK);
+			assert_int_equal(p.tables.sm_lid, c.sm_lid);
+			assert_int_equal(kr_slvl_plan(&f, &t, &c, &p.tables,
+						      &p.slvl, &d), KR_OK);
+			if (kr_repair(&f, &t, &c, &p.slvl, NULL, &p.tables, &st,
+				      &d))
+				fail_msg("repair: %s", d.msg);
+			assert_sa_legal(&f, &p.tables, sm_sw, c.sm_lid);
+			assert_int_equal(kr_mtree_build(&f, c.sm_lid, &p.mtree,
+							&d), KR_OK);
+			for (uint32_t q = f.port0[f.nsw]; q < f.nport && nm < 64; q++)
+				if (f.lid[q] && f.peer[q] >= 0)
+					m[nm++] = q;
+			assert_int_equal(kr_plan_add_group(&f, &p, 0xc000, 0, m,
+							   nm, &info, &d), KR_OK);
+			assert_int_equal(info.members, nm);
+			if (kr_check_run(&f, &p.tables, &co, &rep, &d))
+				fail_msg("link at slot %u: check: %s", s, d.msg);
+			assert_int_equal(rep.sm_lid, c.sm_lid);
+			assert_true(rep.sm_pairs > 0);
+			kr_check_report_free(&rep);
+			kr_plan_free(&p);
+			f.peer[s] = peer;
+			f.peer[peer] = (int32_t)s;
+		}
+	}
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
+static void test_sa_routes_keep_tree_order(void **state)
+{
+	static const struct kr_gen_opts torus44 = {
+		.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 4 },
+		.wrap = { 1, 1 }, .p = 1 };
+	static const struct kr_gen_opts kns42 = {
+		.family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 1 };
+
+	(void)state;
+	sa_faults(&torus44);
+	sa_faults(&kns42);
+}
+
 static void test_pristine_untouched(void **state)
 {
 	struct kr_fabric f;
@@ -644,6 +785,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pristine_untouched),
+		cmocka_unit_test(test_sa_routes_keep_tree_order),
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
 		cmocka_unit_test(test_kns43_moves_pairs_only),
