@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 32
+kr_plan 33
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -170,6 +170,22 @@ kr_ok $? "--dests all counts management traffic"
 run badests $T33 --dests some
 [ $RC -eq 2 ] && grep -q "dests expects cas, all or auto" "$T/badests.err"
 kr_ok $? "--dests with another word: exit 2"
+
+# The SA's traffic: an SM LID no port has is refused before any check; a
+# real one (the last CA's second LID, LMC 1) adds its pairs to the
+# management class: 8 other CA ports' queries, answers to their 16 LIDs.
+# shellcheck disable=SC2086
+run nosm $T33 --sm-lid 999
+[ $RC -eq 2 ] && grep -q -- "--sm-lid 999: no port of the fabric has that LID" "$T/nosm.err" &&
+	[ ! -s "$T/nosm.out" ]
+ok=$?
+sm=$(awk '/^0x/ { print strtonum($1) }' "$D/chk_t33-lfts.dump" | sort -n | tail -n 1)
+# shellcheck disable=SC2086
+run sa $T33 --sm-lid "$sm" --sm-sl 3 --json
+[ $ok -eq 0 ] && python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "pairs": 24}, r["sa"]' "$T/sa.out" "$sm"
+kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl"
 
 # LIDs from the LFT dump's port GUIDs when the topology has none.
 sed 's/ lid [0-9]* lmc [0-9]*//; s/# lid [0-9]* /# /; s/ lid [0-9]* 4x/ 4x/' \

@@ -5,7 +5,7 @@
 # table 11.3 through `knsroute stats`.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 15
+kr_plan 16
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -29,6 +29,16 @@ grep -q "^fabric: KNS 4-ary 2-direct 1-indirect, p=2" "$T/kns/summary" &&
 	grep -q "^plan: SL bits" "$T/kns/summary" &&
 	grep -q "^write ms:" "$T/kns/summary"
 kr_ok $? "summary names the fabric, the plan, the times and KNS's even load"
+
+# The SM's LID: its traffic joins the check (32 CA ports' queries to switch
+# LID 1, its answers to them); one no port has is an input error.
+"$K" route "$T/kns.net" --sm-lid 1 --out "$T/sm" >"$T/sm.out" 2>&1 &&
+	grep -q "^SA traffic:   64 of the pairs: SL 0 between the SM (LID 1) and every CA port" "$T/sm/summary" &&
+	grep -q "check passed, SA traffic on SL 0 included;" "$T/sm.out" &&
+	"$K" route "$T/kns.net" --sm-lid 999 --out "$T/nosm" >/dev/null 2>"$T/nosm.err"
+[ $? -eq 2 ] && grep -q "kns.net: --sm-lid 999: no port has that LID" "$T/nosm.err" &&
+	[ -z "$(ls -A "$T/nosm" 2>/dev/null)" ]
+kr_ok $? "route --sm-lid: the SA's pairs in the summary and the check; an unknown LID exit 2"
 
 # The SL/VL plan fails after routing: nothing may be left behind.
 "$K" route "$T/kns.net" --classify dbbq --out "$T/broken" >/dev/null 2>"$T/broken.err"
