@@ -198,25 +198,32 @@ static void test_ring4_counts(void **state)
  * maps to VL 1 when i < d: a path moves from VL 0 to VL 1 when it crosses
  * the link S(n-1) -> S0 (the dateline) and never back, so neither VL's
  * dependencies go all the way round. */
+static void route_dateline(struct kr_fabric *f, struct kr_tables *t,
+			   unsigned n)
+{
+	build_ring(f, n, 0);
+	route_one_way(f, t);
+	for (unsigned lid = 1; lid <= f->max_lid; lid++)
+		t->dlid_sl[lid] = (uint8_t)home(f, lid);
+	for (uint32_t sw = 0; sw < n; sw++)
+		for (unsigned in = 0; in <= 4; in++)
+			for (unsigned out = 0; out <= 4; out++) {
+				uint64_t *m = kr_tables_sl2vl_ref(f, t, sw, in,
+								  out);
+
+				for (unsigned sl = 0; sl < n; sl++)
+					*m = kr_map_set(*m, sl, sw < sl);
+			}
+}
+
+/* ... and the checker finds it clean. */
 static void check_dateline(unsigned n)
 {
 	struct kr_fabric f;
 	struct kr_tables t;
 	struct kr_check_report r;
 
-	build_ring(&f, n, 0);
-	route_one_way(&f, &t);
-	for (unsigned lid = 1; lid <= f.max_lid; lid++)
-		t.dlid_sl[lid] = (uint8_t)home(&f, lid);
-	for (uint32_t sw = 0; sw < n; sw++)
-		for (unsigned in = 0; in <= 4; in++)
-			for (unsigned out = 0; out <= 4; out++) {
-				uint64_t *m = kr_tables_sl2vl_ref(&f, &t, sw, in,
-								  out);
-
-				for (unsigned sl = 0; sl < n; sl++)
-					*m = kr_map_set(*m, sl, sw < sl);
-			}
+	route_dateline(&f, &t, n);
 	assert_int_equal(run(&f, &t, &r), KR_OK);
 	assert_null(r.cls[KR_CHECK_ALL].cycle);
 	assert_int_equal(r.delivered, r.pairs);
@@ -250,19 +257,7 @@ static void test_sa_traffic_loop(void **state)
 	struct kr_check_report r;
 
 	(void)state;
-	build_ring(&f, 4, 0);
-	route_one_way(&f, &t);
-	for (unsigned lid = 1; lid <= f.max_lid; lid++)
-		t.dlid_sl[lid] = (uint8_t)home(&f, lid);
-	for (uint32_t sw = 0; sw < 4; sw++)
-		for (unsigned in = 0; in <= 4; in++)
-			for (unsigned out = 0; out <= 4; out++) {
-				uint64_t *m = kr_tables_sl2vl_ref(&f, &t, sw, in,
-								  out);
-
-				for (unsigned sl = 0; sl < 4; sl++)
-					*m = kr_map_set(*m, sl, sw < sl);
-			}
+	route_dateline(&f, &t, 4);
 	for (unsigned i = 0; i < 2; i++) {
 		t.sm_lid = (uint16_t)sm_lid[i];
 		t.sm_sl = 7;

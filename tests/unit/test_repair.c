@@ -610,30 +610,6 @@ static void test_stale_sls_follow_prev(void **state)
 
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
-/* BFS levels over live switch links from root, the test's own. */
-static void levels(const struct kr_fabric *f, uint32_t root, uint32_t *lvl)
-{
-	uint32_t *queue = malloc(f->nsw * sizeof(*queue)), head = 0, tail = 0;
-
-	assert_non_null(queue);
-	memset(lvl, 0xff, f->nsw * sizeof(*lvl));
-	lvl[root] = 0;
-	queue[tail++] = root;
-	while (head < tail) {
-		uint32_t u = queue[head++];
-
-		for (unsigned p = 1; p <= f->nports[u]; p++) {
-			uint32_t v = next_switch(f, u, p);
-
-			if (v != KR_NONE && lvl[v] == KR_NONE) {
-				lvl[v] = lvl[u] + 1;
-				queue[tail++] = v;
-			}
-		}
-	}
-	free(queue);
-}
-
 /* The SA's queries (every switch to the SM's LID) only climb towards the
  * SM's switch, its answers (to every CA LID) only descend from it, in the
  * order BFS level from that switch, then id, that the multicast trees and
@@ -641,10 +617,8 @@ static void levels(const struct kr_fabric *f, uint32_t root, uint32_t *lvl)
 static void assert_sa_legal(const struct kr_fabric *f, const struct kr_tables *t,
 			    uint32_t sm_sw, unsigned sm_lid)
 {
-	uint32_t *lvl = malloc(f->nsw * sizeof(*lvl));
+	uint32_t *lvl = truth_bfs(f, sm_sw);
 
-	assert_non_null(lvl);
-	levels(f, sm_sw, lvl);
 	for (unsigned lid = 1; lid <= f->max_lid; lid++) {
 		uint32_t slot = kr_port_by_lid(f, lid), u = sm_sw, v;
 		uint64_t ru, rv;
