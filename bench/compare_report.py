@@ -161,8 +161,9 @@ How to read the tables:
   fell back to and the first error line saying why.
 - The rest comes from the tables read back from the simulated switches
   and the SA (`knsroute capture`, first repetition) and `knsroute check`:
-  **credit loop** data (CA to CA) / all (switch LIDs too) with the SA's
-  path SLs and the SL2VL maps read back; **unreachable** pairs;
+  **credit loop** data (CA to CA) / all (switch LIDs, and the SA's own
+  traffic: every CA port to the SM's LID and back on `sm_sl`, as the
+  ports were told) with the SA's path SLs and the SL2VL maps read back; **unreachable** pairs;
   **VLs** any port sends data on; **SLs** the SA answers; **hops** max /
   mean links over delivered pairs (the CA links included); **link load** max /
   mean CA-to-CA paths per inter-switch link (1.00 is perfectly even).
