@@ -215,6 +215,7 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	static const char *const psl[] = { "path-sl", NULL };
 	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs", NULL };
 	static const char *const msl[] = { "mcast-sl", NULL };
+	static const char *const log[] = { "capture.log", NULL };
 	const char *dir = in->topo;
 	struct stat st;
 
@@ -243,6 +244,8 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	if (!in->mcast_sl)
 		in->mcast_sl = dir_file(dir, msl, in->dir_file[5],
 					sizeof(in->dir_file[5]));
+	in->capture_log = dir_file(dir, log, in->dir_file[6],
+				   sizeof(in->dir_file[6]));
 	return 0;
 }
 

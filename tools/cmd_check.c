@@ -31,7 +31,8 @@ static void check_usage(FILE *out)
 "  DIR                 a capture: DIR/topology.net, DIR/lfts.dump and, if\n"
 "                      there, DIR/sl2vl.dump, DIR/path-sl, DIR/mfts.dump,\n"
 "                      DIR/mcast-sl (`knsroute route` output's opensm-*.dump\n"
-"                      and opensm.mcfdbs names too); options win\n"
+"                      and opensm.mcfdbs names too), DIR/capture.log (the\n"
+"                      SM, as --sm-lid and --sm-sl); options win\n"
 "  --lfts FILE         opensm-lfts.dump or opensm.fdbs, or ibroute /\n"
 "                      dump_fts / dump_lfts output (told apart\n"
 "                      automatically)\n"
@@ -50,7 +51,8 @@ static void check_usage(FILE *out)
 "  --sm-lid LID        the SM's LID: every CA port's SA queries to it and\n"
 "                      its answers back, on --sm-sl whatever the\n"
 "                      destinations' own SLs, join the management class\n"
-"                      (OpenSM: PortInfo MasterSMLID, `sminfo`)\n"
+"                      (OpenSM: PortInfo MasterSMLID, `sminfo`); a\n"
+"                      capture DIR's capture.log names it otherwise\n"
 "  --sm-sl SL          the SL of that traffic (OpenSM's sm_sl, PortInfo\n"
 "                      MasterSMSL; default 0)\n"
 "  --dests WHICH       the traffic the exit status stands for: cas (data:\n"
@@ -115,6 +117,7 @@ struct check_args {
 	const char *w_lfts, *w_sl2vl, *w_path_sl;
 	struct kr_check_opts o;
 	unsigned sm_lid, sm_sl;
+	int sm_sl_given;
 	int json, level;
 };
 
@@ -188,6 +191,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_SMSL:
 			a->sm_sl = (unsigned)cli_number("check", "--sm-sl",
 							optarg, 0, 15);
+			a->sm_sl_given = 1;
 			break;
 		case OPT_WLFTS: a->w_lfts = optarg; break;
 		case OPT_WSL2VL: a->w_sl2vl = optarg; break;
@@ -244,15 +248,49 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 	return rc;
 }
 
+/* The SM a capture's local port was told of, from its log's discovery
+ * line ("SM LID L SL S"; captures before the SL was logged: SL 0). */
+static void sm_from_log(struct check_args *a)
+{
+	FILE *in = fopen(a->in.capture_log, "r");
+	char line[512];
+	const char *at;
+	unsigned lid = 0, sl = 0;
+
+	while (in && fgets(line, sizeof(line), in)) {
+		if (strncmp(line, "discovery: ", 11) ||
+		    !(at = strstr(line, ", SM LID ")))
+			continue;
+		if (sscanf(at, ", SM LID %u SL %u", &lid, &sl) >= 1 &&
+		    lid <= 0xbfff && sl <= 15) {
+			a->sm_lid = lid;
+			if (!a->sm_sl_given)
+				a->sm_sl = sl;
+		}
+		break;
+	}
+	if (in)
+		fclose(in);
+}
+
 /* The SA's traffic to check: the SM's port must be in the fabric. */
-static int sm_inputs(const struct check_args *a, const struct kr_fabric *f,
+static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 		     struct kr_tables *t)
 {
+	int given = a->sm_lid != 0;
+
+	if (!given && a->in.capture_log)
+		sm_from_log(a);
 	if (!a->sm_lid)
 		return 0;
 	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)
-		return cli_usage_error("check", "--sm-lid %u: no port of the "
-				       "fabric has that LID", a->sm_lid);
+		return given ? cli_usage_error("check", "--sm-lid %u: no port "
+					       "of the fabric has that LID",
+					       a->sm_lid)
+			     : cli_usage_error("check", "%s: SM LID %u: no "
+					       "port of the fabric has that "
+					       "LID", a->in.capture_log,
+					       a->sm_lid);
 	t->sm_lid = (uint16_t)a->sm_lid;
 	t->sm_sl = (uint8_t)a->sm_sl;
 	return 0;

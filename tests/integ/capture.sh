@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 14
+kr_plan 15
 kr_tmpdir
 if ! kr_plugin_ready || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -105,6 +105,10 @@ ok=$?
 ok=$?
 [ $ok -eq 0 ] || grep '^SA\|^pairs' "$T/check.out" | sed 's/^/# /'
 kr_ok $ok "knsroute check passes on the capture, the SA's traffic on SL 0 included"
+
+# check DIR finds the SM in capture.log by itself: the same report.
+"$KR_CLI" check "$C" >"$T/dir.out" 2>&1 && diff "$T/check.out" "$T/dir.out" >&2
+kr_ok $? "check DIR: the SM from capture.log, the same report as with --sm-lid"
 
 kr_sim "$KR_CLI" check --live --quiet --window 8 >"$T/live.out" 2>"$T/live.err" &&
 	diff "$T/check.out" "$T/live.out" >&2 && quiet "$T/live.err"

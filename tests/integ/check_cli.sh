@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 33
+kr_plan 34
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -186,6 +186,22 @@ run sa $T33 --sm-lid "$sm" --sm-sl 3 --json
 r = json.load(open(sys.argv[1]))
 assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "pairs": 24}, r["sa"]' "$T/sa.out" "$sm"
 kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl"
+
+# A capture DIR's capture.log names the SM (a log from before the SL was
+# logged: SL 0); one naming an LID no port has is an input error there.
+mkdir -p "$T/cap"
+cp "$D/chk_t33.ibnd" "$T/cap/topology.net" && cp "$D/chk_t33-lfts.dump" "$T/cap/lfts.dump"
+echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID $sm, 0.02 s" >"$T/cap/capture.log"
+run caplog "$T/cap" --json
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 0, "pairs": 24}, r["sa"]' "$T/caplog.out" "$sm"
+ok=$?
+echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID 999 SL 2, 0.02 s" >"$T/cap/capture.log"
+run badlog "$T/cap"
+[ $RC -eq 2 ] && grep -q "$T/cap/capture.log: SM LID 999: no port of the fabric has that LID" "$T/badlog.err" &&
+	[ $ok -eq 0 ]
+kr_ok $? "check DIR: the SM from capture.log (SL 0 from an older log); an unknown SM LID there exit 2 naming the log"
 
 # LIDs from the LFT dump's port GUIDs when the topology has none.
 sed 's/ lid [0-9]* lmc [0-9]*//; s/# lid [0-9]* /# /; s/ lid [0-9]* 4x/ 4x/' \
