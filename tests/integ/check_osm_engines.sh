@@ -12,7 +12,8 @@
 # updn and ftree on a fat tree have none. lash, minhop, dfsssp and nue on
 # tori, KNS and meshes: whatever the reference walk finds (nue, with its
 # default nue_include_switches FALSE, leaves traffic to switch LIDs out of
-# its deadlock avoidance; both find the loop only there).
+# its deadlock avoidance; both find the loop only there; dfsssp's loop
+# needs the SA's traffic on SL 0, which both walk from capture.log's SM).
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
@@ -85,7 +86,8 @@ compare_ibdm() {
 # ref_agrees NAME TOPO ARGS...: knsroute check's pairs, delivered pairs and
 # loop verdict per traffic class equal those of ref_check.py, a brute-force
 # walk of every pair written for the tests alone, on the same tables
-# (normalised through check's --write-* options).
+# (normalised through check's --write-* options). With REF_SM="LID SL" both
+# walk the SA's traffic too (ARGS then say --sm-lid LID --sm-sl SL).
 ref_agrees() {
 	local name=$1 topo=$2 ours theirs
 	shift 2
@@ -94,9 +96,10 @@ ref_agrees() {
 		>"$T/$name.json" 2>"$T/$name.check.err"
 	"$KR_CLI" info --nodes "$topo" >"$T/$name.nodes" &&
 		"$KR_CLI" info --links "$topo" >"$T/$name.links" &&
+		# shellcheck disable=SC2086
 		theirs=$(python3 "$KR_LIBDIR/ref_check.py" "$T/$name.nodes" \
-			"$T/$name.links" "$T/$name.nl" "$T/$name.ns" "$T/$name.np" |
-			tr '\n' ' ')
+			"$T/$name.links" "$T/$name.nl" "$T/$name.ns" "$T/$name.np" \
+			${REF_SM:-} | tr '\n' ' ')
 	ours=$(jq -r '.classes | [.data, .all] | map("\(.pairs) \(.delivered) \(
 		if .credit_loop then "loop" else "ok" end)") |
 		"data \(.[0]) all \(.[1]) "' "$T/$name.json")
@@ -193,18 +196,21 @@ compare_ibdm "minhop on the ring" found
 # ------------------------------------------- engines with SLs, captured
 # engine_case NET ENGINE NAME: OpenSM's ENGINE (QoS on) as a daemon on NET,
 # read back by one capture; knsroute check and the reference walk must
-# agree per traffic class on what the fabric holds.
+# agree per traffic class on what the fabric holds, the SA's traffic (the
+# SM and SL capture.log names) included.
 engine_case() {
-	local net=$1 eng=$2 name=$3
+	local net=$1 eng=$2 name=$3 sm
 	start_fabric "$net" || { kr_ok 1 "ibsim on $net"; kr_ok 1 "$name"; return; }
 	rm -rf "$T/osm"
 	kr_start_opensm -Q -D 0x43 -R "$eng"
 	kr_wait_sm 60 && kr_sim_try /dev/null "$KR_CLI" capture "$T/$name.cap" --quiet &&
-		grep -q "$eng tables configured on all switches" "$KR_OSM_LOG"
+		grep -q "$eng tables configured on all switches" "$KR_OSM_LOG" &&
+		sm=$(sed -n 's/^discovery: .*, SM LID \([0-9]*\) SL \([0-9]*\),.*/\1 \2/p' \
+			"$T/$name.cap/capture.log") && [ -n "$sm" ]
 	kr_ok $? "opensm $eng (not a fallback) routed $(basename "$net"), knsroute capture read it"
-	ref_agrees "$name" "$T/$name.cap/topology.net" \
+	REF_SM=$sm ref_agrees "$name" "$T/$name.cap/topology.net" \
 		--lfts "$T/$name.cap/lfts.dump" --sl2vl "$T/$name.cap/sl2vl.dump" \
-		--path-sl "$T/$name.cap/path-sl"
+		--path-sl "$T/$name.cap/path-sl" --sm-lid "${sm% *}" --sm-sl "${sm#* }"
 	# OpenSM's opensm.fdbs holds the tables its opensm-lfts.dump holds
 	check "$name.fdbs" "$T/$name.cap/topology.net" \
 		--lfts "$KR_OSM_DIR/opensm.fdbs" --write-lfts "$T/$name.fdbs.lfts" &&

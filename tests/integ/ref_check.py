@@ -9,12 +9,14 @@ channel dependency graph has a cycle:
     data PAIRS DELIVERED ok|loop
     all PAIRS DELIVERED ok|loop
 
-"data" is traffic to CA LIDs, "all" adds traffic to switch LIDs. It shares
+"data" is traffic to CA LIDs, "all" adds traffic to switch LIDs and, given
+the SM's LID and SL, the SA's: every CA port to that LID and the SM's port
+to every CA LID, on that SL whatever the path SLs say. It shares
 no code with knsroute's checker: it reads the normalised files that
 `knsroute info --nodes/--links` and `knsroute check --write-lfts/
 --write-sl2vl/--write-path-sl` print, and nothing else.
 
-Usage: ref_check.py NODES LINKS LFTS SL2VL PATH_SL
+Usage: ref_check.py NODES LINKS LFTS SL2VL PATH_SL [SM_LID SM_SL]
 """
 import sys
 
@@ -100,13 +102,14 @@ def has_cycle(edges):
 
 
 def main(argv):
-    if len(argv) != 6:
+    if len(argv) not in (6, 8):
         sys.exit(__doc__)
     nodes = read_nodes(argv[1])
     peer = read_links(argv[2])
     lft, owner = read_lfts(argv[3])
     maps = read_sl2vl(argv[4])
     dsl, psl = read_path_sl(argv[5])
+    sm_lid, sm_sl = (int(argv[6]), int(argv[7])) if len(argv) == 8 else (0, 0)
 
     # port GUID -> (node GUID, port number); switches own port 0
     where = {}
@@ -123,35 +126,56 @@ def main(argv):
                if nodes[where[pg][0]][0] != "Switch" and where[pg] in peer]
     nsw = len(lft)
 
+    def is_switch(pg):
+        return nodes[where[pg][0]][0] == "Switch"
+
+    def walk(pg, dlid, sl, edges):
+        """1 when port pg's packet to dlid on sl arrives; its hops' edges."""
+        dpg = owner[dlid]
+        if is_switch(pg):
+            ch, (node, inp) = None, where[pg]
+        else:
+            ca = where[pg]
+            ch = (ca, maps.get((pg, 0, 0), [0] * 16)[sl])
+            node, inp = peer[ca]
+        for _ in range(nsw + 1):
+            out = lft.get(node, {}).get(dlid, 255)
+            if out == 0:
+                return int((node, 0) == where[dpg])
+            nxt = peer.get((node, out))
+            vl = maps.get((node, inp, out), [0] * 16)[sl]
+            if nxt is None or vl == 15:
+                return 0
+            here = ((node, out), vl)
+            if ch is not None:
+                edges.add((ch, here))
+            ch = here
+            if nodes[nxt[0]][0] != "Switch":
+                return int(nxt == where[dpg])
+            node, inp = nxt
+        return 0
+
     edges = {"data": set(), "mgmt": set()}
     pairs = {"data": 0, "mgmt": 0}
     delivered = {"data": 0, "mgmt": 0}
     for pg, slid in sources:
-        ca = where[pg]
         for dlid, dpg in owner.items():
             if dpg == pg:
                 continue
-            cls = "mgmt" if nodes[where[dpg][0]][0] == "Switch" else "data"
+            cls = "mgmt" if is_switch(dpg) else "data"
             pairs[cls] += 1
             sl = psl.get((slid, dlid), dsl.get(dlid, 0))
-            ch = (ca, maps.get((pg, 0, 0), [0] * 16)[sl])
-            node, inp = peer[ca]
-            for _ in range(nsw + 1):
-                out = lft.get(node, {}).get(dlid, 255)
-                if out == 0:
-                    delivered[cls] += (node, 0) == where[dpg]
-                    break
-                nxt = peer.get((node, out))
-                vl = maps.get((node, inp, out), [0] * 16)[sl]
-                if nxt is None or vl == 15:
-                    break
-                here = ((node, out), vl)
-                edges[cls].add((ch, here))
-                ch = here
-                if nodes[nxt[0]][0] != "Switch":
-                    delivered[cls] += nxt == where[dpg]
-                    break
-                node, inp = nxt
+            delivered[cls] += walk(pg, dlid, sl, edges[cls])
+    if sm_lid in owner:
+        sm = owner[sm_lid]
+        for pg, _ in sources:
+            if pg != sm:
+                pairs["mgmt"] += 1
+                delivered["mgmt"] += walk(pg, sm_lid, sm_sl, edges["mgmt"])
+        for dlid, dpg in owner.items():
+            if dpg != sm and not is_switch(dpg) and where[dpg] in peer:
+                pairs["mgmt"] += 1
+                delivered["mgmt"] += walk(sm, dlid, sm_sl, edges["mgmt"])
     data = edges["data"]
     both = data | edges["mgmt"]
     print("data", pairs["data"], delivered["data"],
