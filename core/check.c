@@ -751,6 +751,8 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 			     w->ex_first[dlid] == w->ex_first[dlid + 1]);
 	if (srcs & SRC_CA)	/* each LID once: in the pass with its CAs */
 		w->r->ndst++;
+	if (!srcs)		/* a CA's LID in the management pass */
+		return w->sm_slot != KR_NONE ? sa_pairs(w, dlid) : KR_OK;
 	if (w->class_of[own] != KR_NONE)
 		sit_out(w, own);
 	if (exceptions(w, dlid, own, srcs))
