@@ -24,8 +24,8 @@ static void faults_usage(FILE *out)
 {
 	fprintf(out,
 "Usage: knsroute faults TOPOLOGY (--random F | --switches F) [--trials T]\n"
-"                       [--seed S] [--max-intermediates N] [--json] [-q]\n"
-"                       [-v] [plan options]\n"
+"                       [--seed S] [--max-intermediates N] [--mcast]\n"
+"                       [--json] [-q] [-v] [plan options]\n"
 "\n"
 "Fault experiments: recognises and plans TOPOLOGY once, intact, then in\n"
 "each of T trials removes F random inter-switch links (--random; every\n"
@@ -51,6 +51,11 @@ static void faults_usage(FILE *out)
 "  --seed S             seed of the fault sets (default 1)\n"
 "  --max-intermediates N  intermediate routers per path before the general\n"
 "                       repair (0-2; default: knsroute.conf's, else 2)\n"
+"  --mcast              each trial's check includes a multicast group of\n"
+"                       every CA port on SL 0 (as IPoIB's broadcast group),\n"
+"                       its tree from the faulty fabric's forest, as the\n"
+"                       plugin proves trees and unicast together; with\n"
+"                       --sm-lid the SA's traffic too\n"
 "  --json               one JSON object instead of the text lines\n"
 "  -q, --quiet          no progress lines on stderr (else one every ~2 s)\n"
 "  -v, --verbose        one line per trial on stderr: faults and outcome\n"
@@ -62,7 +67,7 @@ PLAN_OPTIONS_HELP
 	fprintf(out,
 "Figures (text: one \"key value\" line each; JSON: the same keys):\n"
 "  fabric, faults, fault_kind (links, switches), trials, seed,\n"
-"  max_intermediates\n"
+"  max_intermediates, mcast (1: --mcast)\n"
 "  connected_trials, disconnected   trials, and share of trials, with\n"
 "                                   some LIDs physically cut apart\n"
 "  handled_le1_intermediate, handled_le2_intermediates, handled_total\n"
@@ -103,7 +108,7 @@ PLAN_OPTIONS_HELP
 }
 
 enum { OPT_RANDOM = 400, OPT_SWITCHES, OPT_TRIALS, OPT_SEED, OPT_MAXINT,
-       OPT_JSON };
+       OPT_JSON, OPT_MCAST };
 
 struct faults_args {
 	struct plan_opts po;
@@ -113,6 +118,7 @@ struct faults_args {
 	int given;		/* --random or --switches seen */
 	int switches;		/* remove switches, not links */
 	int max_int;		/* -1: knsroute.conf's */
+	int mcast;
 	int json, quiet, verbose;
 };
 
@@ -125,6 +131,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "max-intermediates", required_argument, NULL, OPT_MAXINT },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "mcast", no_argument, NULL, OPT_MCAST },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -160,6 +167,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 						     optarg, 0, 2);
 			break;
 		case OPT_JSON: a->json = 1; break;
+		case OPT_MCAST: a->mcast = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 'v': a->verbose = 1; break;
 		case 'h': faults_usage(stdout); exit(cli_flush_stdout(0));
@@ -398,6 +406,33 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* Every linked CA port with a LID as one group on SL 0, its tree cut out
+ * of the faulty fabric's forest (rooted where the SM is, as the repair's
+ * detour layer), into t: what the plugin proves with IPoIB's broadcast
+ * group. */
+static int broadcast_group(const struct bench *b, const struct kr_slvl *sl,
+			   struct kr_tables *t, struct kr_diag *d)
+{
+	const struct kr_fabric *f = b->f;
+	struct kr_plan p = { .tables = *t, .slvl = *sl };
+	struct kr_mcast_info info;
+	uint32_t *m = malloc(((size_t)f->nport + 1) * sizeof(*m));
+	size_t n = 0;
+	int rc = m ? KR_OK : kr_fail(d, KR_ENOMEM, 0, "out of memory");
+
+	for (uint32_t s = f->port0[f->nsw]; m && s < f->nport; s++)
+		if (f->lid[s] && f->peer[s] >= 0)
+			m[n++] = s;
+	if (!rc)
+		rc = kr_mtree_build(f, t->sm_lid, &p.mtree, d);
+	if (!rc)
+		rc = kr_plan_add_group(f, &p, KR_MLID_FIRST, 0, m, n, &info, d);
+	*t = p.tables;		/* the group's slot, whatever came of it */
+	kr_mtree_free(&p.mtree);
+	free(m);
+	return rc;
+}
+
 /* What kr_plan_build does after recognition, on the faulty fabric with
  * the intact fabric's labels. */
 static void pipeline(struct bench *b, struct outcome *o)
@@ -429,6 +464,10 @@ static void pipeline(struct bench *b, struct outcome *o)
 	if (!rc) {
 		o->repaired = 1;
 		o->failed = KR_PHASE_CHECK;
+		if (b->mcast)
+			rc = broadcast_group(b, &sl, &t, &d);
+	}
+	if (!rc) {
 		rc = kr_check_run(b->f, &t, &co, &rep, &d);
 		o->checked = rc != KR_ENOMEM;
 		o->vls = rep.max_vl + 1;
@@ -592,6 +631,7 @@ static void trial_figs(struct figs *fs, const struct faults_args *a,
 	fig_int(fs, "trials", ta->trials);
 	fig_int(fs, "seed", a->seed);
 	fig_int(fs, "max_intermediates", c->max_intermediates);
+	fig_int(fs, "mcast", (uint64_t)a->mcast);
 	fig_int(fs, "connected_trials", ta->connected);
 	fig_share(fs, "disconnected", ta->trials - ta->connected, ta->trials);
 	fig_share(fs, "handled_le1_intermediate", ta->le1, ta->connected);
@@ -775,6 +815,7 @@ static int run_trials(const struct faults_args *a, struct kr_fabric *f,
 {
 	struct bench b = { .f = f, .topo = &p->topo, .c = c,
 			   .nfault = a->nfault, .switches = a->switches,
+			   .mcast = a->mcast,
 			   .seed = a->seed, .load0 = p->check.load_max };
 	struct tally ta = { 0 };
 	struct figs fs = { 0 };

@@ -15,6 +15,7 @@ struct bench {
 	const struct kr_conf *c;
 	uint32_t nfault;
 	int switches;
+	int mcast;			/* a broadcast group in each check */
 	uint64_t seed;
 	int32_t *peer0;		/* [nport] the intact links */
 	uint16_t *swlid;	/* [nsw] the intact switch LIDs */
