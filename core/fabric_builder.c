@@ -372,17 +372,41 @@ static int alloc_fabric(struct kr_fabric *f)
 }
 
 /* Switches first, each group in input order. */
+static const struct fb_node *sort_nodes;
+
+static int by_guid(const void *a, const void *b)
+{
+	uint64_t x = sort_nodes[*(const uint32_t *)a].guid;
+	uint64_t y = sort_nodes[*(const uint32_t *)b].guid;
+
+	return (x > y) - (x < y);
+}
+
+/* Switches first, in GUID order: a capture, OpenSM and a generated file
+ * list them in different orders, and every tie the router and the repair
+ * break by switch id must fall the same way for all of them. CAs follow
+ * in input order. */
 static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 {
-	uint32_t next = 0;
+	uint32_t next = 0, nsw = 0, *sw;
 
 	b->final = malloc((b->nnode + 1) * sizeof(*b->final));
-	if (!b->final)
+	sw = malloc((b->nnode + 1) * sizeof(*sw));
+	if (!b->final || !sw) {
+		free(sw);
 		return KR_ENOMEM;
-	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t n = 0; n < b->nnode; n++)
-			if ((b->node[n].type == KR_SWITCH) == (pass == 0))
-				b->final[n] = next++;
+	}
+	for (uint32_t n = 0; n < b->nnode; n++)
+		if (b->node[n].type == KR_SWITCH)
+			sw[nsw++] = n;
+	sort_nodes = b->node;
+	qsort(sw, nsw, sizeof(*sw), by_guid);
+	for (uint32_t i = 0; i < nsw; i++)
+		b->final[sw[i]] = next++;
+	free(sw);
+	for (uint32_t n = 0; n < b->nnode; n++)
+		if (b->node[n].type != KR_SWITCH)
+			b->final[n] = next++;
 	f->nnode = b->nnode;
 	f->nsw = 0;
 	for (uint32_t n = 0; n < b->nnode; n++)
