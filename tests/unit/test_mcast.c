@@ -134,6 +134,48 @@ static void test_torus44_master_tree(void **state)
 /* Members on (1,1), (3,2), (2,3). Paths to the root: (1,1) (1,0) (0,0);
  * (3,2) (3,1) (3,0) (0,0); (2,3) (2,0) (1,0) (0,0): they meet at (1,0)
  * and (0,0), so the tree is their union, 8 switches and 7 links. */
+/* The SM's LID roots its component's forest: the SM on switch(2,1), then
+ * on the CA of switch(3,2); the best-connected switch (the lowest GUID
+ * among equals, switch(0,0)) without it. Levels are hops from the root in
+ * the torus: every switch at its ring distance, summed over both rings. */
+static void test_sm_roots_the_forest(void **state)
+{
+	static const unsigned k[] = { 4, 4 };
+	static const char *const root_of[] = { "switch(2,1)", "switch(3,2)" };
+	struct kr_fabric f;
+	struct kr_mtree t;
+
+	(void)state;
+	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t root = i < 2 ? node_named(&f, root_of[i]) : 0, slot;
+		unsigned lid = 0, rx, ry;
+
+		if (i == 0)
+			lid = f.lid[f.port0[root]];
+		for (slot = f.port0[f.nsw]; i == 1 && !lid; slot++)
+			if (f.peer[slot] >= 0 &&
+			    f.owner[f.peer[slot]] == root)
+				lid = f.lid[slot];
+		assert_int_equal(kr_mtree_build(&f, lid, &t, NULL), KR_OK);
+		assert_int_equal(t.parent[root], KR_NONE);
+		rx = (unsigned)(kr_node_name(&f, root)[7] - '0');
+		ry = (unsigned)(kr_node_name(&f, root)[9] - '0');
+		for (uint32_t sw = 0; sw < f.nsw; sw++) {
+			const char *nm = kr_node_name(&f, sw);
+			unsigned x = (unsigned)(nm[7] - '0'), y = (unsigned)(nm[9] - '0');
+			unsigned dx = (x + 4 - rx) % 4, dy = (y + 4 - ry) % 4;
+
+			dx = dx > 2 ? 4 - dx : dx;
+			dy = dy > 2 ? 4 - dy : dy;
+			assert_int_equal(t.comp[sw], root);
+			assert_int_equal(t.rank[sw] / f.nsw, dx + dy);
+		}
+		kr_mtree_free(&t);
+	}
+	kr_fabric_free(&f);
+}
+
 static void test_torus44_group(void **state)
 {
 	static const unsigned k[] = { 4, 4 };
@@ -713,6 +755,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_torus44_master_tree),
+		cmocka_unit_test(test_sm_roots_the_forest),
 		cmocka_unit_test(test_torus44_group),
 		cmocka_unit_test(test_kns42_group),
 		cmocka_unit_test(test_trees_span_members_loop_free),
