@@ -5,11 +5,14 @@
  * A router's coordinate in dimension d is its hyperplane: the component of
  * the routers joined by crossbars of the other dimensions. A router cut off
  * from its hyperplane by missing links forms a small component of its own.
- * The k largest components are the hyperplanes; a cut-off component goes to
- * the one hyperplane that no router on its own dimension-d crossbars holds
- * (those differ from it in d). When several remain, the places the
- * settled routers already occupy decide (two routers never share one);
- * where places are left that fit equally, the first is taken and noted. */
+ * The k largest components are the hyperplanes (those tied in size with
+ * the k-th, when more of them than places are left, only may be); a
+ * cut-off component goes to the one hyperplane that no router on its own
+ * dimension-d crossbars holds (those differ from it in d). When several
+ * remain, the places the settled routers already occupy decide (two
+ * routers never share one), then a search for the first reading in which
+ * every hyperplane holds a router and every crossbar a line of its own;
+ * each choice it makes is noted. */
 #include "topo_int.h"
 
 #include <stdlib.h>
@@ -93,40 +96,56 @@ static int add_open(struct kp *kp, unsigned d, uint32_t root, uint8_t *cand)
 	return KR_OK;
 }
 
-/* Cut-off components: one free hyperplane joins them to it, several are
- * kept open for the occupancy pass. */
+/* Cut-off components (key[nmajor ..]): one free hyperplane joins them to
+ * it, several are kept open for the occupancy pass. Hyperplane j's root
+ * is key[j] below nmajor; above, the first component it is left to. */
 static int cut_off(struct kp *kp, struct uf *u, unsigned d, const uint64_t *key,
-		   uint32_t nroot)
+		   uint32_t nroot, uint32_t nmajor)
 {
 	unsigned k = kp->h->k;
+	uint32_t *hroot = malloc(((size_t)k + 1) * sizeof(*hroot));
 
-	for (uint32_t i = k; i < nroot; i++) {
+	if (!hroot)
+		return KR_ENOMEM;
+	for (uint32_t j = 0; j < k; j++)
+		hroot[j] = j < nmajor ? (uint32_t)key[j] : KR_NONE;
+	for (uint32_t i = nmajor; i < nroot; i++) {
 		uint32_t e = (uint32_t)key[i], pick = 0, nfree = 0;
 		uint8_t *cand = calloc(k, 1);
 
-		if (!cand)
+		if (!cand) {
+			free(hroot);
 			return KR_ENOMEM;
+		}
 		taken_by_lines(kp, u, d, e, cand);
 		for (uint32_t j = 0; j < k; j++) {
 			cand[j] ^= 1;
 			if (cand[j]) {
-				pick = (uint32_t)key[j];
+				pick = j;
 				nfree++;
 			}
 		}
-		if (nfree == 1)
-			uf_union(u, pick, e, 0);	/* pick stays the root */
+		if (nfree == 1 && hroot[pick] != KR_NONE) {
+			uf_union(u, hroot[pick], e, 0);	/* it stays the root */
+		} else if (nfree == 1) {
+			hroot[pick] = e;
+			kp->major[e] = pick + 1;
+		}
 		if (nfree == 1 || !nfree)
 			free(cand);
-		if (!nfree)
+		if (!nfree) {
+			free(hroot);
 			return kr_fail(kp->h->d, KR_ETOPO, 0, "router \"%s\" fits no "
 				       "place in dimension %u",
 				       kr_node_name(kp->h->f, e), d);
+		}
 		if (nfree > 1 && add_open(kp, d, e, cand)) {
 			free(cand);
+			free(hroot);
 			return KR_ENOMEM;
 		}
 	}
+	free(hroot);
 	return KR_OK;
 }
 
@@ -134,7 +153,7 @@ static int one_dim(struct kp *kp, struct uf *u, unsigned d, uint64_t *key)
 {
 	const struct khyper *h = kp->h;
 	const struct tgraph *g = h->g;
-	uint32_t nroot;
+	uint32_t nroot, nmajor;
 	int rc;
 
 	for (uint32_t x = 0; x < g->n; x++)
@@ -142,10 +161,17 @@ static int one_dim(struct kp *kp, struct uf *u, unsigned d, uint64_t *key)
 			for (uint32_t i = g->off[x] + 1; i < g->off[x + 1]; i++)
 				uf_union(u, g->nbr[g->off[x]], g->nbr[i], 0);
 	nroot = sorted_roots(kp, u, key);
+	nmajor = nroot < h->k ? nroot : h->k;
+	/* components as large as the k-th, more of them than places: which
+	 * are hyperplanes is for the search (a crossbar left with one
+	 * router makes such a tie) */
+	if (nroot > h->k && key[h->k - 1] >> 32 == key[h->k] >> 32)
+		while (nmajor > 0 && key[nmajor - 1] >> 32 == key[h->k] >> 32)
+			nmajor--;
 	memset(kp->major, 0, g->n * sizeof(*kp->major));
-	for (uint32_t j = 0; j < h->k && j < nroot; j++)
+	for (uint32_t j = 0; j < nmajor; j++)
 		kp->major[(uint32_t)key[j]] = j + 1;
-	rc = cut_off(kp, u, d, key, nroot);
+	rc = cut_off(kp, u, d, key, nroot, nmajor);
 	for (uint32_t r = 0; r < g->n && !rc; r++) {
 		uint32_t m;
 
@@ -239,8 +265,62 @@ static int try_place(struct kp *kp, struct open_comp *oc, unsigned c,
 	return 1;
 }
 
+/* Whether, every router placed, each hyperplane holds a router, each
+ * crossbar's routers sit on one line of its dimension and no two crossbars
+ * of a dimension share a line. Only this tells apart the readings that
+ * swap a crossbar left with one router for a full one. */
+static int reading_holds(const struct kp *kp)
+{
+	const struct khyper *h = kp->h;
+	const struct tgraph *g = h->g;
+	uint32_t npos = 1, stride[KR_MAX_DIM], *own;
+	int ok = 1;
+
+	for (unsigned d = 0; d < h->n; npos *= h->k, d++)
+		stride[d] = npos;
+	own = malloc(((size_t)npos * h->n + 1) * sizeof(*own));
+	if (!own)
+		return 0;	/* no reading to offer: refused, not crashed */
+	memset(own, 0xff, (size_t)npos * h->n * sizeof(*own));
+	for (uint32_t r = 0; r < g->n; r++)	/* hyperplanes held: first k */
+		for (unsigned d = 0; h->router[r] && d < h->n; d++)
+			if (h->hp[(size_t)r * h->n + d] != KR_NONE)
+				own[(size_t)d * npos + h->hp[(size_t)r * h->n + d]] = r;
+	for (unsigned d = 0; d < h->n; d++)
+		for (unsigned c = 0; c < h->k; c++)
+			ok &= own[(size_t)d * npos + c] != KR_NONE;
+	memset(own, 0xff, (size_t)npos * h->n * sizeof(*own));
+	for (uint32_t x = 0; ok && x < g->n; x++) {
+		uint32_t line = KR_NONE;
+		unsigned d;
+
+		if (h->router[x] || h->xdim[x] < 0)
+			continue;
+		d = (unsigned)h->xdim[x];
+		for (uint32_t i = g->off[x]; ok && i < g->off[x + 1]; i++) {
+			uint32_t r = g->nbr[i], pos = h->router[r] ?
+				place_of(h, r) : KR_NONE, l;
+
+			if (pos == KR_NONE)
+				continue;
+			l = pos - h->hp[(size_t)r * h->n + d] * stride[d];
+			ok = line == KR_NONE || line == l;
+			line = l;
+		}
+		if (ok && line != KR_NONE) {
+			uint32_t *o = &own[(size_t)d * npos + line];
+
+			ok = *o == KR_NONE || *o == x;
+			*o = x;
+		}
+	}
+	free(own);
+	return ok;
+}
+
 /* Depth-first over the open components from the i-th: the first
- * hyperplanes (in order) under which no two routers share a place. */
+ * hyperplanes (in order) under which no two routers share a place and the
+ * reading holds. */
 static int search(struct kp *kp, unsigned i, uint8_t *busy, unsigned *budget)
 {
 	struct open_comp *oc;
@@ -248,7 +328,7 @@ static int search(struct kp *kp, unsigned i, uint8_t *busy, unsigned *budget)
 	while (i < kp->nopen && !kp->open[i].cand)
 		i++;
 	if (i == kp->nopen)
-		return 1;
+		return reading_holds(kp);
 	oc = &kp->open[i];
 	for (unsigned c = 0; c < kp->h->k; c++) {
 		if (!oc->cand[c] || !*budget)

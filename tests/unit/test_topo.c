@@ -525,6 +525,44 @@ static void test_places_chosen(void **state)
 	}
 }
 
+/* A 3-ary 2-direct KNS (knsroute gen kns --k 3 --n 2 --p 2 --fail 3
+ * --seed 3) whose crossbar xbar1(2,*) keeps one router, (2,0), and whose
+ * xbar1(1,*) lost (1,0): in dimension 0 four single routers tie for the
+ * third hyperplane, and taking (1,0) for it put (2,0), and with it the
+ * one-link crossbar, on xbar1(1,*)'s line. The search now weighs the tie
+ * and keeps crossbars on lines of their own: the reading is the truth. */
+static void test_one_link_crossbar(void **state)
+{
+	struct kr_gen_opts o = kns_opts("3x3", 2);
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_plan p;
+	struct tc_truth tr;
+	struct kr_diag d = { 0 };
+	const char *why;
+
+	(void)state;
+	o.fail = 3;
+	o.fail_seed = 3;
+	tc_gen(&o, &f, &tr);
+	if (kr_topo_recognize(&f, NULL, &t, &d))
+		fail_msg("%s", d.msg);
+	tc_assert_valid(&f, &t);
+	why = tc_iso(&f, &tr, &t);
+	if (why)
+		fail_msg("%s", why);
+	assert_int_equal(t.nmissing_link, 3);
+	assert_non_null(t.report);
+	assert_non_null(strstr(t.report, "places its missing links leave open"));
+	kr_topo_free(&t);
+	if (kr_plan_build(&f, NULL, &p, &d))
+		fail_msg("plan: %s", d.msg);
+	assert_true(p.checked);
+	kr_plan_free(&p);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
 static int add_sw(struct kr_fabric_builder *b, const char *name, uint64_t guid,
 		  unsigned nports)
 {
@@ -900,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_any_one_switch_missing),
 		cmocka_unit_test(test_random_faults),
 		cmocka_unit_test(test_places_chosen),
+		cmocka_unit_test(test_one_link_crossbar),
 		cmocka_unit_test(test_fat_tree_refused),
 		cmocka_unit_test(test_ibsim_examples_refused),
 		cmocka_unit_test(test_twisted_torus_refused),
