@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The fabric model: a dense-id graph of switches, CAs, ports and links.
  *
- * Switches are nodes 0 .. nsw-1, CAs (and IB routers) follow. Every node owns
+ * Switches are nodes 0 .. nsw-1 in GUID order, whatever the order of the
+ * input (OpenSM's map, a capture, a file), so that every tie broken by
+ * switch id falls the same way for all of them; CAs (and IB routers)
+ * follow in input order. Every node owns
  * a run of port slots indexed by port number, slot 0 included (a switch's
  * management port; unused on a CA), so the slot of (node, port number) is
  * port0[node] + number and a neighbour walk is a loop over that run.

@@ -59,12 +59,8 @@ int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
 		kr_mtree_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
-	if (kr_updn_ranks(f, kr_updn_sm_switch(f, sm_lid), t->rank, t->comp,
-			  lvl, t->order)) {
-		free(lvl);
-		kr_mtree_free(t);
-		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	}
+	kr_updn_ranks(f, kr_updn_sm_switch(f, sm_lid), t->rank, t->comp, lvl,
+		      t->order);
 	for (uint32_t v = 0; v < f->nsw; v++)
 		hang(f, t, lvl, v);
 	free(lvl);

@@ -16,8 +16,8 @@
 int repair_updn_ranks(struct repair *r)
 {
 	r->sm_sw = kr_updn_sm_switch(r->f, r->t->sm_lid);
-	return kr_updn_ranks(r->f, r->sm_sw, r->rank, r->comp, r->cnt,
-			     r->queue);
+	kr_updn_ranks(r->f, r->sm_sw, r->rank, r->comp, r->cnt, r->queue);
+	return KR_OK;
 }
 
 /* Points every unrouted neighbour v of u that satisfies the rank test at

@@ -135,11 +135,8 @@ int kr_route_subnet_switches(const struct kr_fabric *f,
 		ucol_free(&u);
 		return KR_ENOMEM;
 	}
-	if (kr_updn_ranks(f, kr_updn_sm_switch(f, t->sm_lid), u.rank, u.comp,
-			  u.lvl, u.queue)) {
-		ucol_free(&u);
-		return KR_ENOMEM;
-	}
+	kr_updn_ranks(f, kr_updn_sm_switch(f, t->sm_lid), u.rank, u.comp,
+		      u.lvl, u.queue);
 	for (uint32_t s = 0; s < f->nsw; s++)
 		u.byrank[s] = s;
 	sort_rank = u.rank;

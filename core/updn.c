@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Up*-down* ranks: a BFS level from a root in each component, then the
- * GUID (node ids follow the order of the input, which a capture, OpenSM
- * and a generated file each choose differently).
+/* Up*-down* ranks: a BFS level from a root in each component, then the id
+ * (switch ids follow GUID order, whatever the input's: kr_fabric.h).
  * The root is the SM's switch where the SM is known: the SA's traffic
  * rides the same VL along the unicast routes, and a shortest route from or
  * to the root only descends or only climbs. Elsewhere it is the
@@ -11,8 +10,6 @@
  * only descend, on a VL nothing else uses, cannot close a credit loop
  * (repair_updn.c, mcast.c and docs/design.md say why). */
 #include "updn_int.h"
-
-#include <stdlib.h>
 
 #define UNSEEN UINT32_MAX
 
@@ -64,34 +61,11 @@ uint32_t kr_updn_sm_switch(const struct kr_fabric *f, unsigned sm_lid)
 	return f->owner[f->peer[slot]];
 }
 
-struct by_guid {
-	uint64_t guid;
-	uint32_t sw;
-};
-
-static int cmp_guid(const void *a, const void *b)
-{
-	const struct by_guid *x = a, *y = b;
-
-	return (x->guid > y->guid) - (x->guid < y->guid);
-}
-
-int kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
-		  uint32_t *comp, uint32_t *lvl, uint32_t *queue)
+void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
+		   uint32_t *comp, uint32_t *lvl, uint32_t *queue)
 {
 	uint32_t nsw = f->nsw, done = 0;
-	struct by_guid *g = malloc(((size_t)nsw + 1) * sizeof(*g));
 
-	if (!g)
-		return KR_ENOMEM;
-	for (uint32_t s = 0; s < nsw; s++)
-		g[s] = (struct by_guid){ f->guid[s], s };
-	qsort(g, nsw, sizeof(*g), cmp_guid);
-	for (uint32_t i = 0; i < nsw; i++)	/* ties go by GUID: kept in
-						 * comp until the root goes
-						 * there */
-		comp[g[i].sw] = i;
-	free(g);
 	for (uint32_t s = 0; s < nsw; s++)
 		lvl[s] = rank[s] = UNSEEN;
 	for (uint32_t s = 0; s < nsw; s++) {
@@ -122,10 +96,9 @@ int kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
 		for (uint32_t i = done; i < end; i++) {
 			uint32_t u = queue[i];
 
-			rank[u] = lvl[u] * nsw + comp[u];
+			rank[u] = lvl[u] * nsw + u;
 			comp[u] = root;
 		}
 		done = end;
 	}
-	return KR_OK;
 }

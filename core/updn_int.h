@@ -25,12 +25,11 @@ static inline uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw,
 	return f->owner[peer];
 }
 
-/* Per switch: rank = BFS level * nsw + the switch's place in GUID order,
- * the level from the root of its component (switch prefer in its own, else
- * the best-connected switch) into lvl, the root into comp; queue gets
- * every switch in BFS order, component after component, each from its
- * root. All four [nsw]. KR_OK or KR_ENOMEM. */
-int kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
+/* Per switch: rank = BFS level * nsw + id, the level from the root of its
+ * component (switch prefer in its own, else the best-connected switch)
+ * into lvl, the root into comp; queue gets every switch in BFS order,
+ * component after component, each from its root. All four [nsw]. */
+void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
 		   uint32_t *comp, uint32_t *lvl, uint32_t *queue);
 /* The switch of the port owning sm_lid (kr_tables.sm_lid): the switch
  * itself or the one a CA port is linked to; KR_NONE when unknown. */
