@@ -1034,8 +1034,6 @@ static int move_pairs(struct repair *r, const struct rdest *x)
 	uint32_t mark = r->g.nedge;
 	int rc = KR_OK;
 
-	if (sa_refuses(r, x))
-		return KR_ECYCLE;
 	mark_repaired(r);
 	for (unsigned i = 0; !rc && i < p->ntree; i++) {
 		rc = repair_deps(r, x, r->col, r->dist, p->tree_sl[i], SRC_MOVED);
@@ -1076,10 +1074,11 @@ static int to_detour(struct repair *r, const struct rdest *x,
 			fresh_column(r, x, second_mode(r));
 		else
 			reuse_repair(r, x);	/* cached_column left it there */
+		if (sa_refuses(r, x))
+			continue;
 		rc = move_pairs(r, x);
 		r->pairs_moved = !rc;
-		for (unsigned i = 0; rc == KR_ECYCLE && !sa_refuses(r, x) &&
-				     i < p->ntree; i++) {
+		for (unsigned i = 0; rc == KR_ECYCLE && i < p->ntree; i++) {
 			rc = b ? repair_deps(r, x, r->col, r->dist,
 					     p->tree_sl[i], SRC_ALL)
 			       : deps_once(r, x, p->tree_sl[i], SRC_ALL);
@@ -1217,7 +1216,8 @@ static int add_surviving(struct repair *r)
 static int pairs_to_trees(struct repair *r, const struct rdest *x,
 			  struct kr_repair_stats *st)
 {
-	int rc = r->plan->ntree ? move_pairs(r, x) : KR_ECYCLE;
+	int rc = r->plan->ntree && !sa_refuses(r, x) ? move_pairs(r, x)
+						      : KR_ECYCLE;
 
 	r->pairs_moved = !rc;
 	st->dests_detour += !rc;
