@@ -372,14 +372,16 @@ static int alloc_fabric(struct kr_fabric *f)
 }
 
 /* Switches first, each group in input order. */
-static const struct fb_node *sort_nodes;
+struct by_guid {
+	uint64_t guid;
+	uint32_t node;
+};
 
-static int by_guid(const void *a, const void *b)
+static int cmp_guid(const void *a, const void *b)
 {
-	uint64_t x = sort_nodes[*(const uint32_t *)a].guid;
-	uint64_t y = sort_nodes[*(const uint32_t *)b].guid;
+	const struct by_guid *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
 /* Switches first, in GUID order: a capture, OpenSM and a generated file
@@ -388,7 +390,8 @@ static int by_guid(const void *a, const void *b)
  * in input order. */
 static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 {
-	uint32_t next = 0, nsw = 0, *sw;
+	uint32_t next = 0, nsw = 0;
+	struct by_guid *sw;
 
 	b->final = malloc((b->nnode + 1) * sizeof(*b->final));
 	sw = malloc((b->nnode + 1) * sizeof(*sw));
@@ -398,19 +401,16 @@ static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 	}
 	for (uint32_t n = 0; n < b->nnode; n++)
 		if (b->node[n].type == KR_SWITCH)
-			sw[nsw++] = n;
-	sort_nodes = b->node;
-	qsort(sw, nsw, sizeof(*sw), by_guid);
+			sw[nsw++] = (struct by_guid){ b->node[n].guid, n };
+	qsort(sw, nsw, sizeof(*sw), cmp_guid);
 	for (uint32_t i = 0; i < nsw; i++)
-		b->final[sw[i]] = next++;
+		b->final[sw[i].node] = next++;
 	free(sw);
 	for (uint32_t n = 0; n < b->nnode; n++)
 		if (b->node[n].type != KR_SWITCH)
 			b->final[n] = next++;
 	f->nnode = b->nnode;
-	f->nsw = 0;
-	for (uint32_t n = 0; n < b->nnode; n++)
-		f->nsw += b->node[n].type == KR_SWITCH;
+	f->nsw = nsw;
 	f->nport = b->nslot;
 	return KR_OK;
 }
