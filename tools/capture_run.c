@@ -18,8 +18,6 @@ static int tables_init(const struct cap_net *net, const struct kr_fabric *f,
 			stride = net->fdb_top[sw] + 1u;
 	if (kr_tables_init(t, f, stride, 1, path_sl))
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	t->sm_lid = (uint16_t)net->sm_lid;
-	t->sm_sl = (uint8_t)net->sm_sl;
 	return KR_OK;
 }
 

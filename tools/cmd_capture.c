@@ -220,8 +220,7 @@ static int probe_dir(const char *dir, bool *made)
 	return 0;
 }
 
-static int capture_to(const char *dir, const struct capture_opts *o,
-		      unsigned sm[2])
+static int capture_to(const char *dir, const struct capture_opts *o)
 {
 	struct kr_fabric f = { 0 };
 	struct kr_tables t = { 0 };
@@ -247,20 +246,16 @@ static int capture_to(const char *dir, const struct capture_opts *o,
 		rc = write_capture(dir, o, &c);
 	if (rc && made)
 		rmdir(dir);
-	sm[0] = t.sm_lid;
-	sm[1] = t.sm_sl;
 	free(log);
 	kr_tables_free(&t);
 	kr_fabric_free(&f);
 	return rc;
 }
 #else
-static int capture_to(const char *dir, const struct capture_opts *o,
-		      unsigned sm[2])
+static int capture_to(const char *dir, const struct capture_opts *o)
 {
 	(void)dir;
 	(void)o;
-	(void)sm;
 	fprintf(stderr, "knsroute capture: this knsroute was built without "
 		"libibnetdisc, libibmad and libibumad; install " CAPTURE_PKGS
 		" and build again\n");
@@ -291,7 +286,7 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (!dir)
 		return cli_usage_error("capture", "expected a DIR to capture into");
-	return capture_to(dir, &o, (unsigned[2]){ 0 });
+	return capture_to(dir, &o);
 }
 
 /* ------------------------------------------------------------------ */
@@ -315,25 +310,20 @@ static void remove_capture(const char *dir)
 int cmd_check_live(int argc, char **argv, int (*check)(int, char **))
 {
 	struct capture_opts o;
-	char dir[4096], f[4][4200], sm_arg[2][16];
+	char dir[4096];
 	const char *tmp = getenv("TMPDIR");
-	char **cargv = calloc((size_t)argc + 12, sizeof(*cargv));
+	char **cargv = calloc((size_t)argc + 2, sizeof(*cargv));
 	int cargc = 0, rc;
-	unsigned sm[2] = { 0 };
-	bool lid_given = false, sl_given = false;
 
 	if (!cargv)
 		return EXIT_USAGE;
 	opts_init(&o);
 	cargv[cargc++] = argv[0];
-	cargv[cargc++] = f[0];
+	cargv[cargc++] = dir;	/* a capture: check reads every file of it */
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--live") &&
-		    !capture_opt(argc, argv, &i, &o, "check")) {
-			lid_given |= !strncmp(argv[i], "--sm-lid", 8);
-			sl_given |= !strncmp(argv[i], "--sm-sl", 7);
+		    !capture_opt(argc, argv, &i, &o, "check"))
 			cargv[cargc++] = argv[i];
-		}
 	snprintf(dir, sizeof(dir), "%s/knsroute-live.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -341,30 +331,7 @@ int cmd_check_live(int argc, char **argv, int (*check)(int, char **))
 		free(cargv);
 		return EXIT_USAGE;
 	}
-	rc = capture_to(dir, &o, sm);
-	snprintf(f[0], sizeof(f[0]), "%s/topology.net", dir);
-	snprintf(f[1], sizeof(f[1]), "%s/lfts.dump", dir);
-	snprintf(f[2], sizeof(f[2]), "%s/sl2vl.dump", dir);
-	snprintf(f[3], sizeof(f[3]), "%s/path-sl", dir);
-	cargv[cargc++] = "--lfts";
-	cargv[cargc++] = f[1];
-	cargv[cargc++] = "--sl2vl";
-	cargv[cargc++] = f[2];
-	if (o.path_sl) {
-		cargv[cargc++] = "--path-sl";
-		cargv[cargc++] = f[3];
-	}
-	/* the SA traffic the local port was told of, unless the user said */
-	snprintf(sm_arg[0], sizeof(sm_arg[0]), "%u", sm[0]);
-	snprintf(sm_arg[1], sizeof(sm_arg[1]), "%u", sm[1]);
-	if (sm[0] && !lid_given) {
-		cargv[cargc++] = "--sm-lid";
-		cargv[cargc++] = sm_arg[0];
-	}
-	if (sm[0] && !sl_given) {
-		cargv[cargc++] = "--sm-sl";
-		cargv[cargc++] = sm_arg[1];
-	}
+	rc = capture_to(dir, &o);
 	if (!rc)
 		rc = check(cargc, cargv);
 	remove_capture(dir);
