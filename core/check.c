@@ -214,6 +214,15 @@ void check_dep_reset(struct walk *w)
 	w->ndep = 0;
 }
 
+/* Whether the channel out of switch sw, on a delivering path, is into a
+ * CA: nothing waits for such a channel's credits once it is held (the CA
+ * takes the packet), so it lies on no cycle and its dependencies stay out
+ * of the graph, as those out of a CA's channel do. */
+static inline bool drains(const struct walk *w, uint32_t sw)
+{
+	return w->sw[sw].next == KR_NONE;
+}
+
 /* 0, or 1 + reason when a VL is unusable on the port sending on it. */
 static uint8_t vl_check(const struct walk *w, uint32_t slot, unsigned vl)
 {
@@ -298,7 +307,7 @@ static int ch_walk(struct walk *w, uint32_t sw, unsigned in,
 			why = check_map_why(w, sw, in, out);
 		c = NCH(w, slot, vl);
 		m = sw * nvl + vl;
-		if (prev != KR_NONE &&
+		if (prev != KR_NONE && !drains(w, sw) &&
 		    check_dep(w, prev, out, c, p->tag,
 			      dep_why(p->sl_why, prev_why, prev_fixed, why,
 				      fixed)))
@@ -384,7 +393,7 @@ static int walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag)
 	while (n--) {		/* each inherits its next switch's chain */
 		u = stack[n];
 		v = ss[u].next;
-		if (ss[v].x != KR_NONE &&
+		if (ss[v].x != KR_NONE && !drains(w, ss[v].next) &&
 		    check_dep(w, ss[u].x, row[ss[v].next], ss[v].x, tag, 0))
 			return KR_ENOMEM;
 		ss[u].xres = ss[v].xres;
@@ -682,6 +691,7 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 				if (!res) {
 					m->gen = cg;
 					if (ss[sw].x != KR_NONE &&
+					    !drains(w, ss[sw].next) &&
 					    check_dep(w, at, row[ss[sw].next],
 						      ss[sw].x, tag, 0))
 						return KR_ENOMEM;

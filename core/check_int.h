@@ -191,10 +191,12 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 }
 
 /* Adds from -> to, from a switch's channel into the next switch, which
- * sends on to through its port out. A CA's channel also waits for the
- * next one, but no channel waits for it (CAs do not forward), so it lies
- * on no cycle: those dependencies stay out of the graph, which at 40 CAs a
- * switch would otherwise hold mostly them. Unless nothing was assumed,
+ * sends on to another switch through its port out. A CA's channel also
+ * waits for the next one, but no channel waits for it (CAs do not
+ * forward), and a channel into a CA waits for nothing (the CA takes the
+ * packet): neither lies on a cycle, so their dependencies stay out of the
+ * graph, which at 40 CAs a switch would otherwise hold mostly them, and
+ * destinations on one switch make the same graph. Unless nothing was assumed,
  * also records whether some path of given inputs makes it (then its tag
  * names such a path) or why none does (why: KR_CHECK_ASSUMED_* of this
  * path, 0 if proven). */

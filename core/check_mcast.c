@@ -85,9 +85,11 @@ static int mc_fan(struct mc_walk *m, uint32_t sw, unsigned in,
 				.c = NCH(w, slot, kr_map_vl(map, m->g->sl)),
 				.slid = slid, .fixed = map_fixed(map),
 				.why = check_map_why(w, sw, in, out) };
-			/* a member CA's own channel waits for these, but
-			 * nothing waits for it (check_dep) */
+			/* only switch-to-switch dependencies (check_dep):
+			 * nothing waits for a member CA's own channel, and a
+			 * channel into a CA drains */
 			if (from && kr_is_switch(f, f->owner[CH_SLOT(w, from->c)]) &&
+			    kr_is_switch(f, f->owner[f->peer[slot]]) &&
 			    check_dep(w, from->c, out, it.c,
 				      (uint32_t)slid << 16 | m->g->mlid,
 				      dep_why(m->sl_why, from->why, from->fixed,

@@ -10,8 +10,9 @@
  * is delivered at the port owning the DLID; a switch's LID is delivered
  * where its LFT says port 0 at that switch. A channel is (sending port
  * slot, VL); consecutive channels of one path are a dependency. The graph
- * holds those out of switch channels: nothing waits for a CA's channel
- * (CAs do not forward), so its dependency lies on no cycle.
+ * holds those between switch-to-switch channels: nothing waits for a CA's
+ * channel (CAs do not forward) and a channel into a CA waits for nothing,
+ * so neither lies on a cycle.
  *
  * The walk goes destination by destination (LFT routing depends on the
  * DLID only) and memoises: each switch is resolved once per DLID, each
