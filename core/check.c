@@ -223,18 +223,6 @@ static inline bool drains(const struct walk *w, uint32_t sw)
 	return w->sw[sw].next == KR_NONE;
 }
 
-/* 0, or 1 + reason when a VL is unusable on the port sending on it. */
-static uint8_t vl_check(const struct walk *w, uint32_t slot, unsigned vl)
-{
-	uint8_t oper = w->f->oper_vls[slot];
-
-	if (vl == KR_VL15)
-		return 1 + KR_CHECK_VL15;
-	if (oper && vl >= oper)
-		return 1 + KR_CHECK_OPER_VL;
-	return RES_OK;
-}
-
 /* The channel generation of (current DLID, sl, SL assumed), made on first
  * use. */
 static uint32_t sl_gen(struct walk *w, unsigned sl, uint8_t sl_why)
@@ -752,6 +740,7 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	const struct kr_tables *t = w->t;
 	uint32_t own = w->f->lid_port[dlid];
 	unsigned sl = t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+	uint64_t pairs0, delivered0;
 	bool chain;
 
 	w->gen++;
@@ -763,6 +752,10 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 		w->r->ndst++;
 	if (!srcs)		/* a CA's LID in the management pass */
 		return w->sm_slot != KR_NONE ? sa_pairs(w, dlid) : KR_OK;
+	if (chain && srcs == SRC_CA && check_twin_met(w, dlid, sl))
+		return KR_OK;
+	pairs0 = w->r->pairs;
+	delivered0 = w->r->delivered;
 	if (w->class_of[own] != KR_NONE)
 		sit_out(w, own);
 	if (exceptions(w, dlid, own, srcs))
@@ -784,6 +777,8 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	 * router-crossbar load. */
 	if (!w->mgmt)
 		add_loads(w);
+	if (chain && srcs == SRC_CA)
+		check_twin_keep(w, dlid, sl, pairs0, delivered0);
 	return KR_OK;
 }
 
@@ -851,6 +846,7 @@ static int walk_pass(struct walk *w, bool mgmt)
 				  w->sm_slot != KR_NONE))
 			rc = one_dest(w, lid, w->o->switch_sources ? SRC_SW : 0);
 	}
+	check_twin_flush(w);
 	return rc;
 }
 

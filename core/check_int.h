@@ -57,6 +57,31 @@ struct ch_memo {
 				 * the same channel */
 };
 
+/* A destination whose data pass delivered every pair, kept so that later
+ * ones can reuse it (check_twin.c): a destination on the same switch,
+ * reached by the same LFT column apart from that switch's own entry, on
+ * the same SL, makes the same pairs, hops, link loads and dependencies
+ * (none into the last channel, check_dep); only its last channels, out of
+ * the destination switch's other port, are its own. */
+struct twin {
+	uint32_t dsw;		/* the destination switch, KR_NONE: unused */
+	uint32_t cls;		/* the class of the destination port */
+	unsigned sl;
+	uint32_t used;		/* w->gen when last kept or met: oldest goes */
+	uint32_t copies;	/* destinations met since, not yet counted */
+	uint64_t pairs;		/* delivered pairs per destination */
+	uint64_t in[4];		/* ports packets enter dsw by (bit set) */
+	uint8_t *col;		/* [nsw] the LFT column */
+	uint64_t *hops;		/* [nhop] delivered pairs by hop count */
+	uint32_t nhop;
+	uint32_t *load_slot;	/* [nload] switch ports carrying pairs */
+	uint64_t *load;		/* [nload] how many */
+	uint32_t nload;
+};
+#define TWINS 8			/* kept at once: destinations of a switch
+				 * with different columns (torus tie
+				 * parities, KNS orders) interleave */
+
 struct walk {
 	const struct kr_fabric *f;
 	const struct kr_tables *t;
@@ -132,6 +157,7 @@ struct walk {
 	} *dep;
 	size_t ndep, dep_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
+	struct twin twin[TWINS];	/* nsw 0 when not allocated */
 
 	/* The maps as one byte each, an index into the few distinct (map,
 	 * given) pairs: the walk reads a map per switch and DLID, and an
@@ -204,6 +230,33 @@ int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
 	      uint32_t tag, uint8_t why);
 /* Forgets the rows of check_dep (the graph lost edges). */
 void check_dep_reset(struct walk *w);
+/* 0, or 1 + reason when a VL is unusable on the port sending on it. */
+static inline uint8_t vl_check(const struct walk *w, uint32_t slot,
+			       unsigned vl)
+{
+	uint8_t oper = w->f->oper_vls[slot];
+
+	if (vl == KR_VL15)
+		return 1 + KR_CHECK_VL15;
+	if (oper && vl >= oper)
+		return 1 + KR_CHECK_OPER_VL;
+	return RES_OK;
+}
+
+/* check_twin.c: the reuse of struct twin, in the data pass of an exact
+ * check. Whether dlid, on SL sl, repeats a kept destination: then its own
+ * last channels are checked and marked, and its counts wait for
+ * check_twin_flush. */
+bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl);
+/* Keeps dlid, just walked on SL sl, if every pair towards it arrived
+ * (pairs0, delivered0: the report's counts before). */
+void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
+		     uint64_t pairs0, uint64_t delivered0);
+/* Counts every repeat met and forgets the kept destinations. */
+void check_twin_flush(struct walk *w);
+int check_twin_alloc(struct walk *w);
+void check_twin_free(struct walk *w);
+
 /* Every multicast tree's dependencies (check_mcast.c). */
 int check_mcast(struct walk *w);
 

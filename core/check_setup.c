@@ -347,6 +347,8 @@ int check_setup(struct walk *w)
 		rc = index_maps(w);
 	if (!rc)
 		sm_source(w);
+	if (!rc && w->exact)	/* only exact walks repeat (check_twin.c) */
+		rc = check_twin_alloc(w);
 	return rc;
 }
 
@@ -359,6 +361,7 @@ void check_teardown(struct walk *w)
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
+	check_twin_free(w);
 	kr_cdg_free(&w->g);
 }
 

@@ -883,7 +883,13 @@ struct ref {
 	struct ref_edge *e;
 	size_t n, cap;
 	uint64_t pairs[2], delivered[2];	/* data, management */
+	/* when not NULL, of delivered pairs: hop counts (links crossed), data
+	 * pairs on each switch-to-switch link, VLs on each switch port */
+	uint64_t *hops;		/* [REF_HOPS] */
+	uint64_t *load;		/* [nport] */
+	uint16_t *vls;		/* [nport] */
 };
+#define REF_HOPS 72		/* ref_route follows at most 64 switches */
 
 static void ref_add(struct ref *rf, uint32_t from, uint32_t to, bool proven,
 		    bool mgmt)
@@ -926,11 +932,35 @@ static bool ref_route(const struct kr_fabric *f, const struct kr_tables *t,
 	return false;
 }
 
+/* Whether VL vl is unusable on the port at slot. */
+static bool ref_vl_bad(const struct kr_fabric *f, uint32_t slot, unsigned vl)
+{
+	return vl == 15 || (f->oper_vls[slot] && vl >= f->oper_vls[slot]);
+}
+
+/* A delivered pair's path into rf's counts: its links (slots; CA source
+ * first when ca), channels of switch ports (slot * 16 + VL). */
+static void ref_count(struct ref *rf, const struct kr_fabric *f, bool data,
+		      const uint32_t *link, unsigned nlink, bool ca,
+		      const uint32_t *ch, unsigned nch)
+{
+	if (!rf->hops)
+		return;
+	rf->hops[nlink]++;
+	for (unsigned i = ca; data && i < nlink; i++)
+		if (kr_is_switch(f, f->owner[f->peer[link[i]]]))
+			rf->load[link[i]]++;
+	for (unsigned i = 0; i < nch; i++)
+		rf->vls[ch[i] / 16] |= (uint16_t)(1u << ch[i] % 16);
+}
+
 static void ref_pair(struct ref *rf, const struct kr_fabric *f,
 		     const struct kr_tables *t, uint32_t s, unsigned dlid,
 		     bool mgmt)
 {
 	uint32_t node = f->owner[s], sw = node, prev = KR_NONE;
+	uint32_t link[REF_HOPS], ch[REF_HOPS];
+	unsigned nlink = 0, nch = 0;
 	unsigned sl = kr_tables_path_sl(t, f->lid[s], dlid), in = 0;
 	uint8_t g = t->sl_given ? t->sl_given[dlid] : KR_SL_ALL;
 	bool sl_known = g == KR_SL_ALL ||
@@ -944,8 +974,9 @@ static void ref_pair(struct ref *rf, const struct kr_fabric *f,
 		uint64_t m = kr_tables_sl2vl(f, t, node, p, p);
 		unsigned vl = kr_map_vl(m, sl);
 
-		if (vl == 15)
+		if (ref_vl_bad(f, s, vl))
 			return;
+		link[nlink++] = s;
 		sw = f->owner[f->peer[s]];
 		in = kr_port_num(f, f->peer[s]);
 		if (!ref_route(f, t, sw, dlid))
@@ -972,8 +1003,10 @@ static void ref_pair(struct ref *rf, const struct kr_fabric *f,
 		if (prev != KR_NONE)
 			ref_add(rf, prev, slot * 16 + vl, prev_ok && ok &&
 				(sl_known || (prev_fixed && fixed)), mgmt);
-		if (vl == 15)
+		if (ref_vl_bad(f, slot, vl))
 			return;
+		link[nlink++] = slot;
+		ch[nch++] = slot * 16 + vl;
 		if (!kr_is_switch(f, f->owner[f->peer[slot]]))
 			break;
 		prev = slot * 16 + vl;
@@ -983,6 +1016,7 @@ static void ref_pair(struct ref *rf, const struct kr_fabric *f,
 		sw = f->owner[f->peer[slot]];
 	}
 	rf->delivered[mgmt]++;
+	ref_count(rf, f, !mgmt, link, nlink, !kr_is_switch(f, node), ch, nch);
 }
 
 static bool ref_map_fixed(uint64_t m)
@@ -1202,12 +1236,13 @@ static void random_groups(const struct kr_fabric *f, struct kr_tables *t,
 }
 
 static void ref_walk(struct ref *rf, const struct kr_fabric *f,
-		     const struct kr_tables *t)
+		     const struct kr_tables *t, bool switch_sources)
 {
 	for (uint32_t s = 0; s < f->nport; s++) {
 		bool sw_src = kr_is_switch(f, f->owner[s]);
 
-		if (!f->lid[s] || (sw_src ? s != f->port0[f->owner[s]]
+		if (!f->lid[s] || (sw_src ? s != f->port0[f->owner[s]] ||
+					    !switch_sources
 					  : f->peer[s] < 0))
 			continue;
 		for (unsigned dlid = 1; dlid <= f->max_lid; dlid++) {
@@ -1227,14 +1262,30 @@ static void ref_walk(struct ref *rf, const struct kr_fabric *f,
 /* The checker on f and t against the reference: per class delivered pairs
  * and loop verdict, and the dependencies it counts. */
 static void match_reference(const struct kr_fabric *f, const struct kr_tables *t,
-			    struct kr_check_report *r)
+			    bool switch_sources, struct kr_check_report *r)
 {
-	struct kr_check_opts co = { .switch_sources = 1 };
-	struct ref rf = { 0 };
+	struct kr_check_opts co = { .switch_sources = switch_sources };
+	struct ref rf = { .hops = calloc(REF_HOPS, sizeof(uint64_t)),
+			  .load = calloc(f->nport, sizeof(uint64_t)),
+			  .vls = calloc(f->nport, sizeof(uint16_t)) };
 
-	ref_walk(&rf, f, t);
+	ref_walk(&rf, f, t, switch_sources);
 	ref_mcast(&rf, f, t);
 	kr_check_run(f, t, &co, r, NULL);
+	for (unsigned h = 0; h < REF_HOPS || h < r->nhops; h++)
+		assert_int_equal(h < r->nhops ? r->hops[h] : 0,
+				 h < REF_HOPS ? rf.hops[h] : 0);
+	for (uint32_t s = 0; s < f->nport; s++) {
+		assert_int_equal(r->link_load[s], rf.load[s]);
+		/* with every pair delivered, the VLs of switch ports (a CA
+		 * port's are its class's) are the pairs'; multicast adds */
+		if (r->delivered == r->pairs && !t->nmgroup &&
+		    kr_is_switch(f, f->owner[s]))
+			assert_int_equal(r->vl_mask[s], rf.vls[s]);
+	}
+	free(rf.hops);
+	free(rf.load);
+	free(rf.vls);
 	assert_int_equal(r->cls[KR_CHECK_DATA].pairs, rf.pairs[0]);
 	assert_int_equal(r->cls[KR_CHECK_DATA].delivered, rf.delivered[0]);
 	assert_int_equal(r->cls[KR_CHECK_ALL].pairs, rf.pairs[0] + rf.pairs[1]);
@@ -1312,7 +1363,7 @@ static void test_classes_match_reference(void **state)
 		}
 		assert_int_equal(kr_tables_sort_pairs(&t, NULL), KR_OK);
 		random_groups(&f, &t, &x, seed % 2);
-		ref_walk(&rf, &f, &t);
+		ref_walk(&rf, &f, &t, true);
 		ref_mcast(&rf, &f, &t);
 		kr_check_run(&f, &t, &co, &r, NULL);
 		assert_int_equal(r.cls[KR_CHECK_DATA].pairs, rf.pairs[0]);
@@ -1338,7 +1389,7 @@ static void test_classes_match_reference(void **state)
 		memcpy(lft, t.lft, (size_t)f.nsw * t.stride);
 		memset(t.lft, KR_NO_PORT, (size_t)f.nsw * t.stride);
 		rf.n = 0;
-		ref_walk(&rf, &f, &t);
+		ref_walk(&rf, &f, &t, true);
 		ref_mcast(&rf, &f, &t);
 		kr_check_run(&f, &t, &co, &r, NULL);
 		assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
@@ -1356,7 +1407,7 @@ static void test_classes_match_reference(void **state)
 		t.sl_given = NULL;
 		for (size_t i = 0; i < t.nmgroup; i++)
 			t.mgroup[i].sl_given = 1;
-		match_reference(&f, &t, &r);
+		match_reference(&f, &t, true, &r);
 		exact[r.cls[KR_CHECK_ALL].loop]++;
 		kr_check_report_free(&r);
 		for (size_t i = 0; i < t.nmgroup; i++)
@@ -1364,7 +1415,7 @@ static void test_classes_match_reference(void **state)
 		free(t.mgroup);
 		t.mgroup = NULL;
 		t.nmgroup = 0;
-		match_reference(&f, &t, &r);
+		match_reference(&f, &t, true, &r);
 		kr_check_report_free(&r);
 		free(lft);
 		kr_tables_free(&t);
@@ -1375,6 +1426,112 @@ static void test_classes_match_reference(void **state)
 		assert_true(seen[0][v] + seen[1][v] > 0 && mseen[v] > 0 &&
 			    alone[v] > 0);
 	assert_true(exact[KR_LOOP_NONE] > 0 && exact[KR_LOOP_PROVEN] > 0);
+}
+
+/* The CA ports switch d delivers LIDs to, by LID: up to 8 (LID, port). */
+static unsigned switch_cas(const struct kr_fabric *f, uint32_t d,
+			   unsigned *lid, unsigned *port)
+{
+	unsigned n = 0;
+
+	for (unsigned l = 1; l <= f->max_lid && n < 8; l++) {
+		uint32_t s = kr_port_by_lid(f, l);
+
+		if (s == KR_NONE || kr_is_switch(f, f->owner[s]) ||
+		    f->peer[s] < 0 || f->owner[f->peer[s]] != d)
+			continue;
+		lid[n] = l;
+		port[n++] = kr_port_num(f, (uint32_t)f->peer[s]);
+	}
+	return n;
+}
+
+/* Whether port in of switch sw leads to a CA. */
+static bool from_ca(const struct kr_fabric *f, uint32_t sw, unsigned in)
+{
+	int32_t peer = f->peer[f->port0[sw] + in];
+
+	return peer >= 0 && !kr_is_switch(f, f->owner[peer]);
+}
+
+/* Destinations on one switch that the LFTs reach alike are walked once
+ * (check_twin.c). knsroute's own tables without classes (whose SLs
+ * would tell a switch's CAs apart), a torus whose ties split a switch's
+ * CAs two ways and a KNS, match the reference in every count.
+ * Then, on one switch, the CA ports after the first get maps sending
+ * every SL from another switch to VL 15, and then their LFT entries send
+ * to the first's port: the walk of the first is clean, so only a repeat
+ * can take the others, and each of their pairs must still fail. */
+static void test_twins_match_reference(void **state)
+{
+	static const struct kr_gen_opts fabrics[] = {
+		{ .family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 4 },
+		  .wrap = { 1, 1 }, .p = 4, .parallel = 1, .shuffle = 1,
+		  .shuffle_seed = 5, .assign_lids = 1 },
+		{ .family = KR_FAMILY_KNS, .ndim = 2, .k = { 3, 3 }, .p = 3,
+		  .parallel = 1, .assign_lids = 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fabrics) / sizeof(fabrics[0]); i++) {
+		struct kr_check_report r;
+		struct kr_diag d = { 0 };
+		struct kr_fabric f;
+		struct kr_plan p;
+		struct kr_conf conf;
+		unsigned lid[8], port[8], n;
+		uint64_t map[8][64];
+		uint32_t sw;
+		uint8_t *row;
+
+		assert_int_equal(kr_gen(&fabrics[i], &f, NULL, NULL, NULL, &d),
+				 KR_OK);
+		kr_conf_init(&conf);
+		conf.check = 0;
+		conf.classify = KR_CLASSIFY_NONE;	/* one SL per switch */
+		assert_int_equal(kr_plan_build(&f, &conf, &p, &d), KR_OK);
+		match_reference(&f, &p.tables, false, &r);
+		assert_int_equal(r.delivered, r.pairs);
+		assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+		kr_check_report_free(&r);
+
+		sw = f.owner[f.peer[kr_port_by_lid(&f, f.max_lid)]];
+		n = switch_cas(&f, sw, lid, port);
+		assert_true(n >= 3 && f.nports[sw] < 64);
+		for (unsigned k = 1; k < n; k++)
+			for (unsigned in = 0; in <= f.nports[sw]; in++)
+				map[k][in] = *kr_tables_sl2vl_ref(&f, &p.tables,
+							sw, in, port[k]);
+		/* from other switches, then from the switch's own CAs */
+		for (unsigned local = 0; local < 2; local++) {
+			for (unsigned k = 1; k < n; k++)
+				for (unsigned in = 1; in <= f.nports[sw]; in++)
+					if (from_ca(&f, sw, in) == local)
+						*kr_tables_sl2vl_ref(&f,
+							&p.tables, sw, in,
+							port[k]) = UINT64_MAX;
+			match_reference(&f, &p.tables, false, &r);
+			assert_int_equal(r.fail[KR_CHECK_VL15],
+					 (uint64_t)(n - 1) *
+					 (local ? n - 1 : f.nnode - f.nsw - n));
+			kr_check_report_free(&r);
+			for (unsigned k = 1; k < n; k++)
+				for (unsigned in = 0; in <= f.nports[sw]; in++)
+					*kr_tables_sl2vl_ref(&f, &p.tables, sw,
+							     in, port[k]) =
+						map[k][in];
+		}
+
+		row = p.tables.lft + (size_t)sw * p.tables.stride;
+		for (unsigned k = 1; k < n; k++)
+			row[lid[k]] = (uint8_t)port[0];
+		match_reference(&f, &p.tables, false, &r);
+		assert_true(r.fail[KR_CHECK_WRONG_DEST] >=
+			    (uint64_t)(n - 1) * (f.nnode - f.nsw - 1));
+		kr_check_report_free(&r);
+		kr_plan_free(&p);
+		kr_fabric_free(&f);
+	}
 }
 
 /* The ring cut between S3 and S0: + towards higher switches, - towards
@@ -1475,6 +1632,7 @@ int main(void)
 		cmocka_unit_test(test_assumed_sl_fixed_maps),
 		cmocka_unit_test(test_assumption_counters),
 		cmocka_unit_test(test_classes_match_reference),
+		cmocka_unit_test(test_twins_match_reference),
 		cmocka_unit_test(test_incremental),
 	};
 

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Destinations that repeat one checked before (struct twin, check_int.h).
+ *
+ * Destination-based routing mostly takes the CA ports of one switch the
+ * same way: knsroute routes per (switch, dimension order, tie parity),
+ * torus-2QoS and dor per switch. As no dependency into a channel to a CA
+ * is in the graph (check_dep), such a destination's walk would redo its
+ * twin's step by step and add nothing; only its last channels, out of the
+ * destination switch's port to its own CA, are new. So a clean walk is
+ * kept (its column, the ports its packets enter the last switch by, its
+ * hop counts and link loads), and a later destination whose column and
+ * SL match costs a comparison of the column and a VL check per in-port. */
+#include "check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int check_twin_alloc(struct walk *w)
+{
+	size_t nsw = (size_t)w->f->nsw + 1;
+
+	for (unsigned i = 0; i < TWINS; i++) {
+		struct twin *k = &w->twin[i];
+
+		k->dsw = KR_NONE;
+		k->col = malloc(nsw);
+		k->hops = calloc(w->r->nhops, sizeof(*k->hops));
+		k->load_slot = malloc(nsw * sizeof(*k->load_slot));
+		k->load = malloc(nsw * sizeof(*k->load));
+		if (!k->col || !k->hops || !k->load_slot || !k->load)
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
+void check_twin_free(struct walk *w)
+{
+	for (unsigned i = 0; i < TWINS; i++) {
+		free(w->twin[i].col);
+		free(w->twin[i].hops);
+		free(w->twin[i].load_slot);
+		free(w->twin[i].load);
+	}
+}
+
+/* The switch delivering dlid to a CA port, own that port; KR_NONE when
+ * dlid is not such a destination or its port is no source (its pairs
+ * would not mirror a twin's). */
+static uint32_t dest_switch(const struct walk *w, unsigned dlid,
+			    uint32_t *own)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t s = f->lid_port[dlid];
+	int32_t peer = f->peer[s];
+
+	*own = s;
+	if (kr_is_switch(f, f->owner[s]) || w->class_of[s] == KR_NONE ||
+	    peer < 0 || !kr_is_switch(f, f->owner[peer]))
+		return KR_NONE;
+	return f->owner[peer];
+}
+
+/* Equal columns but for switch d's entry. */
+static bool same_column(const uint8_t *a, const uint8_t *b, uint32_t nsw,
+			uint32_t d)
+{
+	return !memcmp(a, b, d) && !memcmp(a + d + 1, b + d + 1, nsw - d - 1);
+}
+
+bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl)
+{
+	const struct kr_fabric *f = w->f;
+	uint32_t own, d = dest_switch(w, dlid, &own), slot;
+	struct twin *k = NULL;
+	uint16_t vls = 0;
+	unsigned out;
+	uint64_t h;
+
+	if (d == KR_NONE || !w->twin[0].col)
+		return false;
+	for (unsigned i = 0; i < TWINS && !k; i++)
+		if (w->twin[i].dsw == d && w->twin[i].sl == sl &&
+		    w->twin[i].cls == w->class_of[own] &&
+		    same_column(w->twin[i].col, w->row, f->nsw, d))
+			k = &w->twin[i];
+	if (!k)
+		return false;
+	out = w->row[d];
+	if (out == 0 || out > f->nports[d])
+		return false;
+	slot = f->port0[d] + out;
+	h = w->hop[slot];
+	if (h >> HOP_KIND_SHIFT != HOP_CA || (uint32_t)h != own)
+		return false;
+	/* the walk reports a failing VL, with its example */
+	for (unsigned q = 0; q < 4; q++)
+		for (uint64_t b = k->in[q]; b; b &= b - 1) {
+			unsigned in = q * 64 + (unsigned)__builtin_ctzll(b);
+			unsigned vl = kr_map_vl(check_map(w, d, in, out), sl);
+
+			if (vl_check(w, slot, vl))
+				return false;
+			vls |= (uint16_t)(1u << vl);
+		}
+	w->r->vl_mask[slot] |= vls;
+	k->copies++;
+	k->used = w->gen;
+	return true;
+}
+
+/* Adds k's counts once per repeat met since. */
+static void flush_one(struct walk *w, struct twin *k)
+{
+	struct kr_check_report *r = w->r;
+	uint64_t n = k->copies;
+
+	if (!n)
+		return;
+	r->pairs += n * k->pairs;
+	r->delivered += n * k->pairs;
+	for (uint32_t h = 0; h < k->nhop; h++)
+		r->hops[h] += n * k->hops[h];
+	for (uint32_t i = 0; i < k->nload; i++)
+		r->link_load[k->load_slot[i]] += n * k->load[i];
+	k->copies = 0;
+}
+
+void check_twin_flush(struct walk *w)
+{
+	for (unsigned i = 0; i < TWINS && w->twin[i].col; i++) {
+		flush_one(w, &w->twin[i]);
+		w->twin[i].dsw = KR_NONE;
+		w->twin[i].used = 0;
+	}
+}
+
+/* The ports the walk's packets entered switch d by, its hop counts. */
+static void keep_entries(struct walk *w, struct twin *k, uint32_t d)
+{
+	const struct sw_state *ss = w->sw;
+	uint32_t last = w->r->nhops - 1;
+
+	for (uint32_t i = 0; i < w->ncls; i++) {
+		const struct src_class *c = &w->cls[i];
+		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
+		uint32_t hops;
+
+		if (!n || c->kind != SRC_CA || c->sw == KR_NONE)
+			continue;
+		if (c->sw == d)
+			k->in[c->in / 64] |= 1ull << c->in % 64;
+		hops = 1 + ss[c->sw].dist;
+		hops = hops < last ? hops : last;
+		k->hops[hops] += n;
+		if (hops >= k->nhop)
+			k->nhop = hops + 1;
+	}
+	for (uint32_t i = 0; i < w->ndone; i++) {
+		uint32_t u = w->done[i];
+
+		if (ss[u].next == d)
+			k->in[ss[u].in / 64] |= 1ull << ss[u].in % 64;
+	}
+}
+
+/* Switch ports and the pairs add_loads put on them. */
+static void keep_loads(struct walk *w, struct twin *k)
+{
+	const struct sw_state *ss = w->sw;
+
+	for (uint32_t i = 0; i < w->ndone; i++) {
+		uint32_t u = w->done[i];
+
+		if (ss[u].res || ss[u].next == KR_NONE || !ss[u].w)
+			continue;
+		k->load_slot[k->nload] = w->f->port0[u] + w->row[u];
+		k->load[k->nload++] = ss[u].w;
+	}
+}
+
+void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
+		     uint64_t pairs0, uint64_t delivered0)
+{
+	const struct kr_check_report *r = w->r;
+	uint32_t own, d = dest_switch(w, dlid, &own);
+	struct twin *k = &w->twin[0];
+	uint64_t pairs = r->pairs - pairs0;	/* before a flush adds */
+
+	if (d == KR_NONE || !k->col || w->incr_cycle ||
+	    pairs != r->delivered - delivered0)
+		return;
+	for (unsigned i = 1; i < TWINS; i++)
+		if (w->twin[i].used < k->used)
+			k = &w->twin[i];
+	flush_one(w, k);
+	memset(k->hops, 0, k->nhop * sizeof(*k->hops));
+	memset(k->in, 0, sizeof(k->in));
+	k->dsw = d;
+	k->cls = w->class_of[own];
+	k->sl = sl;
+	k->used = w->gen;
+	k->pairs = pairs;
+	k->nhop = 0;
+	k->nload = 0;
+	memcpy(k->col, w->row, w->f->nsw);
+	keep_entries(w, k, d);
+	keep_loads(w, k);
+}
