@@ -76,6 +76,7 @@ static void sw_resolve(struct walk *w, uint32_t sw, unsigned dlid)
 	while (ss[sw].gen != gen) {
 		ss[sw].gen = gen;
 		ss[sw].w = 0;
+		ss[sw].xres = XRES_UNSET;
 		res = sw_step(w, &ss[sw], sw, row[sw], dest);
 		ss[sw].res = res;
 		if (res != RES_BUSY) {
@@ -346,12 +347,11 @@ static int walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag)
 	const uint8_t *row = w->row;
 	uint32_t *stack = w->cstack, n = 0, v, cg = sl_gen(w, sl, 0);
 
-	while (ss[u].xgen != w->gen) {
+	while (ss[u].xres == XRES_UNSET) {
 		unsigned out, vl;
 		uint32_t slot;
 		struct ch_memo *m;
 
-		ss[u].xgen = w->gen;
 		ss[u].x = KR_NONE;
 		ss[u].xres = RES_OK;
 		v = ss[u].next;
@@ -458,7 +458,7 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 	r->delivered += n;
 	r->hops[hops < r->nhops ? hops : r->nhops - 1] += n;
 	if (sw != KR_NONE)
-		w->sw[sw].w += n;
+		w->sw[sw].w += (uint32_t)n;
 }
 
 /* A pair with an SL of its own (given), walked alone: source s, in class
@@ -559,19 +559,24 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 
 /* Delivered pairs flow along the LFT tree of this DLID: in the reverse of
  * w->done every switch comes before its next one, so it passes on a
- * finished count. */
-static void add_loads(struct walk *w)
+ * finished count. Each load also goes to k, when kept (check_twin.c). */
+static void add_loads(struct walk *w, struct twin *k)
 {
 	const struct kr_fabric *f = w->f;
 	struct sw_state *ss = w->sw;
 
 	for (uint32_t i = w->ndone; i-- > 0;) {
 		uint32_t sw = w->done[i], next = ss[sw].next;
+		uint32_t slot = f->port0[sw] + w->row[sw];
 
 		if (ss[sw].res || next == KR_NONE || !ss[sw].w)
 			continue;
-		w->r->link_load[f->port0[sw] + w->row[sw]] += ss[sw].w;
+		w->r->link_load[slot] += ss[sw].w;
 		ss[next].w += ss[sw].w;
+		if (k) {
+			k->load_slot[k->nload] = slot;
+			k->load[k->nload++] = ss[sw].w;
+		}
 	}
 }
 
@@ -671,7 +676,7 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 			res = vl_check(w, slot, vl);
 			m = &w->ch[sw * w->nvl + vl];
 			tag = (uint32_t)f->lid[c->rep] << 16 | dlid;
-			if (!res && ss[sw].xgen != gen &&
+			if (!res && ss[sw].xres == XRES_UNSET &&
 			    walk_chain(w, sw, sl, tag))
 				return KR_ENOMEM;
 			if (m->gen != cg) {	/* not met before */
@@ -776,9 +781,9 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	 * draw management traffic and would blur, e.g., KNS's exactly even
 	 * router-crossbar load. */
 	if (!w->mgmt)
-		add_loads(w);
-	if (chain && srcs == SRC_CA)
-		check_twin_keep(w, dlid, sl, pairs0, delivered0);
+		add_loads(w, chain && srcs == SRC_CA ?
+			  check_twin_keep(w, dlid, sl, pairs0, delivered0)
+			  : NULL);
 	return KR_OK;
 }
 

@@ -12,6 +12,7 @@
 
 #define RES_OK 0
 #define RES_BUSY 0xff		/* on the walk's stack: meeting it is a loop */
+#define XRES_UNSET 0xfe		/* sw_state.xres before walk_chain */
 /* Channel ids go VL by VL (vl * nport + slot): with few VLs in use the
  * memo entries of one VL sit together instead of one per cache line. */
 #define NCH(w, slot, vl) ((vl) * (w)->f->nport + (slot))
@@ -120,18 +121,20 @@ struct walk {
 	 * four: kind << HOP_KIND_SHIFT | in port << 32 | next switch (HOP_SW),
 	 * or | the CA's slot (HOP_CA); HOP_DOWN without a link. */
 	uint64_t *hop;		/* [port0[nsw]] by slot */
-	struct sw_state {	/* a switch for the current DLID */
+	struct sw_state {	/* a switch for the current DLID: 32 bytes,
+				 * two to a cache line */
 		uint32_t gen;	/* == w->gen: the rest is valid */
 		uint32_t dist;	/* links to delivery */
 		uint32_t at;	/* where it fails, as kr_check_example.at */
 		uint32_t next;	/* next switch, KR_NONE: none */
-		uint64_t w;	/* delivered pairs entering here */
+		uint32_t w;	/* delivered pairs entering here (fewer
+				 * than the port slots) */
 		uint8_t res;	/* 0, 1 + reason, RES_BUSY on the stack */
 		uint8_t in;	/* the port of next it enters */
 		/* the chain (check.c, walk_chain): packets leaving this
 		 * switch all take channel x at next, then next's x ... */
-		uint8_t xres;	/* their outcome from x on, 0 or 1 + reason */
-		uint32_t xgen;	/* == w->gen: x, xres, xat are valid */
+		uint8_t xres;	/* their outcome from x on, 0 or 1 + reason;
+				 * XRES_UNSET: x, xres, xat not known yet */
 		uint32_t x;	/* KR_NONE: delivered before a channel there */
 		uint32_t xat;	/* the channel where they fail */
 	} *sw;			/* [nsw] */
@@ -157,7 +160,9 @@ struct walk {
 	} *dep;
 	size_t ndep, dep_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
-	struct twin twin[TWINS];	/* nsw 0 when not allocated */
+	struct twin twin[TWINS];	/* col NULL when not allocated */
+	uint32_t *cls_at;	/* [nsw + 2] CA classes of a switch: */
+	uint32_t *cls_by_sw;	/* cls_by_sw[cls_at[sw] .. cls_at[sw + 1]) */
 
 	/* The maps as one byte each, an index into the few distinct (map,
 	 * given) pairs: the walk reads a map per switch and DLID, and an
@@ -249,9 +254,10 @@ static inline uint8_t vl_check(const struct walk *w, uint32_t slot,
  * check_twin_flush. */
 bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl);
 /* Keeps dlid, just walked on SL sl, if every pair towards it arrived
- * (pairs0, delivered0: the report's counts before). */
-void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
-		     uint64_t pairs0, uint64_t delivered0);
+ * (pairs0, delivered0: the report's counts before), but for its link
+ * loads: the twin returned, or NULL, goes to add_loads. */
+struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
+			     uint64_t pairs0, uint64_t delivered0);
 /* Counts every repeat met and forgets the kept destinations. */
 void check_twin_flush(struct walk *w);
 int check_twin_alloc(struct walk *w);

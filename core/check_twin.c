@@ -15,9 +15,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The CA classes of each switch (w->cls_at, w->cls_by_sw). */
+static int index_classes(struct walk *w)
+{
+	uint32_t nsw = w->f->nsw, *at;
+
+	at = w->cls_at = calloc((size_t)nsw + 2, sizeof(*at));
+	w->cls_by_sw = malloc(((size_t)w->ncls + 1) * sizeof(*w->cls_by_sw));
+	if (!at || !w->cls_by_sw)
+		return KR_ENOMEM;
+	for (uint32_t i = 0; i < w->ncls; i++)
+		if (w->cls[i].kind == SRC_CA && w->cls[i].sw != KR_NONE)
+			at[w->cls[i].sw + 2]++;
+	for (uint32_t s = 0; s < nsw; s++)
+		at[s + 2] += at[s + 1];
+	for (uint32_t i = 0; i < w->ncls; i++)
+		if (w->cls[i].kind == SRC_CA && w->cls[i].sw != KR_NONE)
+			w->cls_by_sw[at[w->cls[i].sw + 1]++] = i;
+	return KR_OK;
+}
+
 int check_twin_alloc(struct walk *w)
 {
 	size_t nsw = (size_t)w->f->nsw + 1;
+
+	if (index_classes(w))
+		return KR_ENOMEM;
 
 	for (unsigned i = 0; i < TWINS; i++) {
 		struct twin *k = &w->twin[i];
@@ -35,6 +58,8 @@ int check_twin_alloc(struct walk *w)
 
 void check_twin_free(struct walk *w)
 {
+	free(w->cls_at);
+	free(w->cls_by_sw);
 	for (unsigned i = 0; i < TWINS; i++) {
 		free(w->twin[i].col);
 		free(w->twin[i].hops);
@@ -134,52 +159,35 @@ void check_twin_flush(struct walk *w)
 	}
 }
 
-/* The ports the walk's packets entered switch d by, its hop counts. */
+/* The ports the walk's packets entered switch d by, its hop counts: from
+ * the pairs each switch sends (its w before add_loads passes it on). */
 static void keep_entries(struct walk *w, struct twin *k, uint32_t d)
 {
 	const struct sw_state *ss = w->sw;
 	uint32_t last = w->r->nhops - 1;
 
-	for (uint32_t i = 0; i < w->ncls; i++) {
-		const struct src_class *c = &w->cls[i];
-		uint32_t n = c->n - (c->minus_gen == w->gen ? c->minus : 0);
-		uint32_t hops;
+	for (uint32_t i = w->cls_at[d]; i < w->cls_at[d + 1]; i++) {
+		const struct src_class *c = &w->cls[w->cls_by_sw[i]];
 
-		if (!n || c->kind != SRC_CA || c->sw == KR_NONE)
-			continue;
-		if (c->sw == d)
+		if (c->n - (c->minus_gen == w->gen ? c->minus : 0))
 			k->in[c->in / 64] |= 1ull << c->in % 64;
-		hops = 1 + ss[c->sw].dist;
-		hops = hops < last ? hops : last;
-		k->hops[hops] += n;
-		if (hops >= k->nhop)
-			k->nhop = hops + 1;
 	}
 	for (uint32_t i = 0; i < w->ndone; i++) {
-		uint32_t u = w->done[i];
+		uint32_t u = w->done[i], hops = 1 + ss[u].dist;
 
 		if (ss[u].next == d)
 			k->in[ss[u].in / 64] |= 1ull << ss[u].in % 64;
-	}
-}
-
-/* Switch ports and the pairs add_loads put on them. */
-static void keep_loads(struct walk *w, struct twin *k)
-{
-	const struct sw_state *ss = w->sw;
-
-	for (uint32_t i = 0; i < w->ndone; i++) {
-		uint32_t u = w->done[i];
-
-		if (ss[u].res || ss[u].next == KR_NONE || !ss[u].w)
+		if (!ss[u].w)
 			continue;
-		k->load_slot[k->nload] = w->f->port0[u] + w->row[u];
-		k->load[k->nload++] = ss[u].w;
+		hops = hops < last ? hops : last;
+		k->hops[hops] += ss[u].w;
+		if (hops >= k->nhop)
+			k->nhop = hops + 1;
 	}
 }
 
-void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
-		     uint64_t pairs0, uint64_t delivered0)
+struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
+			     uint64_t pairs0, uint64_t delivered0)
 {
 	const struct kr_check_report *r = w->r;
 	uint32_t own, d = dest_switch(w, dlid, &own);
@@ -188,7 +196,7 @@ void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 
 	if (d == KR_NONE || !k->col || w->incr_cycle ||
 	    pairs != r->delivered - delivered0)
-		return;
+		return NULL;
 	for (unsigned i = 1; i < TWINS; i++)
 		if (w->twin[i].used < k->used)
 			k = &w->twin[i];
@@ -204,5 +212,5 @@ void check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 	k->nload = 0;
 	memcpy(k->col, w->row, w->f->nsw);
 	keep_entries(w, k, d);
-	keep_loads(w, k);
+	return k;
 }
