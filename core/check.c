@@ -163,16 +163,21 @@ static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 	return w->exact ? KR_OK : flag_new(w, why);
 }
 
-/* A row for channel from: one entry per port of the switch it leads to. */
+/* A row for channel from: one entry per link of the switch it leads to
+ * to another switch (w->link_idx), the only ports a dependency can go
+ * on by (check_dep). */
 static int new_row(struct walk *w, uint32_t from)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t peer = (uint32_t)f->peer[CH_SLOT(w, from)];
-	size_t n = f->nports[f->owner[peer]] + 1u;
+	uint32_t sw = f->owner[f->peer[CH_SLOT(w, from)]];
+	size_t n = 0;
 
+	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
+		n += w->link_idx[s] != NOT_A_LINK;
 	if (w->ndep + n > w->dep_cap) {
 		size_t cap = w->dep_cap ? 2 * w->dep_cap : 4096;
 		struct dep_ref *p;
+		uint32_t (*e)[2];
 
 		while (cap < w->ndep + n)
 			cap *= 2;
@@ -180,6 +185,11 @@ static int new_row(struct walk *w, uint32_t from)
 		    !(p = realloc(w->dep, cap * sizeof(*p))))
 			return KR_ENOMEM;
 		w->dep = p;
+		if (!w->exact) {
+			if (!(e = realloc(w->dep_edge, cap * sizeof(*e))))
+				return KR_ENOMEM;
+			w->dep_edge = e;
+		}
 		w->dep_cap = cap;
 	}
 	w->dep_row[from] = (uint32_t)w->ndep;
@@ -188,24 +198,34 @@ static int new_row(struct walk *w, uint32_t from)
 	return KR_OK;
 }
 
-int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
+int check_dep(struct walk *w, uint32_t from, uint32_t to_slot, uint32_t to,
 	      uint32_t tag, uint8_t why)
 {
+	unsigned idx = w->link_idx[to_slot];
 	struct dep_ref *d;
-	uint32_t e;
+	uint32_t e, *edge;
 
+	if (idx == NOT_A_LINK)	/* callers leave such ports out */
+		return add_edge(w, from, to, tag, why, &e);
 	if (w->dep_row[from] == KR_NONE && new_row(w, from))
 		return KR_ENOMEM;
-	d = &w->dep[w->dep_row[from] + out];
-	if (d->to == to) {
-		if (!w->exact)
-			flag_known(w, d->edge, tag, why);
+	d = &w->dep[w->dep_row[from] + idx];
+	edge = w->exact ? NULL : w->dep_edge[w->dep_row[from] + idx];
+	if (d->to[0] == to || d->to[1] == to) {
+		if (edge)
+			flag_known(w, edge[d->to[1] == to], tag, why);
 		return KR_OK;
 	}
 	if (add_edge(w, from, to, tag, why, &e))
 		return KR_ENOMEM;
-	if (e != KR_NONE)
-		*d = (struct dep_ref){ .to = to, .edge = e };
+	if (e == KR_NONE)
+		return KR_OK;
+	d->to[1] = d->to[0];
+	d->to[0] = to;
+	if (edge) {
+		edge[1] = edge[0];
+		edge[0] = e;
+	}
 	return KR_OK;
 }
 
@@ -297,7 +317,7 @@ static int ch_walk(struct walk *w, uint32_t sw, unsigned in,
 		c = NCH(w, slot, vl);
 		m = sw * nvl + vl;
 		if (prev != KR_NONE && !drains(w, sw) &&
-		    check_dep(w, prev, out, c, p->tag,
+		    check_dep(w, prev, slot, c, p->tag,
 			      dep_why(p->sl_why, prev_why, prev_fixed, why,
 				      fixed)))
 			return KR_ENOMEM;
@@ -382,7 +402,8 @@ static int walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag)
 		u = stack[n];
 		v = ss[u].next;
 		if (ss[v].x != KR_NONE && !drains(w, ss[v].next) &&
-		    check_dep(w, ss[u].x, row[ss[v].next], ss[v].x, tag, 0))
+		    check_dep(w, ss[u].x, f->port0[ss[v].next] +
+			      row[ss[v].next], ss[v].x, tag, 0))
 			return KR_ENOMEM;
 		ss[u].xres = ss[v].xres;
 		ss[u].xat = ss[v].xat;
@@ -685,7 +706,8 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 					m->gen = cg;
 					if (ss[sw].x != KR_NONE &&
 					    !drains(w, ss[sw].next) &&
-					    check_dep(w, at, row[ss[sw].next],
+					    check_dep(w, at, f->port0[ss[sw].next] +
+						      row[ss[sw].next],
 						      ss[sw].x, tag, 0))
 						return KR_ENOMEM;
 				}

@@ -13,6 +13,7 @@
 #define RES_OK 0
 #define RES_BUSY 0xff		/* on the walk's stack: meeting it is a loop */
 #define XRES_UNSET 0xfe		/* sw_state.xres before walk_chain */
+#define NOT_A_LINK 0xff		/* walk.link_idx of a port to no switch */
 /* Channel ids go VL by VL (vl * nport + slot): with few VLs in use the
  * memo entries of one VL sit together instead of one per cache line. */
 #define NCH(w, slot, vl) ((vl) * (w)->f->nport + (slot))
@@ -152,12 +153,19 @@ struct walk {
 	/* Nearly every dependency the walk meets is known: finding it by
 	 * channel and out port in a row of the channel's own beats hashing
 	 * (from, to). A row is made on the channel's first dependency, one
-	 * entry per port of the switch it leads to; an entry holds the last
-	 * dependency out of that port (another VL there: the hash decides). */
+	 * entry per link of the switch it leads to to another switch; an
+	 * entry holds the last two dependencies out of that port (packets
+	 * turning there on two VLs, a torus's dateline classes), an older
+	 * one goes to the hash. */
 	uint32_t *dep_row;	/* [nch] first entry in dep, KR_NONE: none */
 	struct dep_ref {
-		uint32_t to, edge;	/* to KR_NONE: empty */
+		uint32_t to[2];	/* newest first, KR_NONE: empty */
 	} *dep;
+	uint32_t (*dep_edge)[2];	/* like dep: their edges (when not
+					 * exact: edge flags) */
+	uint8_t *link_idx;	/* [nport] a switch port's index among its
+				 * switch's links to switches, NOT_A_LINK
+				 * for other ports */
 	size_t ndep, dep_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 	struct twin twin[TWINS];	/* col NULL when not allocated */
@@ -222,7 +230,7 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 }
 
 /* Adds from -> to, from a switch's channel into the next switch, which
- * sends on to another switch through its port out. A CA's channel also
+ * sends on to another switch through its port at to_slot. A CA's channel also
  * waits for the next one, but no channel waits for it (CAs do not
  * forward), and a channel into a CA waits for nothing (the CA takes the
  * packet): neither lies on a cycle, so their dependencies stay out of the
@@ -231,7 +239,7 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
  * also records whether some path of given inputs makes it (then its tag
  * names such a path) or why none does (why: KR_CHECK_ASSUMED_* of this
  * path, 0 if proven). */
-int check_dep(struct walk *w, uint32_t from, unsigned out, uint32_t to,
+int check_dep(struct walk *w, uint32_t from, uint32_t to_slot, uint32_t to,
 	      uint32_t tag, uint8_t why);
 /* Forgets the rows of check_dep (the graph lost edges). */
 void check_dep_reset(struct walk *w);

@@ -90,7 +90,7 @@ static int mc_fan(struct mc_walk *m, uint32_t sw, unsigned in,
 			 * channel into a CA drains */
 			if (from && kr_is_switch(f, f->owner[CH_SLOT(w, from->c)]) &&
 			    kr_is_switch(f, f->owner[f->peer[slot]]) &&
-			    check_dep(w, from->c, out, it.c,
+			    check_dep(w, from->c, slot, it.c,
 				      (uint32_t)slid << 16 | m->g->mlid,
 				      dep_why(m->sl_why, from->why, from->fixed,
 					      it.why, it.fixed)))

@@ -252,19 +252,29 @@ static void fill_hops(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
 
-	for (uint32_t s = 0; s < f->port0[f->nsw]; s++) {
-		int32_t peer = f->peer[s];
-		uint32_t node;
+	memset(w->link_idx, NOT_A_LINK, f->nport);
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		unsigned nlink = 0;
 
-		if (peer < 0) {
-			w->hop[s] = (uint64_t)HOP_DOWN << HOP_KIND_SHIFT;
-			continue;
+		for (uint32_t s = f->port0[sw]; s < f->port0[sw + 1]; s++) {
+			int32_t peer = f->peer[s];
+			uint32_t node;
+
+			if (peer < 0) {
+				w->hop[s] = (uint64_t)HOP_DOWN << HOP_KIND_SHIFT;
+				continue;
+			}
+			node = f->owner[peer];
+			if (!kr_is_switch(f, node)) {
+				w->hop[s] = (uint64_t)HOP_CA << HOP_KIND_SHIFT |
+					    (uint32_t)peer;
+				continue;
+			}
+			w->hop[s] = (uint64_t)HOP_SW << HOP_KIND_SHIFT |
+				    (uint64_t)(peer - f->port0[node]) << 32 |
+				    node;
+			w->link_idx[s] = (uint8_t)nlink++;
 		}
-		node = f->owner[peer];
-		w->hop[s] = kr_is_switch(f, node)
-			? (uint64_t)HOP_SW << HOP_KIND_SHIFT |
-			  (uint64_t)(peer - f->port0[node]) << 32 | node
-			: (uint64_t)HOP_CA << HOP_KIND_SHIFT | (uint32_t)peer;
 	}
 }
 
@@ -287,7 +297,8 @@ static int alloc_walk(struct walk *w)
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
 	w->hop = malloc(((size_t)f->port0[f->nsw] + 1) * sizeof(*w->hop));
-	if (!w->hop || !w->sw || !w->stack || !w->done ||
+	w->link_idx = malloc((size_t)f->nport + 1);
+	if (!w->hop || !w->link_idx || !w->sw || !w->stack || !w->done ||
 	    !w->col || !w->ch || !w->ch_at ||
 	    !w->dep_row || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
@@ -357,7 +368,8 @@ void check_teardown(struct walk *w)
 	void *p[] = { w->src, w->cls, w->member, w->class_of, w->excl_gen,
 		      w->ex, w->ex_first, w->col, w->sw,
 		      w->stack, w->done, w->ch, w->ch_at, w->dep_row, w->dep,
-		      w->cstack, w->eflag, w->map_id, w->hop };
+		      w->cstack, w->eflag, w->map_id, w->hop, w->link_idx,
+		      w->dep_edge };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
