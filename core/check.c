@@ -163,10 +163,10 @@ static int add_edge(struct walk *w, uint32_t from, uint32_t to, uint32_t tag,
 	return w->exact ? KR_OK : flag_new(w, why);
 }
 
-/* A row for channel from: one entry per link of the switch it leads to
- * to another switch (w->link_idx), the only ports a dependency can go
- * on by (check_dep). */
-static int new_row(struct walk *w, uint32_t from)
+/* A row for node fn, channel from: one entry per link of the switch it
+ * leads to to another switch (w->link_idx), the only ports a dependency
+ * can go on by (check_dep). */
+static int new_row(struct walk *w, uint32_t fn, uint32_t from)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t sw = f->owner[f->peer[CH_SLOT(w, from)]];
@@ -192,7 +192,7 @@ static int new_row(struct walk *w, uint32_t from)
 		}
 		w->dep_cap = cap;
 	}
-	w->dep_row[from] = (uint32_t)w->ndep;
+	w->dep_row[fn] = (uint32_t)w->ndep;
 	memset(w->dep + w->ndep, 0xff, n * sizeof(*w->dep));
 	w->ndep += n;
 	return KR_OK;
@@ -201,27 +201,26 @@ static int new_row(struct walk *w, uint32_t from)
 int check_dep(struct walk *w, uint32_t from, uint32_t to_slot, uint32_t to,
 	      uint32_t tag, uint8_t why)
 {
-	unsigned idx = w->link_idx[to_slot];
+	uint32_t fn = CH_NODE(w, CH_SLOT(w, from), CH_VL(w, from));
+	uint32_t tn = CH_NODE(w, to_slot, CH_VL(w, to)), at, e, *edge;
 	struct dep_ref *d;
-	uint32_t e, *edge;
 
-	if (idx == NOT_A_LINK)	/* callers leave such ports out */
-		return add_edge(w, from, to, tag, why, &e);
-	if (w->dep_row[from] == KR_NONE && new_row(w, from))
+	if (w->dep_row[fn] == KR_NONE && new_row(w, fn, from))
 		return KR_ENOMEM;
-	d = &w->dep[w->dep_row[from] + idx];
-	edge = w->exact ? NULL : w->dep_edge[w->dep_row[from] + idx];
-	if (d->to[0] == to || d->to[1] == to) {
+	at = w->dep_row[fn] + w->link_idx[to_slot];
+	d = &w->dep[at];
+	edge = w->exact ? NULL : w->dep_edge[at];
+	if (d->to[0] == tn || d->to[1] == tn) {
 		if (edge)
-			flag_known(w, edge[d->to[1] == to], tag, why);
+			flag_known(w, edge[d->to[1] == tn], tag, why);
 		return KR_OK;
 	}
-	if (add_edge(w, from, to, tag, why, &e))
+	if (add_edge(w, fn, tn, tag, why, &e))
 		return KR_ENOMEM;
 	if (e == KR_NONE)
 		return KR_OK;
 	d->to[1] = d->to[0];
-	d->to[0] = to;
+	d->to[0] = tn;
 	if (edge) {
 		edge[1] = edge[0];
 		edge[0] = e;

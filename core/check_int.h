@@ -14,11 +14,14 @@
 #define RES_BUSY 0xff		/* on the walk's stack: meeting it is a loop */
 #define XRES_UNSET 0xfe		/* sw_state.xres before walk_chain */
 #define NOT_A_LINK 0xff		/* walk.link_idx of a port to no switch */
-/* Channel ids go VL by VL (vl * nport + slot): with few VLs in use the
- * memo entries of one VL sit together instead of one per cache line. */
-#define NCH(w, slot, vl) ((vl) * (w)->f->nport + (slot))
-#define CH_SLOT(w, c) ((c) % (w)->f->nport)
-#define CH_VL(w, c) ((c) / (w)->f->nport)
+/* Channel ids go VL by VL, each VL's slots rounded up to a power of two
+ * (vl << ch_shift | slot): taking one apart is a mask and a shift. */
+#define NCH(w, slot, vl) ((uint32_t)(vl) << (w)->ch_shift | (slot))
+#define CH_SLOT(w, c) ((c) & ((1u << (w)->ch_shift) - 1))
+#define CH_VL(w, c) ((c) >> (w)->ch_shift)
+/* The graph's node of a channel between switches (the only ones on a
+ * cycle, check_dep), VL by VL: the graph's arrays hold those alone. */
+#define CH_NODE(w, slot, vl) ((vl) * (w)->nlink + (w)->link_id[slot])
 #define BLOCK 64		/* DLIDs per transposed LFT block */
 #define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
@@ -157,15 +160,20 @@ struct walk {
 	 * entry holds the last two dependencies out of that port (packets
 	 * turning there on two VLs, a torus's dateline classes), an older
 	 * one goes to the hash. */
-	uint32_t *dep_row;	/* [nch] first entry in dep, KR_NONE: none */
+	uint32_t *dep_row;	/* [g.nnode] first entry in dep, KR_NONE */
 	struct dep_ref {
-		uint32_t to[2];	/* newest first, KR_NONE: empty */
+		uint32_t to[2];	/* nodes, newest first, KR_NONE: empty */
 	} *dep;
 	uint32_t (*dep_edge)[2];	/* like dep: their edges (when not
 					 * exact: edge flags) */
 	uint8_t *link_idx;	/* [nport] a switch port's index among its
 				 * switch's links to switches, NOT_A_LINK
 				 * for other ports */
+	uint32_t *link_id;	/* [nport] the same over all switches */
+	uint32_t *link_slot;	/* [nlink] the port of each */
+	uint32_t nlink;
+	unsigned ch_shift;	/* NCH */
+	uint32_t nchan;		/* channel ids are below */
 	size_t ndep, dep_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 	struct twin twin[TWINS];	/* col NULL when not allocated */
@@ -230,7 +238,8 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 }
 
 /* Adds from -> to, from a switch's channel into the next switch, which
- * sends on to another switch through its port at to_slot. A CA's channel also
+ * sends on to another switch through its port at to_slot (both channels
+ * between switches: they have nodes). A CA's channel also
  * waits for the next one, but no channel waits for it (CAs do not
  * forward), and a channel into a CA waits for nothing (the CA takes the
  * packet): neither lies on a cycle, so their dependencies stay out of the

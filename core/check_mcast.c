@@ -162,8 +162,8 @@ int check_mcast(struct walk *w)
 	uint32_t before = w->g.nedge;
 	int rc = KR_OK;
 
-	m.seen_gen = calloc(w->g.nnode + 1, sizeof(*m.seen_gen));
-	m.seen_st = malloc(w->g.nnode + 1);
+	m.seen_gen = calloc(w->nchan, sizeof(*m.seen_gen));
+	m.seen_st = malloc(w->nchan);
 	if (!m.seen_gen || !m.seen_st)
 		rc = KR_ENOMEM;
 	for (size_t i = 0; !rc && i < t->nmgroup; i++) {

@@ -253,6 +253,8 @@ static void fill_hops(struct walk *w)
 	const struct kr_fabric *f = w->f;
 
 	memset(w->link_idx, NOT_A_LINK, f->nport);
+	memset(w->link_id, 0xff, f->nport * sizeof(*w->link_id));
+	w->nlink = 0;
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {
 		unsigned nlink = 0;
 
@@ -274,6 +276,8 @@ static void fill_hops(struct walk *w)
 				    (uint64_t)(peer - f->port0[node]) << 32 |
 				    node;
 			w->link_idx[s] = (uint8_t)nlink++;
+			w->link_slot[w->nlink] = s;
+			w->link_id[s] = w->nlink++;
 		}
 	}
 }
@@ -282,30 +286,37 @@ static int alloc_walk(struct walk *w)
 {
 	const struct kr_fabric *f = w->f;
 	size_t nsw = (size_t)f->nsw + 2;
-	size_t nch;
+	size_t nnode;
 
 	w->sw = calloc(nsw, sizeof(*w->sw));
 	w->stack = malloc(nsw * sizeof(uint32_t));
 	w->done = malloc(nsw * sizeof(uint32_t));
 	w->col = malloc(nsw * BLOCK);
 	w->nvl = vl_bound(w);
-	nch = (size_t)f->nport * w->nvl + 1;
+	while (1u << w->ch_shift <= f->nport)
+		w->ch_shift++;
+	w->nchan = w->nvl << w->ch_shift;
 	w->ch = calloc(nsw * w->nvl, sizeof(*w->ch));
 	w->ch_at = malloc(nsw * w->nvl * sizeof(*w->ch_at));
-	w->dep_row = malloc(nch * sizeof(uint32_t));
 	w->cstack = malloc(nsw * sizeof(uint32_t));
 	w->class_of = malloc(((size_t)f->nport + 1) * sizeof(uint32_t));
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
 	w->hop = malloc(((size_t)f->port0[f->nsw] + 1) * sizeof(*w->hop));
 	w->link_idx = malloc((size_t)f->nport + 1);
-	if (!w->hop || !w->link_idx || !w->sw || !w->stack || !w->done ||
-	    !w->col || !w->ch || !w->ch_at ||
-	    !w->dep_row || !w->cstack || !w->class_of || !w->excl_gen)
+	w->link_id = malloc(((size_t)f->nport + 1) * sizeof(*w->link_id));
+	w->link_slot = malloc(((size_t)f->nport + 1) * sizeof(*w->link_slot));
+	if (!w->hop || !w->link_idx || !w->link_id || !w->link_slot ||
+	    !w->sw || !w->stack || !w->done || !w->col || !w->ch ||
+	    !w->ch_at || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
 	fill_hops(w);
-	memset(w->dep_row, 0xff, nch * sizeof(uint32_t));
+	nnode = (size_t)w->nlink * w->nvl;
+	w->dep_row = malloc((nnode + 1) * sizeof(uint32_t));
+	if (!w->dep_row)
+		return KR_ENOMEM;
+	memset(w->dep_row, 0xff, nnode * sizeof(uint32_t));
 	memset(w->class_of, 0xff, ((size_t)f->nport + 1) * sizeof(uint32_t));
-	return kr_cdg_init(&w->g, (uint32_t)(nch - 1));
+	return kr_cdg_init(&w->g, (uint32_t)nnode);
 }
 
 static int alloc_report(struct walk *w)
@@ -369,7 +380,7 @@ void check_teardown(struct walk *w)
 		      w->ex, w->ex_first, w->col, w->sw,
 		      w->stack, w->done, w->ch, w->ch_at, w->dep_row, w->dep,
 		      w->cstack, w->eflag, w->map_id, w->hop, w->link_idx,
-		      w->dep_edge };
+		      w->link_id, w->link_slot, w->dep_edge };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -529,14 +540,15 @@ static int take_cycle(struct walk *w, struct kr_check_class *cl,
 		return KR_ENOMEM;
 	cl->ncycle = g->ncycle;
 	for (uint32_t i = 0; i < g->ncycle; i++) {
-		uint32_t c = g->cycle[i], next = g->cycle[(i + 1) % g->ncycle];
-		uint32_t e = kr_cdg_find(&w->g, c, next), tag = w->g.tag[e];
+		uint32_t n = g->cycle[i], next = g->cycle[(i + 1) % g->ncycle];
+		uint32_t e = kr_cdg_find(&w->g, n, next), tag = w->g.tag[e];
 		uint8_t why = w->exact || (w->eflag[e] & EDGE_PROVEN)
 				      ? 0 : w->eflag[e];
 		bool seen = false;
 
 		cl->cycle[i] = (struct kr_check_chan){
-			.slot = CH_SLOT(w, c), .vl = (uint8_t)CH_VL(w, c),
+			.slot = w->link_slot[n % w->nlink],
+			.vl = (uint8_t)(n / w->nlink),
 			.assumed = why, .slid = (uint16_t)(tag >> 16),
 			.dlid = (uint16_t)tag };
 		/* a group's SL is one, whichever member's copy it is */
