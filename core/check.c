@@ -267,11 +267,13 @@ struct ch_in {
 static inline uint64_t sw_map(const struct walk *w, uint32_t sw, unsigned in,
 			      unsigned out)
 {
+	uint64_t m;
 	size_t at;
 
-	if (!w->t->sl2vl)
+	if (!w->map_at)
 		return 0;
-	at = w->t->sl2vl_base[sw] + out * (w->f->nports[sw] + 1u) + in;
+	m = w->map_at[sw];
+	at = (m >> 16) + out * (m & 0xffff) + in;
 	return w->map_id ? w->map[w->map_id[at]] : w->t->sl2vl[at];
 }
 
@@ -551,7 +553,7 @@ static int one_class(struct walk *w, struct src_class *c, unsigned dlid,
 		     unsigned sl, uint8_t why, uint32_t n)
 {
 	struct ch_in p = { .sl = sl, .sl_why = why,
-			   .tag = (uint32_t)w->f->lid[c->rep] << 16 | dlid };
+			   .tag = (uint32_t)c->rep_lid << 16 | dlid };
 	struct ch_out o;
 	uint32_t hops, at;
 	uint8_t res = enter(w, c, dlid, &hops, &at);
@@ -695,7 +697,7 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 			chan = true;
 			res = vl_check(w, slot, vl);
 			m = &w->ch[sw * w->nvl + vl];
-			tag = (uint32_t)f->lid[c->rep] << 16 | dlid;
+			tag = (uint32_t)c->rep_lid << 16 | dlid;
 			if (!res && ss[sw].xres == XRES_UNSET &&
 			    walk_chain(w, sw, sl, tag))
 				return KR_ENOMEM;

@@ -46,6 +46,7 @@ struct src_class {
 	uint32_t minus, minus_gen;	/* members sitting this DLID out */
 	uint64_t map0;		/* a CA's own SL2VL map */
 	uint16_t vl0_mask;	/* VLs the members' own ports send on */
+	uint16_t rep_lid;	/* its LID, the SLID of tags */
 	uint8_t kind;		/* SRC_CA or SRC_SW */
 };
 
@@ -187,6 +188,9 @@ struct walk {
 	uint8_t *map_id;	/* [like t->sl2vl] */
 	uint64_t map[MAP_IDS];
 	uint8_t map_why[MAP_IDS];	/* KR_CHECK_ASSUMED_MAP or 0 */
+	/* A switch's maps in one load: sl2vl_base << 16 | ports + 1. NULL
+	 * when the tables have no maps. */
+	uint64_t *map_at;	/* [nsw] */
 };
 
 /* Where the map of (node, in, out) sits in t->sl2vl. */

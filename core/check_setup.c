@@ -91,7 +91,8 @@ static bool same_class(const struct walk *w, uint32_t a, uint32_t b,
 static struct src_class source_class(const struct walk *w, uint32_t s)
 {
 	const struct kr_fabric *f = w->f;
-	struct src_class c = { .rep = s, .kind = SRC_SW };
+	struct src_class c = { .rep = s, .rep_lid = w->f->lid[s],
+			       .kind = SRC_SW };
 
 	entry(f, s, &c.sw, &c.in);
 	if (!kr_is_switch(f, f->owner[s])) {
@@ -221,6 +222,12 @@ static int index_maps(struct walk *w)
 
 	if (!n)
 		return KR_OK;
+	w->map_at = malloc(((size_t)w->f->nsw + 1) * sizeof(*w->map_at));
+	if (!w->map_at)
+		return KR_ENOMEM;
+	for (uint32_t sw = 0; sw < w->f->nsw; sw++)
+		w->map_at[sw] = (uint64_t)t->sl2vl_base[sw] << 16 |
+				(w->f->nports[sw] + 1u);
 	w->map_id = malloc(n);
 	if (!w->map_id)
 		return KR_ENOMEM;
@@ -380,7 +387,7 @@ void check_teardown(struct walk *w)
 		      w->ex, w->ex_first, w->col, w->sw,
 		      w->stack, w->done, w->ch, w->ch_at, w->dep_row, w->dep,
 		      w->cstack, w->eflag, w->map_id, w->hop, w->link_idx,
-		      w->link_id, w->link_slot, w->dep_edge };
+		      w->link_id, w->link_slot, w->dep_edge, w->map_at };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
