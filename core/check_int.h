@@ -19,9 +19,12 @@
 #define NCH(w, slot, vl) ((uint32_t)(vl) << (w)->ch_shift | (slot))
 #define CH_SLOT(w, c) ((c) & ((1u << (w)->ch_shift) - 1))
 #define CH_VL(w, c) ((c) >> (w)->ch_shift)
-/* The graph's node of a channel between switches (the only ones on a
- * cycle, check_dep), VL by VL: the graph's arrays hold those alone. */
-#define CH_NODE(w, slot, vl) ((vl) * (w)->nlink + (w)->link_id[slot])
+/* The graph's node of a channel out of a switch port (only those between
+ * switches lie on a cycle, check_dep), VL by VL: the graph's arrays leave
+ * out the CAs' ports, mostly, and keep their numbers when links fail, so
+ * a graph kept for kr_check_incremental still fits. Switches' slots come
+ * first (kr_fabric.h). */
+#define CH_NODE(w, slot, vl) ((vl) * (w)->f->port0[(w)->f->nsw] + (slot))
 #define BLOCK 64		/* DLIDs per transposed LFT block */
 #define EDGE_PROVEN 0x80	/* eflag: some path made it from given inputs */
 #define MAX_NPORT (1u << 24)	/* channel ids fit in 28 bits */
@@ -170,9 +173,6 @@ struct walk {
 	uint8_t *link_idx;	/* [nport] a switch port's index among its
 				 * switch's links to switches, NOT_A_LINK
 				 * for other ports */
-	uint32_t *link_id;	/* [nport] the same over all switches */
-	uint32_t *link_slot;	/* [nlink] the port of each */
-	uint32_t nlink;
 	unsigned ch_shift;	/* NCH */
 	uint32_t nchan;		/* channel ids are below */
 	size_t ndep, dep_cap;
@@ -243,7 +243,7 @@ static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
 
 /* Adds from -> to, from a switch's channel into the next switch, which
  * sends on to another switch through its port at to_slot (both channels
- * between switches: they have nodes). A CA's channel also
+ * between switches: their rows have entries). A CA's channel also
  * waits for the next one, but no channel waits for it (CAs do not
  * forward), and a channel into a CA waits for nothing (the CA takes the
  * packet): neither lies on a cycle, so their dependencies stay out of the

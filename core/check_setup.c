@@ -260,8 +260,6 @@ static void fill_hops(struct walk *w)
 	const struct kr_fabric *f = w->f;
 
 	memset(w->link_idx, NOT_A_LINK, f->nport);
-	memset(w->link_id, 0xff, f->nport * sizeof(*w->link_id));
-	w->nlink = 0;
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {
 		unsigned nlink = 0;
 
@@ -283,8 +281,6 @@ static void fill_hops(struct walk *w)
 				    (uint64_t)(peer - f->port0[node]) << 32 |
 				    node;
 			w->link_idx[s] = (uint8_t)nlink++;
-			w->link_slot[w->nlink] = s;
-			w->link_id[s] = w->nlink++;
 		}
 	}
 }
@@ -310,14 +306,12 @@ static int alloc_walk(struct walk *w)
 	w->excl_gen = calloc((size_t)f->nport + 1, sizeof(uint32_t));
 	w->hop = malloc(((size_t)f->port0[f->nsw] + 1) * sizeof(*w->hop));
 	w->link_idx = malloc((size_t)f->nport + 1);
-	w->link_id = malloc(((size_t)f->nport + 1) * sizeof(*w->link_id));
-	w->link_slot = malloc(((size_t)f->nport + 1) * sizeof(*w->link_slot));
-	if (!w->hop || !w->link_idx || !w->link_id || !w->link_slot ||
+	if (!w->hop || !w->link_idx ||
 	    !w->sw || !w->stack || !w->done || !w->col || !w->ch ||
 	    !w->ch_at || !w->cstack || !w->class_of || !w->excl_gen)
 		return KR_ENOMEM;
 	fill_hops(w);
-	nnode = (size_t)w->nlink * w->nvl;
+	nnode = (size_t)f->port0[f->nsw] * w->nvl;
 	w->dep_row = malloc((nnode + 1) * sizeof(uint32_t));
 	if (!w->dep_row)
 		return KR_ENOMEM;
@@ -387,7 +381,7 @@ void check_teardown(struct walk *w)
 		      w->ex, w->ex_first, w->col, w->sw,
 		      w->stack, w->done, w->ch, w->ch_at, w->dep_row, w->dep,
 		      w->cstack, w->eflag, w->map_id, w->hop, w->link_idx,
-		      w->link_id, w->link_slot, w->dep_edge, w->map_at };
+		      w->dep_edge, w->map_at };
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		free(p[i]);
@@ -554,8 +548,8 @@ static int take_cycle(struct walk *w, struct kr_check_class *cl,
 		bool seen = false;
 
 		cl->cycle[i] = (struct kr_check_chan){
-			.slot = w->link_slot[n % w->nlink],
-			.vl = (uint8_t)(n / w->nlink),
+			.slot = n % w->f->port0[w->f->nsw],
+			.vl = (uint8_t)(n / w->f->port0[w->f->nsw]),
 			.assumed = why, .slid = (uint16_t)(tag >> 16),
 			.dlid = (uint16_t)tag };
 		/* a group's SL is one, whichever member's copy it is */
