@@ -1147,9 +1147,10 @@ static void count_untouched(const struct repair *r, const struct rdest *x,
 /* Marks the destinations a fault cut off somewhere (where a
  * switch of the target's component does not reach it: those of other
  * components are not the repair's); counts the others' pairs. A column
- * the memo holds is not walked again. */
-static int find_cut(struct repair *r, uint8_t *cut, uint32_t *ncut,
-		    struct kr_repair_stats *st)
+ * the memo holds is not walked again; none is walked on a whole fabric,
+ * where the routes follow every link they were made for. */
+static int find_cut(struct repair *r, bool whole, uint8_t *cut,
+		    uint32_t *ncut, struct kr_repair_stats *st)
 {
 	uint64_t *comp_cas = calloc(r->nsw + 1, sizeof(uint64_t));
 	struct rdest x;
@@ -1164,6 +1165,10 @@ static int find_cut(struct repair *r, uint8_t *cut, uint32_t *ncut,
 
 		dest_of(r, lid, &x);
 		st->dests++;
+		if (whole) {
+			count_untouched(r, &x, comp_cas, st);
+			continue;
+		}
 		get_column(r, lid, r->col);
 		if (!recall(r, &x)) {
 			remember(r, &x);
@@ -1399,33 +1404,80 @@ static int by_dlid(const void *a, const void *b)
 	return (x->slid > y->slid) - (x->slid < y->slid);
 }
 
+/* Whether every destination has an entry at every switch and every port
+ * an entry sends to is linked: then no fault cut a route (kr_route made
+ * them for this fabric's links, leaving out those it lacks, or for a
+ * fabric that had more), and finding the cut ones needs no walk. A byte
+ * scan of the LFTs instead of a walk of every destination's tree. */
+static int lfts_live(const struct repair *r, bool *live)
+{
+	const struct kr_fabric *f = r->f;
+	uint8_t *dest = malloc(r->stride + 1);
+	struct rdest x;
+
+	if (!dest)
+		return KR_ENOMEM;
+	for (unsigned lid = 0; lid < r->stride; lid++)
+		dest[lid] = lid && dest_of(r, lid, &x);
+	*live = true;
+	for (uint32_t sw = 0; sw < r->nsw && *live; sw++) {
+		const uint8_t *row = r->t->lft + (size_t)sw * r->stride;
+		uint64_t used[4] = { 0 };
+
+		for (size_t lid = 1; lid < r->stride; lid++) {
+			used[row[lid] >> 6] |= 1ull << (row[lid] & 63);
+			*live &= row[lid] != KR_NO_PORT || !dest[lid];
+		}
+		used[KR_NO_PORT >> 6] &= ~(1ull << (KR_NO_PORT & 63));
+		used[0] &= ~1ull;	/* port 0: the switch's own LID */
+		for (unsigned k = 0; k < 4; k++)
+			for (uint64_t b = used[k]; b; b &= b - 1) {
+				unsigned p = k * 64 +
+					     (unsigned)__builtin_ctzll(b);
+
+				if (p > f->nports[sw] ||
+				    f->peer[f->port0[sw] + p] < 0)
+					*live = false;
+			}
+	}
+	free(dest);
+	return KR_OK;
+}
+
 static int run(struct repair *r, const struct kr_tables *prev,
 	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
 	       struct kr_diag *d)
 {
 	uint32_t ncut = 0;
-	int rc = setup(r);
+	bool sls_kept = !prev || (!prev->npair_sl &&
+				  !memcmp(prev->dlid_sl, plan_sl, r->stride));
+	bool whole = false;	/* nothing to repair, no old SLs to prove */
+	int rc = sls_kept ? lfts_live(r, &whole) : KR_OK;
 
 	if (!rc)
+		rc = setup(r);
+
+	if (!rc && !whole)
 		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
-	if (!rc && !(r->seen = calloc((size_t)r->f->port0[r->nsw] * 16 *
-				      SEEN_WAYS, sizeof(uint32_t))))
+	if (!rc && !whole &&
+	    !(r->seen = calloc((size_t)r->f->port0[r->nsw] * 16 * SEEN_WAYS,
+			       sizeof(uint32_t))))
 		rc = KR_ENOMEM;
-	if (!rc && !(r->camask = calloc((size_t)r->f->port0[r->nsw] * 16,
-					sizeof(uint32_t))))
+	if (!rc && !whole &&
+	    !(r->camask = calloc((size_t)r->f->port0[r->nsw] * 16,
+				 sizeof(uint32_t))))
 		rc = KR_ENOMEM;
 	if (!rc)
 		rc = repair_updn_ranks(r);
-	if (!rc)
+	if (!rc && !whole)
 		rc = transpose_lfts(r);
 	if (!rc)
 		rc = by_target(r);
 	if (!rc)
-		rc = find_cut(r, cut, &ncut, st);
+		rc = find_cut(r, whole, cut, &ncut, st);
 	if (rc)
 		return rc;
-	if (!ncut && (!prev || (!prev->npair_sl &&
-				!memcmp(prev->dlid_sl, plan_sl, r->stride))))
+	if (!ncut && sls_kept)
 		return KR_OK;	/* pristine, and so were the SLs in force */
 	rc = add_surviving(r);
 	if (rc)
