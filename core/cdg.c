@@ -10,16 +10,16 @@
 
 #include "kr_fabric.h"
 
-#define EMPTY UINT64_MAX
-
-static uint64_t edge_key(uint32_t from, uint32_t to)
+static uint32_t hash_of(uint32_t from, uint32_t to, uint32_t mask)
 {
-	return (uint64_t)from << 32 | to;
+	uint64_t key = (uint64_t)from << 32 | to;
+
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
-static uint32_t hash_of(uint64_t key, uint32_t mask)
+static uint32_t hash_of_edge(const struct kr_cdg *g, uint32_t e)
 {
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+	return hash_of(g->from[e], g->to[e], g->hmask);
 }
 
 int kr_cdg_init(struct kr_cdg *g, uint32_t nnode)
@@ -44,8 +44,7 @@ int kr_cdg_init(struct kr_cdg *g, uint32_t nnode)
 	memset(g->head_in, 0xff, n * sizeof(uint32_t));
 	for (uint32_t i = 0; i < nnode; i++)
 		g->ord[i] = i;	/* no edges: any permutation is an order */
-	for (uint32_t i = 0; i <= g->hmask; i++)
-		g->hash[i].key = EMPTY;
+	memset(g->hash, 0xff, (g->hmask + 1) * sizeof(*g->hash));
 	g->ordered = true;
 	return KR_OK;
 }
@@ -71,40 +70,37 @@ void kr_cdg_free(struct kr_cdg *g)
 
 uint32_t kr_cdg_find(const struct kr_cdg *g, uint32_t from, uint32_t to)
 {
-	uint64_t key = edge_key(from, to);
+	for (uint32_t i = hash_of(from, to, g->hmask);;
+	     i = (i + 1) & g->hmask) {
+		uint32_t e = g->hash[i];
 
-	for (uint32_t i = hash_of(key, g->hmask);; i = (i + 1) & g->hmask) {
-		if (g->hash[i].key == key)
-			return g->hash[i].edge;
-		if (g->hash[i].key == EMPTY)
-			return KR_NONE;
+		if (e == KR_NONE || (g->from[e] == from && g->to[e] == to))
+			return e;
 	}
 }
 
-static void hash_put(struct cdg_slot *h, uint32_t mask, uint64_t key,
-		     uint32_t edge)
+static void hash_put(struct kr_cdg *g, uint32_t e)
 {
-	uint32_t i = hash_of(key, mask);
+	uint32_t i = hash_of_edge(g, e);
 
-	while (h[i].key != EMPTY)
-		i = (i + 1) & mask;
-	h[i] = (struct cdg_slot){ .key = key, .edge = edge };
+	while (g->hash[i] != KR_NONE)
+		i = (i + 1) & g->hmask;
+	g->hash[i] = e;
 }
 
 static int grow_hash(struct kr_cdg *g)
 {
 	uint32_t mask = g->hmask * 2 + 1;
-	struct cdg_slot *h = malloc(((size_t)mask + 1) * sizeof(*h));
+	uint32_t *h = malloc(((size_t)mask + 1) * sizeof(*h));
 
 	if (!h)
 		return KR_ENOMEM;
-	for (uint32_t i = 0; i <= mask; i++)
-		h[i].key = EMPTY;
-	for (uint32_t e = 0; e < g->nedge; e++)
-		hash_put(h, mask, edge_key(g->from[e], g->to[e]), e);
+	memset(h, 0xff, ((size_t)mask + 1) * sizeof(*h));
 	free(g->hash);
 	g->hash = h;
 	g->hmask = mask;
+	for (uint32_t e = 0; e < g->nedge; e++)
+		hash_put(g, e);
 	return KR_OK;
 }
 
@@ -141,7 +137,7 @@ static int append(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag)
 	g->head_out[from] = e;
 	g->next_in[e] = g->head_in[to];
 	g->head_in[to] = e;
-	hash_put(g->hash, g->hmask, edge_key(from, to), e);
+	hash_put(g, e);
 	g->nedge++;
 	return KR_OK;
 }
@@ -409,25 +405,25 @@ int kr_cdg_insert(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag)
 
 /* Linear probing deletion: later entries of the run shift back into the
  * hole unless their home slot lies cyclically after it. */
-static void hash_del(struct kr_cdg *g, uint64_t key)
+static void hash_del(struct kr_cdg *g, uint32_t e)
 {
-	uint32_t mask = g->hmask, i = hash_of(key, mask), j;
+	uint32_t mask = g->hmask, i = hash_of_edge(g, e), j;
 
-	while (g->hash[i].key != key)
+	while (g->hash[i] != e)
 		i = (i + 1) & mask;
 	for (j = i;;) {
 		uint32_t h;
 
 		j = (j + 1) & mask;
-		if (g->hash[j].key == EMPTY)
+		if (g->hash[j] == KR_NONE)
 			break;
-		h = hash_of(g->hash[j].key, mask);
+		h = hash_of_edge(g, g->hash[j]);
 		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
 			continue;
 		g->hash[i] = g->hash[j];
 		i = j;
 	}
-	g->hash[i].key = EMPTY;
+	g->hash[i] = KR_NONE;
 }
 
 void kr_cdg_truncate(struct kr_cdg *g, uint32_t n)
@@ -438,6 +434,6 @@ void kr_cdg_truncate(struct kr_cdg *g, uint32_t n)
 		/* newest first: e heads both of its lists */
 		g->head_out[g->from[e]] = g->next_out[e];
 		g->head_in[g->to[e]] = g->next_in[e];
-		hash_del(g, edge_key(g->from[e], g->to[e]));
+		hash_del(g, e);
 	}
 }

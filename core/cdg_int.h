@@ -22,18 +22,15 @@
 
 #include "kr_base.h"
 
-struct cdg_slot {		/* open-addressing entry: edge by its ends */
-	uint64_t key;		/* from << 32 | to; UINT64_MAX when empty */
-	uint32_t edge;
-};
-
 struct kr_cdg {
 	uint32_t nnode;
 	uint32_t nedge, cap;
 	uint32_t *from, *to, *tag;	/* [cap] */
 	uint32_t *next_out, *next_in;	/* [cap] edge lists, KR_NONE ends */
 	uint32_t *head_out, *head_in;	/* [nnode] */
-	struct cdg_slot *hash;
+	uint32_t *hash;		/* open addressing by (from, to): edge ids,
+				 * KR_NONE when empty; 4 bytes a slot, as
+				 * the ends are in from[] and to[] */
 	uint32_t hmask;
 
 	uint32_t *ord;		/* [nnode] topological position */
