@@ -782,6 +782,9 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 		return w->sm_slot != KR_NONE ? sa_pairs(w, dlid) : KR_OK;
 	if (chain && srcs == SRC_CA && check_twin_met(w, dlid, sl))
 		return KR_OK;
+	if (chain && srcs == SRC_ANY && !w->o->switch_sources &&
+	    check_twin_switch(w, dlid, sl))
+		return w->sm_slot != KR_NONE ? sa_pairs(w, dlid) : KR_OK;
 	pairs0 = w->r->pairs;
 	delivered0 = w->r->delivered;
 	if (w->class_of[own] != KR_NONE)

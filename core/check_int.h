@@ -91,6 +91,16 @@ struct twin {
 				 * with different columns (torus tie
 				 * parities, KNS orders) interleave */
 
+/* The first destination kept on each switch, for that switch's own LID in
+ * the management pass (check_twin_switch): its SL, class and hop counts;
+ * its column is in walk.swt_col. */
+struct sw_twin {
+	uint32_t cls;		/* of the destination port, KR_NONE: none */
+	uint32_t hop0;		/* its hop counts: walk.swt_hops[hop0 ..) */
+	uint32_t nhop;
+	unsigned sl;
+};
+
 struct walk {
 	const struct kr_fabric *f;
 	const struct kr_tables *t;
@@ -178,6 +188,10 @@ struct walk {
 	size_t ndep, dep_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 	struct twin twin[TWINS];	/* col NULL when not allocated */
+	struct sw_twin *swt;	/* [nsw] */
+	uint8_t *swt_col;	/* [nsw * nsw] their columns */
+	uint64_t *swt_hops;
+	size_t nswt_hops, swt_hops_cap;
 	uint32_t *cls_at;	/* [nsw + 2] CA classes of a switch: */
 	uint32_t *cls_by_sw;	/* cls_by_sw[cls_at[sw] .. cls_at[sw + 1]) */
 
@@ -279,6 +293,10 @@ bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl);
  * loads: the twin returned, or NULL, goes to add_loads. */
 struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 			     uint64_t pairs0, uint64_t delivered0);
+/* Whether switch LID dlid, on SL sl, in the management pass and without
+ * switch sources, repeats the first destination kept on its switch: then
+ * its pairs are counted. */
+bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl);
 /* Counts every repeat met and forgets the kept destinations. */
 void check_twin_flush(struct walk *w);
 int check_twin_alloc(struct walk *w);

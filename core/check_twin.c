@@ -9,7 +9,13 @@
  * destination switch's port to its own CA, are new. So a clean walk is
  * kept (its column, the ports its packets enter the last switch by, its
  * hop counts and link loads), and a later destination whose column and
- * SL match costs a comparison of the column and a VL check per in-port. */
+ * SL match costs a comparison of the column and a VL check per in-port.
+ *
+ * A switch's own LID is mostly routed like one of its CAs (knsroute gives
+ * it a CA slot's routes, other engines route per switch): then its
+ * management pairs are that CA's pairs, each one hop shorter, plus the
+ * CA's own, delivered at its first switch. So the first destination kept
+ * on each switch is kept for the whole check (struct sw_twin). */
 #include "check_int.h"
 
 #include <stdlib.h>
@@ -41,6 +47,12 @@ int check_twin_alloc(struct walk *w)
 
 	if (index_classes(w))
 		return KR_ENOMEM;
+	w->swt = malloc(nsw * sizeof(*w->swt));
+	w->swt_col = malloc((nsw - 1) * (nsw - 1) + 1);
+	if (!w->swt || !w->swt_col)
+		return KR_ENOMEM;
+	for (size_t i = 0; i < nsw; i++)
+		w->swt[i].cls = KR_NONE;
 
 	for (unsigned i = 0; i < TWINS; i++) {
 		struct twin *k = &w->twin[i];
@@ -60,6 +72,9 @@ void check_twin_free(struct walk *w)
 {
 	free(w->cls_at);
 	free(w->cls_by_sw);
+	free(w->swt);
+	free(w->swt_col);
+	free(w->swt_hops);
 	for (unsigned i = 0; i < TWINS; i++) {
 		free(w->twin[i].col);
 		free(w->twin[i].hops);
@@ -186,6 +201,65 @@ static void keep_entries(struct walk *w, struct twin *k, uint32_t d)
 	}
 }
 
+/* The first destination kept on switch d stays for its LID (without the
+ * memory for its hop counts, that LID is walked). */
+static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
+{
+	struct sw_twin *t = &w->swt[d];
+	size_t nsw = w->f->nsw;
+
+	if (t->cls != KR_NONE)
+		return;
+	if (w->nswt_hops + k->nhop > w->swt_hops_cap) {
+		size_t cap = w->swt_hops_cap ? 2 * w->swt_hops_cap : 1024;
+		uint64_t *p;
+
+		while (cap < w->nswt_hops + k->nhop)
+			cap *= 2;
+		if (!(p = realloc(w->swt_hops, cap * sizeof(*p))))
+			return;
+		w->swt_hops = p;
+		w->swt_hops_cap = cap;
+	}
+	t->cls = k->cls;
+	t->sl = k->sl;
+	t->hop0 = (uint32_t)w->nswt_hops;
+	t->nhop = k->nhop;
+	memcpy(w->swt_hops + w->nswt_hops, k->hops, k->nhop * sizeof(*k->hops));
+	w->nswt_hops += k->nhop;
+	memcpy(w->swt_col + d * nsw, k->col, nsw);
+}
+
+bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl)
+{
+	const struct kr_fabric *f = w->f;
+	struct kr_check_report *r = w->r;
+	uint32_t d = f->owner[f->lid_port[dlid]], nsw = f->nsw;
+	const struct sw_twin *t;
+	struct src_class *c;
+	uint64_t pairs = 1;	/* the kept destination's port's own */
+	unsigned vl;
+
+	if (!w->swt || (t = &w->swt[d])->cls == KR_NONE || t->sl != sl ||
+	    w->row[d] != 0 ||
+	    !same_column(w->swt_col + (size_t)d * nsw, w->row, nsw, d))
+		return false;
+	/* That port sat its destination's walk out: its channel is new. */
+	c = &w->cls[t->cls];
+	vl = kr_map_vl(c->map0, sl);
+	if (vl_check(w, c->rep, vl))
+		return false;
+	c->vl0_mask |= (uint16_t)(1u << vl);
+	r->hops[1]++;
+	for (uint32_t h = 1; h < t->nhop; h++) {
+		r->hops[h - 1] += w->swt_hops[t->hop0 + h];
+		pairs += w->swt_hops[t->hop0 + h];
+	}
+	r->pairs += pairs;
+	r->delivered += pairs;
+	return true;
+}
+
 struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 			     uint64_t pairs0, uint64_t delivered0)
 {
@@ -212,5 +286,6 @@ struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 	k->nload = 0;
 	memcpy(k->col, w->row, w->f->nsw);
 	keep_entries(w, k, d);
+	keep_switch(w, k, d);
 	return k;
 }

@@ -1534,6 +1534,96 @@ static void test_twins_match_reference(void **state)
 	}
 }
 
+/* A switch's own LID routed like its first CA is counted from that CA's
+ * walk (check_twin_switch): knsroute's tables without classes match the
+ * reference. Then each way the LID's pairs can differ from the CA's must
+ * show: the CA's own channel on VL 15 (it sat its walk out), the LID on an
+ * SL that every switch sends to VL 15, a switch off the way without an
+ * entry for it, and the switch itself sending it to the CA. */
+static void test_switch_twins_match_reference(void **state)
+{
+	static const struct kr_gen_opts fabrics[] = {
+		{ .family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 3 },
+		  .wrap = { 1, 1 }, .p = 3, .parallel = 1, .shuffle = 1,
+		  .shuffle_seed = 9, .assign_lids = 1 },
+		{ .family = KR_FAMILY_KNS, .ndim = 2, .k = { 3, 3 }, .p = 2,
+		  .parallel = 1, .assign_lids = 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fabrics) / sizeof(fabrics[0]); i++) {
+		struct kr_check_report r;
+		struct kr_diag d = { 0 };
+		struct kr_fabric f;
+		struct kr_plan p;
+		struct kr_conf conf;
+		struct kr_tables *t = &p.tables;
+		unsigned lid[8], port[8], n, slid, sl, spare = 0;
+		uint32_t sw, other, ca;
+		uint64_t *m, saved;
+		uint8_t used[KR_NSL] = { 0 }, entry;
+
+		assert_int_equal(kr_gen(&fabrics[i], &f, NULL, NULL, NULL, &d),
+				 KR_OK);
+		kr_conf_init(&conf);
+		conf.check = 0;
+		conf.classify = KR_CLASSIFY_NONE;
+		assert_int_equal(kr_plan_build(&f, &conf, &p, &d), KR_OK);
+		match_reference(&f, t, false, &r);
+		assert_int_equal(r.delivered, r.pairs);
+		kr_check_report_free(&r);
+
+		sw = f.owner[f.peer[kr_port_by_lid(&f, f.max_lid)]];
+		n = switch_cas(&f, sw, lid, port);
+		slid = f.lid[f.port0[sw]];
+		sl = t->dlid_sl[slid];
+		assert_true(n >= 2);
+		assert_int_equal(sl, t->dlid_sl[lid[0]]);
+
+		ca = f.owner[kr_port_by_lid(&f, lid[0])];
+		m = kr_tables_sl2vl_ref(&f, t, ca, 1, 1);
+		saved = *m;
+		*m = kr_map_set(saved, sl, KR_VL15);
+		match_reference(&f, t, false, &r);
+		assert_true(r.fail[KR_CHECK_VL15] > 0);
+		kr_check_report_free(&r);
+		*m = saved;
+
+		for (unsigned l = 1; l <= f.max_lid; l++)
+			used[t->dlid_sl[l]] = 1;
+		while (used[spare])
+			spare++;
+		t->dlid_sl[slid] = (uint8_t)spare;
+		for (uint32_t u = 0; u < f.nsw; u++)
+			for (unsigned a = 0; a <= f.nports[u]; a++)
+				for (unsigned b = 0; b <= f.nports[u]; b++) {
+					m = kr_tables_sl2vl_ref(&f, t, u, a, b);
+					*m = kr_map_set(*m, spare, KR_VL15);
+				}
+		match_reference(&f, t, false, &r);
+		assert_int_equal(r.fail[KR_CHECK_VL15],
+				 (uint64_t)f.nnode - f.nsw - n);
+		kr_check_report_free(&r);
+		t->dlid_sl[slid] = (uint8_t)sl;
+
+		other = (sw + 1) % f.nsw;
+		entry = t->lft[(size_t)other * t->stride + slid];
+		t->lft[(size_t)other * t->stride + slid] = KR_NO_PORT;
+		match_reference(&f, t, false, &r);
+		assert_true(r.fail[KR_CHECK_NO_ENTRY] > 0);
+		kr_check_report_free(&r);
+		t->lft[(size_t)other * t->stride + slid] = entry;
+
+		t->lft[(size_t)sw * t->stride + slid] = (uint8_t)port[0];
+		match_reference(&f, t, false, &r);
+		assert_int_equal(r.fail[KR_CHECK_WRONG_DEST],
+				 (uint64_t)f.nnode - f.nsw);
+		kr_check_report_free(&r);
+		kr_plan_free(&p);
+		kr_fabric_free(&f);
+	}
+}
+
 /* The ring cut between S3 and S0: + towards higher switches, - towards
  * lower ones, so no path crosses the S3-S0 link. A path, not a cycle. */
 static void route_line(const struct kr_fabric *f, struct kr_tables *t)
@@ -1648,6 +1738,7 @@ int main(void)
 		cmocka_unit_test(test_assumption_counters),
 		cmocka_unit_test(test_classes_match_reference),
 		cmocka_unit_test(test_twins_match_reference),
+		cmocka_unit_test(test_switch_twins_match_reference),
 		cmocka_unit_test(test_incremental),
 	};
 
