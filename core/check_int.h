@@ -91,9 +91,9 @@ struct twin {
 				 * with different columns (torus tie
 				 * parities, KNS orders) interleave */
 
-/* The first destination kept on each switch, for that switch's own LID in
- * the management pass (check_twin_switch): its SL, class and hop counts;
- * its column is in walk.swt_col. */
+/* The first destination kept on each switch on the SL of the switch's own
+ * LID, for that LID in the management pass (check_twin_switch): its SL,
+ * class and hop counts; its column is in walk.swt_col. */
 struct sw_twin {
 	uint32_t cls;		/* of the destination port, KR_NONE: none */
 	uint32_t hop0;		/* its hop counts: walk.swt_hops[hop0 ..) */
@@ -294,8 +294,8 @@ bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl);
 struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 			     uint64_t pairs0, uint64_t delivered0);
 /* Whether switch LID dlid, on SL sl, in the management pass and without
- * switch sources, repeats the first destination kept on its switch: then
- * its pairs are counted. */
+ * switch sources, repeats the destination kept for it: then its pairs are
+ * counted. */
 bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl);
 /* Counts every repeat met and forgets the kept destinations. */
 void check_twin_flush(struct walk *w);

@@ -15,7 +15,8 @@
  * it a CA slot's routes, other engines route per switch): then its
  * management pairs are that CA's pairs, each one hop shorter, plus the
  * CA's own, delivered at its first switch. So the first destination kept
- * on each switch is kept for the whole check (struct sw_twin). */
+ * on each switch on the SL of the switch's LID is kept for the whole check
+ * (struct sw_twin). */
 #include "check_int.h"
 
 #include <stdlib.h>
@@ -201,14 +202,18 @@ static void keep_entries(struct walk *w, struct twin *k, uint32_t d)
 	}
 }
 
-/* The first destination kept on switch d stays for its LID (without the
- * memory for its hop counts, that LID is walked). */
+/* The first destination kept on switch d on the SL of d's own LID stays
+ * for that LID (without the memory for its hop counts, the LID is
+ * walked). */
 static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
 {
+	const struct kr_tables *tb = w->t;
 	struct sw_twin *t = &w->swt[d];
 	size_t nsw = w->f->nsw;
+	unsigned lid = w->f->lid[w->f->port0[d]];
 
-	if (t->cls != KR_NONE)
+	if (t->cls != KR_NONE || !lid ||
+	    k->sl != (tb->dlid_sl && lid < tb->stride ? tb->dlid_sl[lid] : 0))
 		return;
 	if (w->nswt_hops + k->nhop > w->swt_hops_cap) {
 		size_t cap = w->swt_hops_cap ? 2 * w->swt_hops_cap : 1024;
