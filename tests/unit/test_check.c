@@ -1454,6 +1454,26 @@ static bool from_ca(const struct kr_fabric *f, uint32_t sw, unsigned in)
 	return peer >= 0 && !kr_is_switch(f, f->owner[peer]);
 }
 
+/* knsroute's own tables for fabric o without classes (whose SLs would tell
+ * a switch's CAs apart), which must match the reference and be clean. */
+static void plan_classless(const struct kr_gen_opts *o, struct kr_fabric *f,
+			   struct kr_plan *p)
+{
+	struct kr_check_report r;
+	struct kr_diag d = { 0 };
+	struct kr_conf conf;
+
+	assert_int_equal(kr_gen(o, f, NULL, NULL, NULL, &d), KR_OK);
+	kr_conf_init(&conf);
+	conf.check = 0;
+	conf.classify = KR_CLASSIFY_NONE;
+	assert_int_equal(kr_plan_build(f, &conf, p, &d), KR_OK);
+	match_reference(f, &p->tables, false, &r);
+	assert_int_equal(r.delivered, r.pairs);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+	kr_check_report_free(&r);
+}
+
 /* Destinations on one switch that the LFTs reach alike are walked once
  * (check_twin.c). knsroute's own tables without classes (whose SLs
  * would tell a switch's CAs apart), a torus whose ties split a switch's
@@ -1475,25 +1495,14 @@ static void test_twins_match_reference(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(fabrics) / sizeof(fabrics[0]); i++) {
 		struct kr_check_report r;
-		struct kr_diag d = { 0 };
 		struct kr_fabric f;
 		struct kr_plan p;
-		struct kr_conf conf;
 		unsigned lid[8], port[8], n;
 		uint64_t map[8][64];
 		uint32_t sw;
 		uint8_t *row;
 
-		assert_int_equal(kr_gen(&fabrics[i], &f, NULL, NULL, NULL, &d),
-				 KR_OK);
-		kr_conf_init(&conf);
-		conf.check = 0;
-		conf.classify = KR_CLASSIFY_NONE;	/* one SL per switch */
-		assert_int_equal(kr_plan_build(&f, &conf, &p, &d), KR_OK);
-		match_reference(&f, &p.tables, false, &r);
-		assert_int_equal(r.delivered, r.pairs);
-		assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
-		kr_check_report_free(&r);
+		plan_classless(&fabrics[i], &f, &p);
 
 		sw = f.owner[f.peer[kr_port_by_lid(&f, f.max_lid)]];
 		n = switch_cas(&f, sw, lid, port);
@@ -1553,25 +1562,15 @@ static void test_switch_twins_match_reference(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(fabrics) / sizeof(fabrics[0]); i++) {
 		struct kr_check_report r;
-		struct kr_diag d = { 0 };
 		struct kr_fabric f;
 		struct kr_plan p;
-		struct kr_conf conf;
 		struct kr_tables *t = &p.tables;
 		unsigned lid[8], port[8], n, slid, sl, spare = 0;
 		uint32_t sw, other, ca;
 		uint64_t *m, saved;
 		uint8_t used[KR_NSL] = { 0 }, entry;
 
-		assert_int_equal(kr_gen(&fabrics[i], &f, NULL, NULL, NULL, &d),
-				 KR_OK);
-		kr_conf_init(&conf);
-		conf.check = 0;
-		conf.classify = KR_CLASSIFY_NONE;
-		assert_int_equal(kr_plan_build(&f, &conf, &p, &d), KR_OK);
-		match_reference(&f, t, false, &r);
-		assert_int_equal(r.delivered, r.pairs);
-		kr_check_report_free(&r);
+		plan_classless(&fabrics[i], &f, &p);
 
 		sw = f.owner[f.peer[kr_port_by_lid(&f, f.max_lid)]];
 		n = switch_cas(&f, sw, lid, port);
