@@ -767,7 +767,7 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 {
 	const struct kr_tables *t = w->t;
 	uint32_t own = w->f->lid_port[dlid];
-	unsigned sl = t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+	unsigned sl = check_dlid_sl(t, dlid);
 	uint64_t pairs0, delivered0;
 	bool chain;
 
@@ -783,7 +783,7 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	if (chain && srcs == SRC_CA && check_twin_met(w, dlid, sl))
 		return KR_OK;
 	if (chain && srcs == SRC_ANY && !w->o->switch_sources &&
-	    check_twin_switch(w, dlid, sl))
+	    check_twin_switch(w, dlid))
 		return w->sm_slot != KR_NONE ? sa_pairs(w, dlid) : KR_OK;
 	pairs0 = w->r->pairs;
 	delivered0 = w->r->delivered;

@@ -92,13 +92,12 @@ struct twin {
 				 * parities, KNS orders) interleave */
 
 /* The first destination kept on each switch on the SL of the switch's own
- * LID, for that LID in the management pass (check_twin_switch): its SL,
- * class and hop counts; its column is in walk.swt_col. */
+ * LID, for that LID in the management pass (check_twin_switch): its class
+ * and hop counts; its column is in walk.swt_col. */
 struct sw_twin {
 	uint32_t cls;		/* of the destination port, KR_NONE: none */
 	uint32_t hop0;		/* its hop counts: walk.swt_hops[hop0 ..) */
 	uint32_t nhop;
-	unsigned sl;
 };
 
 struct walk {
@@ -240,6 +239,12 @@ static inline uint8_t check_map_why(const struct walk *w, uint32_t node,
 		       ? 0 : KR_CHECK_ASSUMED_MAP;
 }
 
+/* The SL of every pair towards dlid but those in t->pair_sl. */
+static inline unsigned check_dlid_sl(const struct kr_tables *t, unsigned dlid)
+{
+	return t->dlid_sl && dlid < t->stride ? t->dlid_sl[dlid] : 0;
+}
+
 /* Whether a map sends every SL to the same VL. */
 static inline bool map_fixed(uint64_t m)
 {
@@ -294,9 +299,9 @@ bool check_twin_met(struct walk *w, unsigned dlid, unsigned sl);
 struct twin *check_twin_keep(struct walk *w, unsigned dlid, unsigned sl,
 			     uint64_t pairs0, uint64_t delivered0);
 /* Whether switch LID dlid, on SL sl, in the management pass and without
- * switch sources, repeats the destination kept for it: then its pairs are
- * counted. */
-bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl);
+ * switch sources, repeats the destination kept for it on its SL: then its
+ * pairs are counted. */
+bool check_twin_switch(struct walk *w, unsigned dlid);
 /* Counts every repeat met and forgets the kept destinations. */
 void check_twin_flush(struct walk *w);
 int check_twin_alloc(struct walk *w);

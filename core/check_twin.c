@@ -49,7 +49,7 @@ int check_twin_alloc(struct walk *w)
 	if (index_classes(w))
 		return KR_ENOMEM;
 	w->swt = malloc(nsw * sizeof(*w->swt));
-	w->swt_col = malloc((nsw - 1) * (nsw - 1) + 1);
+	w->swt_col = malloc((size_t)w->f->nsw * w->f->nsw + 1);
 	if (!w->swt || !w->swt_col)
 		return KR_ENOMEM;
 	for (size_t i = 0; i < nsw; i++)
@@ -207,13 +207,12 @@ static void keep_entries(struct walk *w, struct twin *k, uint32_t d)
  * walked). */
 static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
 {
-	const struct kr_tables *tb = w->t;
 	struct sw_twin *t = &w->swt[d];
 	size_t nsw = w->f->nsw;
 	unsigned lid = w->f->lid[w->f->port0[d]];
 
 	if (t->cls != KR_NONE || !lid ||
-	    k->sl != (tb->dlid_sl && lid < tb->stride ? tb->dlid_sl[lid] : 0))
+	    k->sl != check_dlid_sl(w->t, lid))
 		return;
 	if (w->nswt_hops + k->nhop > w->swt_hops_cap) {
 		size_t cap = w->swt_hops_cap ? 2 * w->swt_hops_cap : 1024;
@@ -227,7 +226,6 @@ static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
 		w->swt_hops_cap = cap;
 	}
 	t->cls = k->cls;
-	t->sl = k->sl;
 	t->hop0 = (uint32_t)w->nswt_hops;
 	t->nhop = k->nhop;
 	memcpy(w->swt_hops + w->nswt_hops, k->hops, k->nhop * sizeof(*k->hops));
@@ -235,7 +233,7 @@ static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
 	memcpy(w->swt_col + d * nsw, k->col, nsw);
 }
 
-bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl)
+bool check_twin_switch(struct walk *w, unsigned dlid)
 {
 	const struct kr_fabric *f = w->f;
 	struct kr_check_report *r = w->r;
@@ -245,13 +243,13 @@ bool check_twin_switch(struct walk *w, unsigned dlid, unsigned sl)
 	uint64_t pairs = 1;	/* the kept destination's port's own */
 	unsigned vl;
 
-	if (!w->swt || (t = &w->swt[d])->cls == KR_NONE || t->sl != sl ||
+	if (!w->swt || (t = &w->swt[d])->cls == KR_NONE ||
 	    w->row[d] != 0 ||
 	    !same_column(w->swt_col + (size_t)d * nsw, w->row, nsw, d))
 		return false;
 	/* That port sat its destination's walk out: its channel is new. */
 	c = &w->cls[t->cls];
-	vl = kr_map_vl(c->map0, sl);
+	vl = kr_map_vl(c->map0, check_dlid_sl(w->t, dlid));
 	if (vl_check(w, c->rep, vl))
 		return false;
 	c->vl0_mask |= (uint16_t)(1u << vl);
