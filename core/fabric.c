@@ -95,7 +95,7 @@ int kr_fabric_index_guids(struct kr_fabric *f, struct kr_diag *d,
 		while ((prev = f->pguid_hash[i & f->hash_mask]) != KR_NONE) {
 			if (f->port_guid[prev] == f->port_guid[s])
 				return kr_fail(d, KR_EPARSE,
-					       b ? fb_node_line(b, f->owner[s]) : 0,
+					       b ? fb_port_line(b, f, s) : 0,
 					       "duplicate port GUID 0x%016llx "
 					       "(\"%s\" and \"%s\")",
 					       (unsigned long long)f->port_guid[s],
@@ -134,7 +134,7 @@ int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d)
 	return fabric_index_lids(f, d, &bad);
 }
 
-/* *bad: the node whose LID is wrong, for callers that know its line. */
+/* *bad: the port slot whose LID is wrong, for callers that know its line. */
 int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad)
 {
 	uint32_t max = 0;
@@ -144,7 +144,7 @@ int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad)
 
 		if (!f->lid[s] || !lid_slot(f, s))
 			continue;
-		*bad = f->owner[s];
+		*bad = s;
 		if (top > KR_LID_UCAST_END)
 			return kr_fail(d, KR_EPARSE, 0,
 				       "LID %u (LMC %u) of \"%s\" port %u beyond "
@@ -170,7 +170,7 @@ int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad)
 		for (uint32_t l = f->lid[s]; l < f->lid[s] + (1u << f->lmc[s]); l++) {
 			uint32_t prev = f->lid_port[l];
 
-			*bad = f->owner[s];
+			*bad = s;
 			if (prev != KR_NONE)
 				return kr_fail(d, KR_EPARSE, 0,
 					       "LID %u used by \"%s\" port %u and "

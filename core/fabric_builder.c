@@ -29,6 +29,7 @@ struct fb_slot {
 	uint16_t lid;
 	uint8_t lmc;
 	uint8_t oper_vls;
+	unsigned line;		/* that gave the GUID or LID; 0: none did */
 };
 
 struct kr_fabric_builder {
@@ -276,6 +277,7 @@ int kr_fb_set_port(struct kr_fabric_builder *b, int node, unsigned port,
 		s->guid = port_guid;
 	s->lid = lid;
 	s->lmc = lmc;
+	s->line = line;
 	return KR_OK;
 }
 
@@ -491,10 +493,25 @@ int kr_fb_finish(struct kr_fabric_builder *b, struct kr_fabric *f,
 	free(slot_map);
 	rc = kr_fabric_index_guids(f, d, b);
 	if (!rc && (rc = fabric_index_lids(f, d, &bad)) == KR_EPARSE && d)
-		d->line = fb_node_line(b, bad);
+		d->line = fb_port_line(b, f, bad);
 	if (rc)
 		kr_fabric_free(f);
 	return rc;
+}
+
+unsigned fb_port_line(const struct kr_fabric_builder *b,
+		      const struct kr_fabric *f, uint32_t slot)
+{
+	uint32_t node = f->owner[slot];
+
+	for (uint32_t n = 0; n < b->nnode; n++)
+		if (b->final[n] == node) {
+			unsigned line = b->slot[b->node[n].slot0 + slot -
+						f->port0[node]].line;
+
+			return line ? line : b->node[n].line;
+		}
+	return 0;
 }
 
 unsigned fb_node_line(const struct kr_fabric_builder *b, uint32_t final_id)

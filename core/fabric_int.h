@@ -8,11 +8,14 @@
 int fb_slot_owner(const struct kr_fabric_builder *b, uint32_t slot);
 /* Input line of the record that created final node id (0 if unknown). */
 unsigned fb_node_line(const struct kr_fabric_builder *b, uint32_t final_id);
+/* Input line that set final port slot's GUID or LID, else its node's. */
+unsigned fb_port_line(const struct kr_fabric_builder *b,
+		      const struct kr_fabric *f, uint32_t slot);
 /* Builds the GUID hashes; b (may be NULL) lets duplicate errors cite lines. */
 int kr_fabric_index_guids(struct kr_fabric *f, struct kr_diag *d,
 			  const struct kr_fabric_builder *b);
 
-/* kr_fabric_index_lids that also names the node at fault. */
+/* kr_fabric_index_lids that also names the port slot at fault. */
 int fabric_index_lids(struct kr_fabric *f, struct kr_diag *d, uint32_t *bad);
 
 #endif

@@ -135,8 +135,9 @@ static bool overlap(const struct g2l *e, uint16_t lid, uint8_t lmc)
  * those whose range covers one of its LIDs (the other party), the later
  * one, where a reader of the file meets the clash. */
 static unsigned clash_line(const struct kr_fabric *f, const struct g2l *e,
-			   uint32_t n, uint32_t bad)
+			   uint32_t n, uint32_t bad_slot)
 {
+	uint32_t bad = f->owner[bad_slot];
 	unsigned line = 0;
 
 	for (uint32_t i = 0; i < n; i++) {

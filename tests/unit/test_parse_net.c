@@ -386,7 +386,14 @@ static const struct bad_case bad_cases[] = {
 	{ "switchguid=0x10\nSwitch 4 \"a\"\n\nswitchguid=0x10\n"
 	  "Switch 4 \"b\"\n", 5, "duplicate node GUID" },
 	{ "Ca 1 \"x\"\n[1](77) \"s\"[1]\n\nCa 1 \"y\"\n[1](77) \"s\"[2]\n\n"
-	  "Switch 2 \"s\"\n", 4, "duplicate port GUID" },
+	  "Switch 2 \"s\"\n", 5, "duplicate port GUID" },
+	/* a LID clash: on the port line that repeats the LID */
+	{ "Switch 2 \"s\" # \"s\" base port 0 lid 1 lmc 0\n[1] \"x\"[1]\n"
+	  "[2] \"y\"[1]\n\nCa 1 \"x\"\n[1](71) \"s\"[1] # lid 2 lmc 0\n\n"
+	  "Ca 1 \"y\"\n[1](72) \"s\"[2] # lid 2 lmc 0\n", 9, "LID 2 used by" },
+	{ "Switch 2 \"s\" # \"s\" base port 0 lid 2 lmc 0\n[1] \"x\"[1]\n"
+	  "\nCa 1 \"x\"\n[1](71) \"s\"[1] # lid 2 lmc 0\n", 5,
+	  "LID 2 used by" },
 	/* unknown node: the first reference, after forward ones resolved */
 	{ "Switch 4 \"a\"\n[1] \"b\"[1]\n[2] \"zz\"[1]\n[3] \"yy\"[1]\n\n"
 	  "Switch 4 \"b\"\n", 3, "unknown node \"zz\"" },
