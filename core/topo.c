@@ -312,9 +312,17 @@ static int finish(struct rctx *x, struct kr_topo *t, int rc)
 	const struct kr_conf *c = x->c;
 	struct notes *cf = x->conflicts;
 
+	unsigned nwrap = 0;
+
+	for (unsigned j = 0; j < KR_MAX_DIM; j++)
+		if (c->wrap[j] >= 0)
+			nwrap = j + 1;
 	if (!rc && c->norder && c->norder != t->ndim)
 		notes_add(cf, "order: %u dimensions, but the fabric has %u",
 			  c->norder, t->ndim);
+	if (!rc && nwrap > t->ndim)
+		notes_add(cf, "wrap: %u values, but the fabric has %u "
+			  "dimensions", nwrap, t->ndim);
 	if (rc != KR_ENOMEM && rc != KR_EPARSE && rc != KR_EIO && cf->n) {
 		size_t eol = strcspn(cf->buf ? cf->buf : "", "\n");
 
