@@ -394,7 +394,7 @@ static void free_disguise(struct disguise *z)
 static uint32_t pick_faults(const struct kr_gen_opts *o, struct gfab *g)
 {
 	uint64_t rng = o->fail_seed ^ 0x6661756c74ull;
-	uint32_t n = o->fail < g->nsw_link ? o->fail : g->nsw_link;
+	uint32_t n = o->fail;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t last = g->nsw_link - 1 - i;
@@ -564,6 +564,12 @@ int kr_gen(const struct kr_gen_opts *o, struct kr_fabric *f,
 		rc = kr_fail(d, rc, 0, "more than 254 ports per switch");
 	if (!rc) {
 		attach_cas(o, &g, npos);
+		if (o->fail > g.nsw_link)
+			rc = kr_fail(d, KR_EINVAL, 0, "cannot leave out %u "
+				     "links: the fabric has %u between "
+				     "switches", o->fail, g.nsw_link);
+	}
+	if (!rc) {
 		nfault = pick_faults(o, &g);
 		final_of = malloc(g.nnode * sizeof(*final_of));
 		rc = final_of ? make_disguise(o, &g, &z) : KR_ENOMEM;

@@ -104,6 +104,11 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 	if (!strcmp(family, "kns")) {
 		if (!k || !n || dims)
 			return cli_usage_error("gen", "kns takes --k and --n");
+		if (mesh)
+			return cli_usage_error("gen", "--mesh-dims is for tori");
+		if (o->parallel != 1)
+			return cli_usage_error("gen", "--parallel is for tori "
+					       "and meshes");
 		if (o->radix && o->radix < k && (o->radix < 4 || o->radix % 2))
 			return cli_usage_error("gen", "--radix %u: an even radix "
 					       "of at least 4", o->radix);
