@@ -232,9 +232,13 @@ void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 	if (p->checked && p->check.sm_lid)
 		snprintf(sa, sizeof(sa), ", SA traffic on SL %u included",
 			 p->check.sm_sl);
+	/* a check without a CA to send from passes vacuously: not a proof */
 	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s%s; ms: topo %.1f "
 		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,
-		 p->slvl.text, p->checked ? "passed" : "skipped", how, sa,
+		 p->slvl.text, !p->checked ? "skipped"
+		 : p->incremental || p->check.nsrc ? "passed"
+		 : "had no source (no CA with a LID)",
+		 how, sa,
 		 p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
 		 p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_REPAIR],
 		 p->ms[KR_PHASE_CHECK]);
