@@ -431,6 +431,10 @@ static int lfts_run(const struct dump_src *src, const struct kr_fabric *f,
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno,
 			     "truncated: the block of line %u has no \"lids "
 			     "dumped\" line", ps.b.line);
+	if (!rc && !(t->lft_given = malloc((size_t)f->nsw + 1)))
+		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	for (uint32_t n = 0; !rc && n < f->nsw; n++)
+		t->lft_given[n] = ps.sw_line[n] != 0;
 	for (size_t lid = 0; lid < ps.owner_cap; lid++)
 		free(ps.owner_ok[lid]);
 	free(ps.owner_ok);

@@ -60,6 +60,7 @@ struct kr_tables {
 	 * file gave, dlid_sl for a pair no file gave). NULL: everything, as
 	 * in the planner's own tables. The readers fill them, the checker
 	 * tells proven findings from assumed ones with them. */
+	uint8_t *lft_given;	/* [nsw] 1: the dump had the switch's block */
 	uint8_t *sl2vl_given;	/* [like sl2vl] 1: the map was read */
 	uint8_t *sl_given;	/* [stride] enum kr_sl_given; pairs in
 				 * pair_sl are always given */

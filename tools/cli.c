@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,18 @@ int cli_plan_exit(int rc)
 {
 	return rc == KR_ETOPO || rc == KR_ECYCLE || rc == KR_EROUTE ?
 		EXIT_PROBLEM : EXIT_USAGE;
+}
+
+int cli_plan_error(int rc, const struct kr_diag *d, const char *phase,
+		   const char *ctx)
+{
+	struct kr_diag at = *d;
+
+	/* phase and ctx are short; msg is cut before it can crowd them out */
+	snprintf(at.msg, sizeof(at.msg), "%s failed%s: %.900s", phase, ctx,
+		 d->msg);
+	cli_error(&at);
+	return cli_plan_exit(rc);
 }
 
 int cli_error(const struct kr_diag *d)
@@ -219,7 +232,11 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	const char *dir = in->topo;
 	struct stat st;
 
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (!strcmp(dir, "-"))
+		return 0;
+	if (stat(dir, &st))
+		return cli_usage_error(cmd, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
 		return 0;
 	in->topo = dir_file(dir, topo, in->dir_file[0], sizeof(in->dir_file[0]));
 	if (!in->topo)
@@ -249,28 +266,27 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	return 0;
 }
 
-/* LIDs from guid2lid, else from the topology, else from the LFT dump. */
-static int read_lids(const char *cmd, const struct cli_inputs *in,
-		     struct kr_fabric *f)
+int cli_read_lids(const char *cmd, const char *topo, const char *guid2lid,
+		  const char *lfts, struct kr_fabric *f)
 {
 	struct kr_diag d = { 0 };
 
-	if (in->guid2lid && (d.file = in->guid2lid,
-			     kr_guid2lid_read(in->guid2lid, f, &d)))
+	if (guid2lid && (d.file = guid2lid,
+			 kr_guid2lid_read(guid2lid, f, &d)))
 		return cli_error(&d);
 	if (f->max_lid)
 		return 0;
-	if (kr_lfts_read_lids(in->lfts, f, &d))
+	if (kr_lfts_read_lids(lfts, f, &d))
 		return cli_error(&d);
 	if (!f->max_lid) {
-		d = (struct kr_diag){ .file = in->topo,
+		d = (struct kr_diag){ .file = topo,
 				      .msg = "no LIDs: use a topology with LIDs "
 					     "(ibnetdiscover output), --guid2lid, "
 					     "or an LFT dump naming port GUIDs" };
 		return cli_error(&d);
 	}
 	fprintf(stderr, "knsroute %s: LIDs taken from the port GUIDs %s "
-		"names\n", cmd, in->lfts);
+		"names\n", cmd, lfts);
 	return 0;
 }
 
@@ -288,7 +304,7 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	if (!rc)
 		rc = cli_read_fabric(in->topo, f);
 	if (!rc)
-		rc = read_lids(cmd, in, f);
+		rc = cli_read_lids(cmd, in->topo, in->guid2lid, in->lfts, f);
 	if (rc)
 		return rc;
 	cli_progress("reading the tables (%s and what goes with it)", in->lfts);
@@ -312,6 +328,25 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+int cli_lfts_whole(const char *cmd, const char *path,
+		   const struct kr_fabric *f, const struct kr_tables *t)
+{
+	uint32_t missing = 0, first = 0;
+
+	for (uint32_t n = f->nsw; n-- > 0;)
+		if (t->lft_given && !t->lft_given[n]) {
+			missing++;
+			first = n;
+		}
+	if (!missing)
+		return 0;
+	fprintf(stderr, "knsroute %s: %s: no LFT block for %" PRIu32 " of %"
+		PRIu32 " switches, the first 0x%016" PRIx64 " \"%s\": a dump cut "
+		"short, or of another fabric\n", cmd, path, missing, f->nsw,
+		f->guid[first], kr_node_name(f, first));
+	return EXIT_USAGE;
 }
 
 /* The port a node stands for: a switch's port 0, a CA's first linked

@@ -47,6 +47,12 @@ void cli_progress_phase(void *ctx, const char *phase);
  * cut short) EXIT_USAGE. */
 int cli_plan_exit(int rc);
 
+/* Why a plan failed, as "knsroute: FILE[:LINE]: PHASE failed[ CTX]: MSG".
+ * The file is the one the failure is in (a coords_file, say), which is not
+ * always the fabric's. Returns cli_plan_exit(rc). */
+int cli_plan_error(int rc, const struct kr_diag *d, const char *phase,
+		   const char *ctx);
+
 /* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -71,6 +77,17 @@ struct cli_inputs {
  * record, with a warning on stderr); EXIT_USAGE after printing why. */
 int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		    struct kr_fabric *f, struct kr_tables *t);
+
+/* LIDs from guid2lid (may be NULL), else the topology's, else from the
+ * port GUIDs the LFT dump names. 0, or EXIT_USAGE after printing why. */
+int cli_read_lids(const char *cmd, const char *topo, const char *guid2lid,
+		  const char *lfts, struct kr_fabric *f);
+
+/* Every switch of f has a block in the LFT dump at path (t read from it):
+ * a switch without one would route nothing, and a cut capture would pass
+ * for a routing finding. 0, or EXIT_USAGE after printing which. */
+int cli_lfts_whole(const char *cmd, const char *path,
+		   const struct kr_fabric *f, const struct kr_tables *t);
 
 /* A node name, a node or port GUID (0x...) or a LID to a port slot: a
  * node is its first linked port with a LID (a switch: port 0); *lid is the

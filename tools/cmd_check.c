@@ -316,6 +316,8 @@ int cmd_check(int argc, char **argv)
 	cli_progress_begin("check", a.level);
 	rc = cli_read_inputs("check", &a.in, &f, &t);
 	if (!rc)
+		rc = cli_lfts_whole("check", a.in.lfts, &f, &t);
+	if (!rc)
 		rc = sm_inputs(&a, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);

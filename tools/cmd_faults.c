@@ -55,7 +55,8 @@ static void faults_usage(FILE *out)
 "                       every CA port on SL 0 (as IPoIB's broadcast group),\n"
 "                       its tree from the faulty fabric's forest, as the\n"
 "                       plugin proves trees and unicast together; with\n"
-"                       --sm-lid the SA's traffic too\n"
+"                       --sm-lid the SA's traffic too (exit 2 up front\n"
+"                       when the plan cannot make SL 0 safe for it)\n"
 "  --json               one JSON object instead of the text lines\n"
 "  -q, --quiet          no progress lines on stderr (else one every ~2 s)\n"
 "  -v, --verbose        one line per trial on stderr: faults and outcome\n"
@@ -810,6 +811,24 @@ static void bench_free(struct bench *b)
 	free(b->nsrc);
 }
 
+/* --mcast's group is on SL 0: a plan that cannot make it safe would fail
+ * every trial for one reason, which is said once instead. */
+static int mcast_applies(const struct faults_args *a, const struct kr_plan *p)
+{
+	unsigned fix;
+
+	if (!a->mcast || kr_slvl_mcast_ok(&p->slvl, 0, &fix))
+		return 0;
+	if (fix < KR_NSL)
+		return cli_usage_error("faults", "--mcast: the plan of %s keeps "
+				       "multicast safe on SL %u, not on the "
+				       "group's SL 0 (knsroute.conf "
+				       "mcast_sls)", a->topo, fix);
+	return cli_usage_error("faults", "--mcast: the plan of %s has no SL "
+			       "or VL left for multicast (%s)", a->topo,
+			       p->slvl.text);
+}
+
 static int run_trials(const struct faults_args *a, struct kr_fabric *f,
 		      const struct kr_plan *p, const struct kr_conf *c)
 {
@@ -857,13 +876,11 @@ int cmd_faults(int argc, char **argv)
 		return rc;
 	}
 	d.file = a.topo;
-	if ((rc = kr_plan_build(&f, &c, &p, &d))) {
-		fprintf(stderr, "knsroute faults: %s: the intact fabric: %s "
-			"failed: %s\n", a.topo, kr_phase_name(p.failed), d.msg);
-		rc = cli_plan_exit(rc);
-	} else {
+	if ((rc = kr_plan_build(&f, &c, &p, &d)))
+		rc = cli_plan_error(rc, &d, kr_phase_name(p.failed),
+				    " on the intact fabric");
+	else if (!(rc = mcast_applies(&a, &p)))
 		rc = run_trials(&a, &f, &p, &c);
-	}
 	kr_plan_free(&p);
 	kr_fabric_free(&f);
 	return rc;

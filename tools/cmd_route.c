@@ -140,8 +140,7 @@ static int write_out(const struct route_args *a, const struct kr_fabric *f,
 static int failed(const struct route_args *a, const struct kr_fabric *f,
 		  const struct kr_plan *p, int rc, const struct kr_diag *d)
 {
-	fprintf(stderr, "knsroute: %s: %s failed: %s\n", a->topo,
-		kr_phase_name(p->failed), d->msg);
+	cli_plan_error(rc, d, kr_phase_name(p->failed), "");
 	/* a check cut short (out of memory) has a report that proves nothing */
 	if (p->checked && (rc == KR_ECYCLE || rc == KR_EROUTE))
 		kr_check_report_write(stderr, f, &p->check, 0);

@@ -177,7 +177,7 @@ static int read_tables(const struct stats_args *a, const struct kr_fabric *f,
 	    (a->sl2vl && kr_sl2vl_read(a->sl2vl, f, t, &d)) ||
 	    (a->path_sl && kr_path_sl_read(a->path_sl, f, t, &d)))
 		return cli_error(&d);
-	return 0;
+	return cli_lfts_whole("stats", a->lfts, f, t);
 }
 
 static int report(const struct stats_args *a, const struct kr_fabric *f,
@@ -234,14 +234,14 @@ int cmd_stats(int argc, char **argv)
 	    (rc = cli_read_fabric(a.topo, &f)))
 		return rc;
 	if (a.lfts) {
-		rc = read_tables(&a, &f, &t);
+		rc = cli_read_lids("stats", a.topo, a.po.guid2lid, a.lfts, &f);
+		if (!rc)
+			rc = read_tables(&a, &f, &t);
 	} else if (!(rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {
 		d.file = a.topo;
-		if ((rc = kr_plan_build(&f, &c, &p, &d))) {
-			fprintf(stderr, "knsroute: %s: %s failed: %s\n", a.topo,
-				kr_phase_name(p.failed), d.msg);
-			rc = cli_plan_exit(rc);
-		}
+		if ((rc = kr_plan_build(&f, &c, &p, &d)))
+			rc = cli_plan_error(rc, &d, kr_phase_name(p.failed),
+					    "");
 	}
 	if (!rc)
 		rc = a.lfts ? report(&a, &f, &t, NULL)
