@@ -19,6 +19,8 @@
  *
  * `ibnetdiscover -g` adds chassis section headers and "[ext N]" port numbers,
  * which are read and dropped: they group and label what the records say.
+ * `ibnetdiscover -s` puts a "DR path ..." line per discovery step in front
+ * of the records; they are skipped like comments (ibsim would refuse them).
  *
  * Lines must start in column 1, as ibsim wants them: ibsim silently skips
  * indented lines, and we refuse them rather than build another fabric. */
@@ -484,6 +486,26 @@ static bool node_list_line(const struct span *s)
 	return starts(&t, ": 0x") && find(&t, " ports ") != NULL;
 }
 
+/* `ibnetdiscover -p`: "CA    18  1 0x0002c90100000081 4x SDR - SW ...",
+ * a link per line between port GUIDs, without the nodes that own them. */
+static bool port_list_line(const struct span *s)
+{
+	struct span t = *s;
+	uint64_t v;
+
+	if (!starts(&t, "CA ") && !starts(&t, "SW ") && !starts(&t, "RT "))
+		return false;
+	t.p += 3;
+	skip_ws(&t);
+	if (!get_num(&t, 10, UINT64_MAX, &v))
+		return false;
+	skip_ws(&t);
+	if (!get_num(&t, 10, UINT64_MAX, &v))
+		return false;
+	skip_ws(&t);
+	return starts(&t, "0x");
+}
+
 static int parse_keyword(struct parser *ps, struct span *s)
 {
 	const char *w = s->p;
@@ -498,6 +520,10 @@ static int parse_keyword(struct parser *ps, struct span *s)
 		return perr(ps, ps->line, "a node list (`ibnetdiscover -l`, -H, "
 			    "-S or -R output) has no links: use plain "
 			    "`ibnetdiscover` output");
+	if (port_list_line(&(struct span){ w, s->e }))
+		return perr(ps, ps->line, "a port list (`ibnetdiscover -p` "
+			    "output) does not say which ports share a node: "
+			    "use plain `ibnetdiscover` output");
 	if (!k)
 		return perr(ps, ps->line, "unknown line \"%.*s\" (expected "
 			    "Switch, Ca, Hca or Rt records, [port] lines or "
@@ -558,7 +584,7 @@ static int parse_line(struct parser *ps, struct span *s)
 		ps->cur = -1;	/* a blank line ends a record */
 		return KR_OK;
 	}
-	if (*t.p == '#')
+	if (*t.p == '#' || starts(s, "DR path "))
 		return KR_OK;
 	if (t.p != s->p)
 		return perr(ps, ps->line, "indented line (ibsim ignores lines "

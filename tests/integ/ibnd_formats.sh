@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 6
+kr_plan 7
 if ! kr_have_sim; then
 	kr_skip_rest "ibsim, opensm, ibnetdiscover or libumad2sim not installed"
 	kr_done
@@ -41,6 +41,16 @@ kr_sim_try "$T/grouped.net" ibnetdiscover -g &&
 grep -qx 'Non-Chassis Nodes' "$T/grouped.net" &&
 same_info "$T/plain.net" "$T/grouped.net"
 kr_ok $? "ibnetdiscover -g reads as the plain output (info --links, --nodes, --json)"
+
+# -s puts its discovery steps ("DR path ...") in front: skipped. -p lists
+# links between port GUIDs, not nodes: refused, naming the form.
+kr_sim_try "$T/steps.net" ibnetdiscover -s &&
+	grep -q '^DR path ' "$T/steps.net" &&
+	same_info "$T/plain.net" "$T/steps.net" &&
+	kr_sim_try "$T/ports.txt" ibnetdiscover -p &&
+	{ "$K" info "$T/ports.txt" >/dev/null 2>"$T/ports.err"; [ $? -eq 2 ]; } &&
+	grep -q 'ports.txt:1: a port list (`ibnetdiscover -p` output)' "$T/ports.err"
+kr_ok $? "ibnetdiscover -s reads as the plain output; -p is refused by name"
 
 # A grouped file that lost its section header's form is refused with the line.
 sed 's/^Non-Chassis Nodes$/Non-Chassis Nodes:/' "$T/grouped.net" >"$T/bad.net"

@@ -322,6 +322,8 @@ static void test_one_sided_links(void **state)
 static void test_record_forms(void **state)
 {
 	static const char text[] =
+		"DR path slid 0; dlid 0; 0 -> new Switch {0000000000007000} "
+		"portnum 0 lid 0-0 \"\"\n"
 		"pdebug=0\r\n"
 		"do echo hello\r\n"
 		"width=3\nspeed=1\nextspeed=0\n"
@@ -426,6 +428,9 @@ static const struct bad_case bad_cases[] = {
 	{ "Chassis one\nSwitch 4 \"a\"\n", 1, "unknown line \"Chassis one" },
 	{ "Chassis 2 (guid zz)\n", 1, "unknown line" },
 	{ "Non-Chassis Nodes here\n", 1, "unknown line" },
+	/* ibnetdiscover -p */
+	{ "CA    18  1 0x0002c90100000081 4x SDR - SW    10  1 "
+	  "0x0002c90000000008 ( 'h' - 's' )\n", 1, "a port list" },
 	/* numbers out of range */
 	{ "Switch 4 \"a\" # \"d\" base port 0 lid 49152 lmc 0\n", 1,
 	  "from 0 to 49151 after \"lid\"" },
