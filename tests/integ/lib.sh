@@ -21,7 +21,8 @@
 #   kr_ibsim_cmd LINE...   send one console command (e.g. "unlink \"S1\" 3")
 #                          and wait until ibsim has answered it
 #   kr_sim CMD ARGS...     run a client (ibnetdiscover, saquery, smpquery,
-#                          ibroute, ...) against this test's simulator
+#                          ibroute, ...) against this test's simulator;
+#                          status 1 at once if that ibsim has exited
 #   kr_sim_try OUTFILE CMD ARGS...
 #                          kr_sim for a read-back that must succeed: retries
 #                          a failed run (transient SA/SMP timeouts under load)
@@ -176,7 +177,13 @@ kr_ibsim_cmd() {
 	return 1
 }
 
+# umad2sim waits forever for a simulator that is gone, so a client is not
+# started without one (kill -0 is a builtin: no fork per call).
 kr_sim() {
+	if [ -n "$KR_IBSIM_PID" ] && ! kill -0 "$KR_IBSIM_PID" 2>/dev/null; then
+		echo "# ibsim (PID $KR_IBSIM_PID) has exited; not running $1" >&2
+		return 1
+	fi
 	LD_PRELOAD="$KR_PRELOAD" "$@"
 }
 
