@@ -732,11 +732,13 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 	return KR_OK;
 }
 
-/* The SA's traffic towards dlid on t->sm_sl: queries from every CA port
- * when dlid is the SM's LID, else its answer from the SM's port when dlid
- * is a CA port's. Extra pairs besides the DLID's own SLs. On a channel
- * generation of their own: classes_chain marks the channels of the DLID's
- * SL without their outcome, which ch_walk would read. */
+/* The SM node's traffic towards dlid on t->sm_sl: the SA's queries from
+ * every CA port and the replies of every switch to its PerfMgr (which
+ * OpenSM sends on SL 0, the default sm_sl) when dlid is the SM's LID,
+ * else what the SM's port sends to dlid. Extra pairs besides the DLID's
+ * own SLs. On a channel generation of their own: classes_chain marks the
+ * channels of the DLID's SL without their outcome, which ch_walk would
+ * read. */
 static int sa_pairs(struct walk *w, unsigned dlid)
 {
 	const struct kr_fabric *f = w->f;
@@ -754,7 +756,17 @@ static int sa_pairs(struct walk *w, unsigned dlid)
 			    one_class(w, c, dlid, sl, 0, n))
 				return KR_ENOMEM;
 		}
-	} else if (dest != w->sm_slot && !kr_is_switch(f, f->owner[dest]) &&
+		for (uint32_t sw = 0; sw < f->nsw; sw++) {
+			uint32_t s = f->port0[sw];
+			struct src_class c;
+
+			if (s == dest || !f->lid[s])
+				continue;
+			c = check_source_class(w, s);
+			if (one_pair(w, s, &c, dlid, sl))
+				return KR_ENOMEM;
+		}
+	} else if (dest != w->sm_slot &&
 		   one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl)) {
 		return KR_ENOMEM;
 	}

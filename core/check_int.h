@@ -311,6 +311,8 @@ void check_twin_free(struct walk *w);
 int check_mcast(struct walk *w);
 
 int check_setup(struct walk *w);	/* KR_ENOMEM or KR_EINVAL */
+/* Source s alone as a class: where it enters, its kind and own map. */
+struct src_class check_source_class(const struct walk *w, uint32_t s);
 void check_teardown(struct walk *w);
 void check_sum_links(struct walk *w);
 void check_sum_vls(struct walk *w);

@@ -77,8 +77,9 @@ static void text_pairs(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->delivered,
 		(unsigned long long)(r->pairs - r->delivered));
 	if (r->sm_lid)
-		fprintf(out, "SA traffic:   %llu of the pairs: SL %u between "
-			"the SM (LID %u) and every CA port\n",
+		fprintf(out, "SM traffic:   %llu of the pairs: SL %u between "
+			"the SM (LID %u) and every CA port (SA) and switch "
+			"(PerfMgr)\n",
 			(unsigned long long)r->sm_pairs, r->sm_sl, r->sm_lid);
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
 		if (r->fail[i])

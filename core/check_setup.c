@@ -88,7 +88,7 @@ static bool same_class(const struct walk *w, uint32_t a, uint32_t b,
 }
 
 /* A class of source s alone: where it enters, its kind and own map. */
-static struct src_class source_class(const struct walk *w, uint32_t s)
+struct src_class check_source_class(const struct walk *w, uint32_t s)
 {
 	const struct kr_fabric *f = w->f;
 	struct src_class c = { .rep = s, .rep_lid = w->f->lid[s],
@@ -117,7 +117,7 @@ static uint32_t class_for(struct walk *w, uint32_t s, uint32_t *head)
 			if (same_class(w, s, w->cls[k].rep, sw))
 				return k;
 	k = w->ncls++;
-	w->cls[k] = source_class(w, s);
+	w->cls[k] = check_source_class(w, s);
 	w->cls[k].minus = KR_NONE;
 	if (sw != KR_NONE && !kr_is_switch(f, f->owner[s])) {
 		w->cls[k].minus = head[sw];
@@ -346,7 +346,7 @@ static void sm_source(struct walk *w)
 	    !lid_slot(f, s))
 		return;
 	w->sm_slot = s;
-	w->sm_cls = source_class(w, s);
+	w->sm_cls = check_source_class(w, s);
 	w->r->sm_lid = (uint16_t)lid;
 	w->r->sm_sl = w->t->sm_sl;
 }

@@ -71,7 +71,9 @@ struct kr_tables {
 	/* Where every port sends its SA queries (PortInfo MasterSMLID and
 	 * MasterSMSL): each CA port's queries go to sm_lid on sm_sl, and the
 	 * SA answers each on sm_sl, over the unicast LFTs whatever the
-	 * destinations' own SLs. sm_lid 0: not known, not checked. */
+	 * destinations' own SLs; so do the SM node's PerfMgr queries to
+	 * every switch and their replies (SL 0 in OpenSM 3.3, the default
+	 * sm_sl). sm_lid 0: not known, not checked. */
 	uint16_t sm_lid;
 	uint8_t sm_sl;
 };

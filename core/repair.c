@@ -874,11 +874,12 @@ static void mark_repaired(struct repair *r)
 		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
 }
 
-/* Whether the SA's traffic could not ride r->col. It shares the
- * multicast and up*-down* VL (by default sm_sl is multicast's SL 0) but
- * follows the unicast LFTs: the queries to the SM's LID must only climb
- * towards the SM's switch, the root of the ranks, and its answers to a CA
- * LID only descend from there, or the VL's up*-down* order breaks. Routes
+/* Whether the SM node's traffic (the SA's, its PerfMgr's) could not ride
+ * r->col. It shares the multicast and up*-down* VL (by default sm_sl is
+ * multicast's SL 0) but follows the unicast LFTs: the queries and replies
+ * to the SM's LID must only climb towards the SM's switch, the root of the
+ * ranks, and what it sends to a CA or switch LID only descend from there,
+ * or the VL's up*-down* order breaks. Routes
  * that survive faults are shortest, so they do; a repaired column that
  * does not is refused like one closing a loop, and up*-down* (which does,
  * from or to the root) takes x in the end. */
@@ -895,7 +896,7 @@ static int sa_refuses(const struct repair *r, const struct rdest *x)
 				return 1;
 		return 0;
 	}
-	if (x->ca_port == KR_NONE || r->comp[x->target] != r->comp[u])
+	if (r->comp[x->target] != r->comp[u])
 		return 0;
 	for (; u != x->target && n++ < r->nsw; u = v) {
 		v = repair_next(r, u, r->col[u]);

@@ -31,9 +31,10 @@ grep -q "^fabric: KNS 4-ary 2-direct 1-indirect, p=2" "$T/kns/summary" &&
 kr_ok $? "summary names the fabric, the plan, the times and KNS's even load"
 
 # The SM's LID: its traffic joins the check (32 CA ports' queries to switch
-# LID 1, its answers to them); one no port has is an input error.
+# LID 1, its answers to them, and the PerfMgr's with the 23 other switches
+# both ways); one no port has is an input error.
 "$K" route "$T/kns.net" --sm-lid 1 --out "$T/sm" >"$T/sm.out" 2>&1 &&
-	grep -q "^SA traffic:   64 of the pairs: SL 0 between the SM (LID 1) and every CA port" "$T/sm/summary" &&
+	grep -q "^SM traffic:   110 of the pairs: SL 0 between the SM (LID 1) and every CA port (SA) and switch (PerfMgr)" "$T/sm/summary" &&
 	grep -q "check passed, SA traffic on SL 0 included;" "$T/sm.out" &&
 	"$K" route "$T/kns.net" --sm-lid 999 --out "$T/nosm" >/dev/null 2>"$T/nosm.err"
 [ $? -eq 2 ] && grep -q "kns.net: --sm-lid 999: no port has that LID" "$T/nosm.err" &&

@@ -10,8 +10,9 @@ channel dependency graph has a cycle:
     all PAIRS DELIVERED ok|loop
 
 "data" is traffic to CA LIDs, "all" adds traffic to switch LIDs and, given
-the SM's LID and SL, the SA's: every CA port to that LID and the SM's port
-to every CA LID, on that SL whatever the path SLs say. It shares
+the SM's LID and SL, the SM node's: every CA port (the SA's queries) and
+every switch (replies to its PerfMgr) to that LID, and the SM's port to
+every CA and switch LID, on that SL whatever the path SLs say. It shares
 no code with knsroute's checker: it reads the normalised files that
 `knsroute info --nodes/--links` and `knsroute check --write-lfts/
 --write-sl2vl/--write-path-sl` print, and nothing else.
@@ -168,12 +169,13 @@ def main(argv):
             delivered[cls] += walk(pg, dlid, sl, edges[cls])
     if sm_lid in owner:
         sm = owner[sm_lid]
-        for pg, _ in sources:
+        switches = [pg for pg in lids_of if is_switch(pg)]
+        for pg in [pg for pg, _ in sources] + switches:
             if pg != sm:
                 pairs["mgmt"] += 1
                 delivered["mgmt"] += walk(pg, sm_lid, sm_sl, edges["mgmt"])
         for dlid, dpg in owner.items():
-            if dpg != sm and not is_switch(dpg) and where[dpg] in peer:
+            if dpg != sm and (is_switch(dpg) or where[dpg] in peer):
                 pairs["mgmt"] += 1
                 delivered["mgmt"] += walk(sm, dlid, sm_sl, edges["mgmt"])
     data = edges["data"]

@@ -249,10 +249,11 @@ static void test_ring_dateline_clean(void **state)
  * every map sends to VL 0: SM -> H1 (S2+ S3+ S0+), H3 -> SM (S3+ S0+ S1+)
  * and the data pair H1 -> H0, which stays on VL 0 from S1 to S3, (S1+
  * S2+) close the four "+" channels of VL 0. The SM on H2, then on S2
- * itself: the same channels, 3 + 3 SA pairs, then 4 + 4. */
+ * itself: the same channels; 3 + 3 SA pairs and 4 + 4 between the SM and
+ * the switches (PerfMgr), then 4 + 4 and 3 + 3. */
 static void test_sa_traffic_loop(void **state)
 {
-	static const unsigned sm_lid[] = { 5 + 2, 3 }, sa_pairs[] = { 6, 8 };
+	static const unsigned sm_lid[] = { 5 + 2, 3 }, sa_pairs[] = { 14, 14 };
 	struct kr_fabric f;
 	struct kr_tables t;
 	struct kr_check_report r;
@@ -283,7 +284,51 @@ static void test_sa_traffic_loop(void **state)
 	t.sm_lid = 5 + 2;
 	t.sm_sl = 2;
 	assert_int_equal(run(&f, &t, &r), KR_OK);
-	assert_int_equal(r.sm_pairs, 6);
+	assert_int_equal(r.sm_pairs, 14);
+	kr_check_report_free(&r);
+	kr_tables_free(&t);
+	kr_fabric_free(&f);
+}
+
+/* The dateline ring of 4 with LIDs on H1 and H2 only, the SM on H2, its
+ * traffic on SL 7 (VL 0 everywhere). Its pairs with H1 and H1's towards S0
+ * (SL 0, VL 0 from S1 to S3) hold S1+ S2+, S2+ S3+ and S3+ S0+ on VL 0;
+ * only a switch's reply to the SM from S0 or S3 (its PerfMgr) adds
+ * S0+ S1+ and closes the four "+" channels. 1 + 1 SA pairs, 4 + 4 with
+ * the switches. */
+static void test_switch_replies_to_sm_loop(void **state)
+{
+	struct kr_fabric f;
+	struct kr_tables t;
+	struct kr_check_report r;
+
+	(void)state;
+	route_dateline(&f, &t, 4);
+	for (unsigned i = 0; i < 4; i += 3) {	/* H0 and H3 */
+		unsigned lid = f.lid[kr_port(&f, 4 + i, 1)];
+
+		f.lid[kr_port(&f, 4 + i, 1)] = 0;
+		for (uint32_t sw = 0; sw < 4; sw++)
+			t.lft[sw * t.stride + lid] = KR_NO_PORT;
+	}
+	assert_int_equal(kr_fabric_index_lids(&f, NULL), KR_OK);
+	t.sm_lid = 5 + 2;
+	t.sm_sl = 7;
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_int_equal(r.sm_pairs, 10);
+	assert_int_equal(r.delivered, r.pairs);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+	assert_int_equal(r.cls[KR_CHECK_ALL].ncycle, 4);
+	for (unsigned k = 0; k < 4; k++) {
+		const struct kr_check_chan *c = &r.cls[KR_CHECK_ALL].cycle[k];
+
+		assert_int_equal(c->vl, 0);
+		assert_int_equal(kr_port_num(&f, c->slot), 2);
+	}
+	kr_check_report_free(&r);
+	/* without the SM nothing closes it */
+	t.sm_lid = 0;
+	assert_int_equal(run(&f, &t, &r), KR_OK);
 	kr_check_report_free(&r);
 	kr_tables_free(&t);
 	kr_fabric_free(&f);
@@ -1725,6 +1770,7 @@ int main(void)
 		cmocka_unit_test(test_ring4_counts),
 		cmocka_unit_test(test_ring_dateline_clean),
 		cmocka_unit_test(test_sa_traffic_loop),
+		cmocka_unit_test(test_switch_replies_to_sm_loop),
 		cmocka_unit_test(test_forwarding_loop),
 		cmocka_unit_test(test_no_entry_down_port_wrong_dest),
 		cmocka_unit_test(test_vl15_drop),

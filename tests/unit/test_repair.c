@@ -610,8 +610,9 @@ static void test_stale_sls_follow_prev(void **state)
 
 /* Without faults the repair changes nothing, and the plan keeps a detour
  * layer: its own SL and a VL that no class uses. */
-/* The SA's queries (every switch to the SM's LID) only climb towards the
- * SM's switch, its answers (to every CA LID) only descend from it, in the
+/* The SA's queries and the switches' replies to the PerfMgr (every switch
+ * to the SM's LID) only climb towards the SM's switch, what the SM sends
+ * (to every CA and switch LID) only descends from it, in the
  * order BFS level from that switch, then id, that the multicast trees and
  * the up*-down* layer keep to: what keeps their shared VL loop-free. */
 static void assert_sa_legal(const struct kr_fabric *f, const struct kr_tables *t,
@@ -635,7 +636,7 @@ static void assert_sa_legal(const struct kr_fabric *f, const struct kr_tables *t
 						 "down to %u", u, v);
 			continue;
 		}
-		if (kr_is_switch(f, f->owner[slot]) || f->peer[slot] < 0)
+		if (!kr_is_switch(f, f->owner[slot]) && f->peer[slot] < 0)
 			continue;
 		for (unsigned hop = 0; hop < f->nsw; hop++, u = v) {
 			v = next_switch(f, u, entry(t, u, lid));
@@ -652,8 +653,8 @@ static void assert_sa_legal(const struct kr_fabric *f, const struct kr_tables *t
 }
 
 /* With the SM known (on a switch, then on a CA), every single link fault
- * of a 4x4 torus and of a 4-ary 2-direct KNS: the SA's routes keep the
- * trees' order, and the checker proves unicast, the SA's traffic and a
+ * of a 4x4 torus and of a 4-ary 2-direct KNS: the SM's routes keep the
+ * trees' order, and the checker proves unicast, the SM's traffic and a
  * group of every CA port on SL 0 (the SA's SL) loop-free together. */
 static void sa_faults(const struct kr_gen_opts *o)
 {
