@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # The plugin's configuration under a running opensm: a knsroute.conf
 # created at the default path after OpenSM started is read at the next
-# sweep (the guide says the file is read every sweep), and a long reason
-# for falling back reaches the log whole.
+# sweep (the guide says the file is read every sweep), OpenSM's sm_sl and
+# perfmgr are taken into account, and a long reason for falling back
+# reaches the log whole.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
@@ -16,15 +17,17 @@ fi
 T=$KR_TMP
 
 # The default path, moved into this test's directory: it does not exist
-# when opensm starts.
+# when opensm starts. The PerfMgr on with the SA on SL 1: the SA's traffic
+# is proven on SL 1, the PerfMgr's on SL 0 is not, and the log says so.
 export KNSROUTE_CONF="$T/knsroute.conf"
-kr_plugin_conf "$T/opensm.conf"
+kr_plugin_conf "$T/opensm.conf" "perfmgr TRUE" "sm_sl 1"
 "$KR_CLI" gen torus --dims 3x3 --p 1 -o "$T/t33.net"
 kr_start_ibsim "$T/t33.net"
 kr_start_opensm -F "$T/opensm.conf"
 kr_wait_sm 60
-grep -q "knsroute: sweep 1: torus 3x3.*SL bits: 0-1 class xordet" "$KR_OSM_LOG"
-kr_ok $? "no knsroute.conf at start: sweep 1 uses the defaults (xordet classes)"
+grep -q "knsroute: sweep 1: torus 3x3.*SL bits: 0-1 class xordet.*check passed, SA traffic on SL 1 included" "$KR_OSM_LOG" &&
+	grep -q "ERR KR12: knsroute: the PerfMgr queries every port on SL 0 .* on sm_sl 1: " "$KR_OSM_LOG"
+kr_ok $? "no knsroute.conf at start: sweep 1 uses the defaults (xordet classes); sm_sl 1 proven, the PerfMgr's SL 0 said not to be"
 
 printf 'classify none\n' >"$KNSROUTE_CONF"
 kill -HUP "$KR_OSM_PID"
