@@ -5,6 +5,8 @@
  * consistency rules. */
 #include "kr_fabric.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +199,13 @@ int kr_fb_find(const struct kr_fabric_builder *b, const char *name)
 	return n;
 }
 
+void kr_fb_guid_name(char name[KR_GUID_NAME_LEN], enum kr_node_type type,
+		     uint64_t guid)
+{
+	snprintf(name, KR_GUID_NAME_LEN, "%c-%016" PRIx64,
+		 type == KR_SWITCH ? 'S' : type == KR_ROUTER ? 'R' : 'H', guid);
+}
+
 int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 		   unsigned nports, uint64_t guid, const char *name,
 		   const char *desc, unsigned line, struct kr_diag *d)
@@ -373,44 +382,50 @@ static int alloc_fabric(struct kr_fabric *f)
 	       f->oper_vls ? KR_OK : KR_ENOMEM;
 }
 
-/* Switches first, each group in input order. */
 struct by_guid {
 	uint64_t guid;
 	uint32_t node;
 };
 
-static int cmp_guid(const void *a, const void *b)
+/* Switches first, then by GUID; a duplicate GUID (refused later, naming
+ * both lines) keeps the input order. */
+static int cmp_node(const void *a, const void *b)
 {
 	const struct by_guid *x = a, *y = b;
 
-	return (x->guid > y->guid) - (x->guid < y->guid);
+	if (x->guid != y->guid)
+		return (x->guid > y->guid) - (x->guid < y->guid);
+	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Switches first, in GUID order: a capture, OpenSM and a generated file
- * list them in different orders, and every tie the router and the repair
- * break by switch id must fall the same way for all of them. CAs follow
- * in input order. */
+/* Switches first, each kind in GUID order: a capture, OpenSM and a
+ * generated file list nodes in different orders, every tie the router and
+ * the repair break by switch id must fall the same way for all of them,
+ * and files in node order (vlarb, topology.net) should read alike. */
 static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 {
-	uint32_t next = 0, nsw = 0;
-	struct by_guid *sw;
+	uint32_t nsw = 0, nother = 0;
+	struct by_guid *order;
 
 	b->final = malloc((b->nnode + 1) * sizeof(*b->final));
-	sw = malloc((b->nnode + 1) * sizeof(*sw));
-	if (!b->final || !sw) {
-		free(sw);
+	order = malloc((b->nnode + 1) * sizeof(*order));
+	if (!b->final || !order) {
+		free(order);
 		return KR_ENOMEM;
 	}
 	for (uint32_t n = 0; n < b->nnode; n++)
-		if (b->node[n].type == KR_SWITCH)
-			sw[nsw++] = (struct by_guid){ b->node[n].guid, n };
-	qsort(sw, nsw, sizeof(*sw), cmp_guid);
-	for (uint32_t i = 0; i < nsw; i++)
-		b->final[sw[i].node] = next++;
-	free(sw);
-	for (uint32_t n = 0; n < b->nnode; n++)
-		if (b->node[n].type != KR_SWITCH)
-			b->final[n] = next++;
+		nsw += b->node[n].type == KR_SWITCH;
+	for (uint32_t n = 0; n < b->nnode; n++) {
+		uint32_t at = b->node[n].type == KR_SWITCH ? n - nother
+							     : nsw + nother++;
+
+		order[at] = (struct by_guid){ b->node[n].guid, n };
+	}
+	qsort(order, nsw, sizeof(*order), cmp_node);
+	qsort(order + nsw, b->nnode - nsw, sizeof(*order), cmp_node);
+	for (uint32_t i = 0; i < b->nnode; i++)
+		b->final[order[i].node] = i;
+	free(order);
 	f->nnode = b->nnode;
 	f->nsw = nsw;
 	f->nport = b->nslot;

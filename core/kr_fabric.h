@@ -4,7 +4,8 @@
  * Switches are nodes 0 .. nsw-1 in GUID order, whatever the order of the
  * input (OpenSM's map, a capture, a file), so that every tie broken by
  * switch id falls the same way for all of them; CAs (and IB routers)
- * follow in input order. Every node owns
+ * follow, in GUID order too, so that files listing nodes or ports come out
+ * alike from the plugin and from a dry run. Every node owns
  * a run of port slots indexed by port number, slot 0 included (a switch's
  * management port; unused on a CA), so the slot of (node, port number) is
  * port0[node] + number and a neighbour walk is a loop over that run.
@@ -122,6 +123,12 @@ void kr_fb_free(struct kr_fabric_builder *b);
 int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 		   unsigned nports, uint64_t guid, const char *name,
 		   const char *desc, unsigned line, struct kr_diag *d);
+/* ibnetdiscover's name for a node: "S-", "H-" or "R-" by type, then the
+ * GUID in 16 hex digits; what a capture and the plugin call nodes, so
+ * their files read like ibnetdiscover's. */
+enum { KR_GUID_NAME_LEN = 19 };
+void kr_fb_guid_name(char name[KR_GUID_NAME_LEN], enum kr_node_type type,
+		     uint64_t guid);
 /* Builder node id of a name, or -1. */
 int kr_fb_find(const struct kr_fabric_builder *b, const char *name);
 void kr_fb_set_ids(struct kr_fabric_builder *b, int node, uint64_t sysimg_guid,

@@ -141,10 +141,10 @@ static int add_node(struct kr_fabric_builder *b, osm_node_t *node,
 	unsigned nports = osm_node_get_num_physp(node) - 1;
 	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(node));
 	enum kr_node_type type = (enum kr_node_type)osm_node_get_type(node);
-	char name[24];
+	char name[KR_GUID_NAME_LEN];
 	int id;
 
-	snprintf(name, sizeof(name), "0x%016llx", (unsigned long long)guid);
+	kr_fb_guid_name(name, type, guid);
 	id = kr_fb_add_node(b, type, nports, guid, name, node->print_desc, 0, d);
 	if (id < 0)
 		return id;
@@ -167,15 +167,21 @@ static int add_node(struct kr_fabric_builder *b, osm_node_t *node,
 	return id;
 }
 
+/* The builder id of an OpenSM node, found by the name add_node gave it. */
+static int node_id(const struct kr_fabric_builder *b, osm_node_t *node)
+{
+	char name[KR_GUID_NAME_LEN];
+
+	kr_fb_guid_name(name, (enum kr_node_type)osm_node_get_type(node),
+			cl_ntoh64(osm_node_get_node_guid(node)));
+	return kr_fb_find(b, name);
+}
+
 static int add_links(struct kr_fabric_builder *b, osm_node_t *node,
 		     struct kr_diag *d)
 {
-	char name[24];
-	int id;
+	int id = node_id(b, node);
 
-	snprintf(name, sizeof(name), "0x%016llx",
-		 (unsigned long long)cl_ntoh64(osm_node_get_node_guid(node)));
-	id = kr_fb_find(b, name);
 	for (unsigned i = 1; i < osm_node_get_num_physp(node); i++) {
 		osm_physp_t *p = osm_node_get_physp_ptr(node, i), *r;
 		int rc, rid;
@@ -186,9 +192,7 @@ static int add_links(struct kr_fabric_builder *b, osm_node_t *node,
 		r = osm_physp_get_remote(p);
 		if (!r || !osm_physp_is_valid(r))
 			continue;
-		snprintf(name, sizeof(name), "0x%016llx", (unsigned long long)
-			 cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(r))));
-		rid = kr_fb_find(b, name);
+		rid = node_id(b, osm_physp_get_node_ptr(r));
 		if (rid < 0)
 			continue;
 		rc = kr_fb_link(b, id, i, rid, osm_physp_get_port_num(r), 0, d);

@@ -14,10 +14,9 @@
 
 #include <infiniband/ibnetdisc.h>
 
-static void node_id(const ibnd_node_t *n, char *buf, size_t len)
+static void node_id(const ibnd_node_t *n, char name[KR_GUID_NAME_LEN])
 {
-	snprintf(buf, len, "%c-%016" PRIx64, n->type == IB_NODE_SWITCH ? 'S' :
-		 n->type == IB_NODE_ROUTER ? 'R' : 'H', n->guid);
+	kr_fb_guid_name(name, (enum kr_node_type)n->type, n->guid);
 }
 
 /* PortInfo:OperVLs is a code: 1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14. */
@@ -32,10 +31,10 @@ static int add_node(struct kr_fabric_builder *b, ibnd_node_t *n,
 		    struct kr_diag *d)
 {
 	bool sw = n->type == IB_NODE_SWITCH;
-	char name[32];
+	char name[KR_GUID_NAME_LEN];
 	int id, rc = 0;
 
-	node_id(n, name, sizeof(name));
+	node_id(n, name);
 	id = kr_fb_add_node(b, (enum kr_node_type)n->type, (unsigned)n->numports,
 			    n->guid, name, n->nodedesc, 0, d);
 	if (id < 0)
@@ -62,17 +61,17 @@ static int add_node(struct kr_fabric_builder *b, ibnd_node_t *n,
 static int add_links(struct kr_fabric_builder *b, const ibnd_node_t *n,
 		     struct kr_diag *d)
 {
-	char name[32];
+	char name[KR_GUID_NAME_LEN];
 	int id, rc = 0;
 
-	node_id(n, name, sizeof(name));
+	node_id(n, name);
 	id = kr_fb_find(b, name);
 	for (int i = 1; !rc && i <= n->numports; i++) {
 		const ibnd_port_t *p = n->ports[i];
 
 		if (!p || !p->remoteport)
 			continue;
-		node_id(p->remoteport->node, name, sizeof(name));
+		node_id(p->remoteport->node, name);
 		rc = kr_fb_link(b, id, (unsigned)i, kr_fb_find(b, name),
 				(unsigned)p->remoteport->portnum, 0, d);
 	}
