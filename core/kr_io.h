@@ -15,7 +15,9 @@
 #include "kr_fabric.h"
 #include "kr_tables.h"
 
-/* Topologies. name is used in messages only. */
+/* Topologies: ibnetdiscover output, ibsim net files, or OpenSM's
+ * opensm-subnet.lst (told apart by its first line). name is used in
+ * messages only. */
 int kr_net_parse(const char *buf, size_t len, const char *name,
 		 struct kr_fabric *f, struct kr_diag *d);
 int kr_net_read(const char *path, struct kr_fabric *f, struct kr_diag *d);

@@ -676,6 +676,8 @@ int kr_net_parse(const char *buf, size_t len, const char *name,
 				       [KR_SWITCH] = 0x200000 } };
 	int rc;
 
+	if (lst_detect(buf, len))
+		return lst_parse(buf, len, name, f, d);
 	*f = (struct kr_fabric){ 0 };
 	if (d)
 		d->file = name;

@@ -6,7 +6,10 @@
 #define KR_PARSE_NET_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "kr_fabric.h"
 
 struct span {
 	const char *p, *e;	/* [p, e) of the input */
@@ -67,5 +70,11 @@ static inline bool get_num(struct span *s, unsigned base, uint64_t max,
 	*v = x;
 	return true;
 }
+
+/* OpenSM's opensm-subnet.lst (parse_lst.c): told apart by its first line,
+ * read through kr_net_parse like any topology. */
+bool lst_detect(const char *buf, size_t len);
+int lst_parse(const char *buf, size_t len, const char *name,
+	      struct kr_fabric *f, struct kr_diag *d);
 
 #endif

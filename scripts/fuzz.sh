@@ -48,7 +48,7 @@ seeds() {
 	tmp=$(mktemp -d) || return 1
 	case $t in
 	net)
-		cp "$data"/*.net "$data"/*.ibnd "$s/"
+		cp "$data"/*.net "$data"/*.ibnd "$data"/*.lst "$s/"
 		"$kr" gen kns --k 3 --n 2 --p 1 -o "$s/gen-kns.net"
 		"$kr" gen torus --dims 3x2x2 --p 2 --lmc 1 -o "$s/gen-torus.net"
 		"$kr" gen mesh --dims 3x3 --parallel 2 --shuffle 7 -o "$s/gen-mesh.net" ;;

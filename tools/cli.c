@@ -220,7 +220,8 @@ static const char *dir_file(const char *dir, const char *const *names,
 
 static int from_dir(const char *cmd, struct cli_inputs *in)
 {
-	static const char *const topo[] = { "topology.net", NULL };
+	static const char *const topo[] = { "topology.net", "opensm-subnet.lst",
+					    NULL };
 	static const char *const lfts[] = { "lfts.dump", "opensm-lfts.dump",
 					    NULL };
 	static const char *const sl2vl[] = { "sl2vl.dump", "opensm-sl2vl.dump",
@@ -229,6 +230,9 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs", NULL };
 	static const char *const msl[] = { "mcast-sl", NULL };
 	static const char *const log[] = { "capture.log", NULL };
+	/* OpenSM's cache, where it shares the dump directory: the LMC that
+	 * opensm-subnet.lst leaves out */
+	static const char *const g2l[] = { "guid2lid", NULL };
 	const char *dir = in->topo;
 	struct stat st;
 
@@ -241,8 +245,11 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	in->topo = dir_file(dir, topo, in->dir_file[0], sizeof(in->dir_file[0]));
 	if (!in->topo)
 		return cli_usage_error(cmd, "%s: a directory, but without "
-				       "topology.net (a capture holds "
-				       "topology.net and lfts.dump)", dir);
+				       "topology.net or opensm-subnet.lst (a "
+				       "capture holds topology.net and "
+				       "lfts.dump, OpenSM's dump directory "
+				       "opensm-subnet.lst and, with -D 0x40, "
+				       "opensm-lfts.dump)", dir);
 	if (!in->lfts)
 		in->lfts = dir_file(dir, lfts, in->dir_file[1],
 				    sizeof(in->dir_file[1]));
@@ -263,6 +270,9 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 					sizeof(in->dir_file[5]));
 	in->capture_log = dir_file(dir, log, in->dir_file[6],
 				   sizeof(in->dir_file[6]));
+	if (!in->guid2lid)
+		in->guid2lid = dir_file(dir, g2l, in->dir_file[7],
+					sizeof(in->dir_file[7]));
 	return 0;
 }
 

@@ -71,7 +71,7 @@ struct cli_inputs {
 	const char *topo, *lfts, *sl2vl, *path_sl, *guid2lid;
 	const char *mfts, *mcast_sl;	/* multicast: MFTs, group SLs */
 	const char *capture_log;	/* a capture's log (DIR only) */
-	char dir_file[7][4200];	/* paths found in the directory */
+	char dir_file[8][4200];	/* paths found in the directory */
 };
 /* Reads them all into f and t (what none gave becomes an assumption on
  * record, with a warning on stderr); EXIT_USAGE after printing why. */

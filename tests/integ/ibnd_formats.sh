@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# Every form ibnetdiscover writes a fabric in is read to the same fabric:
+# Every form ibnetdiscover writes a fabric in is read to the same fabric,
+# and so is OpenSM's opensm-subnet.lst:
 # plain output, grouped output (-g) and the binary cache (--cache FILE,
 # detected by its magic wherever a topology is read), all taken from one simulated fabric after OpenSM gave it LIDs, and
 # compared through `knsroute info` (links, nodes with port GUIDs, counts
@@ -8,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 7
+kr_plan 8
 if ! kr_have_sim; then
 	kr_skip_rest "ibsim, opensm, ibnetdiscover or libumad2sim not installed"
 	kr_done
@@ -41,6 +42,11 @@ kr_sim_try "$T/grouped.net" ibnetdiscover -g &&
 grep -qx 'Non-Chassis Nodes' "$T/grouped.net" &&
 same_info "$T/plain.net" "$T/grouped.net"
 kr_ok $? "ibnetdiscover -g reads as the plain output (info --links, --nodes, --json)"
+
+# OpenSM's own topology dump, written by that opensm -o: the same fabric.
+cp "$KR_OSM_DIR/opensm-subnet.lst" "$T/subnet.lst" &&
+	same_info "$T/plain.net" "$T/subnet.lst"
+kr_ok $? "OpenSM's opensm-subnet.lst reads as the plain output (info --links, --nodes, --json)"
 
 # -s puts its discovery steps ("DR path ...") in front: skipped. -p lists
 # links between port GUIDs, not nodes: refused, naming the form.

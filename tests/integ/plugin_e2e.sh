@@ -96,10 +96,12 @@ run_fabric() {
 	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/hops.out"
 	kr_ok $ok "$name: opensm-lid-matrix.dump holds the hop count of each LFT path"
 
-	"$KR_CLI" check "$rb" >"$dir/check.out" 2>&1
+	"$KR_CLI" check "$rb" >"$dir/check.out" 2>&1 &&
+		"$KR_CLI" check "$KR_OSM_DIR" --path-sl "$rb/path-sl" \
+			>"$dir/check-osm.out" 2>&1
 	ok=$?
-	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/check.out" | head -20
-	kr_ok $ok "$name: knsroute check passes on what the fabric holds"
+	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/check.out" "$dir/check-osm.out" | head -20
+	kr_ok $ok "$name: knsroute check passes on what the fabric holds, and on OpenSM's dump directory"
 
 	kr_stop_opensm
 	kr_stop_ibsim

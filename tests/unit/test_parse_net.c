@@ -319,6 +319,94 @@ static void test_one_sided_links(void **state)
 /* Every other form: CRLF, no final newline, ibsim-only directives, router
  * counter (ibsim starts it at 0), relative rtguid, hcaguids, "(guid)" on a
  * CA port, hex LID with LMC, switchguid=X(Y), options, inner comments. */
+/* opensm-subnet.lst: a link per line from each end (one here from one
+ * end only), a CA behind the SM's port, a link not up (left out). */
+#define LST_SW(g, lid, pn) "{ SW Ports:04 SystemGUID:" g " NodeGUID:" g \
+	" PortGUID:" g " VenID:000000 DevID:0000 Rev:000000A1 {sw " g "} " \
+	"LID:" lid " PN:" pn " }"
+static const char lst_text[] =
+	LST_SW("0000000000000100", "0001", "02") " "
+	LST_SW("0000000000000200", "0002", "03") " PHY=4x LOG=ACT SPD=2.5\n"
+	"{ CA-SM Ports:02 SystemGUID:0000000000001000 NodeGUID:0000000000001000 "
+	"PortGUID:0000000000001002 VenID:000000 DevID:0000 Rev:000000A1 "
+	"{host a} LID:0005 PN:02 } "
+	LST_SW("0000000000000100", "0001", "01") " PHY=4x LOG=ACT SPD=2.5\n"
+	LST_SW("0000000000000100", "0001", "01") " "
+	"{ CA Ports:02 SystemGUID:0000000000001000 NodeGUID:0000000000001000 "
+	"PortGUID:0000000000001002 VenID:00000000 DevID:0000 Rev:000000A1 "
+	"{host a} LID:0005 PN:02 } PHY=4x LOG=ACT SPD=2.5\n"
+	LST_SW("0000000000000200", "0002", "04") " "
+	LST_SW("0000000000000100", "0001", "04") " PHY=4x LOG=DWN SPD=2.5\n";
+
+static void test_opensm_subnet_lst(void **state)
+{
+	static const struct { const char *from, *to; unsigned line;
+			      const char *msg; } bad[] = {
+		{ "NodeGUID:0000000000000200", "NodeGUID:zz", 1, "NodeGUID:" },
+		{ "PN:03", "PN:05", 1, "\"PN:\" with a port of the node" },
+		{ "{host a} LID", "{host a LID", 2, "an opensm-subnet.lst line" },
+		{ "Rev:000000A1 {host a} LID:0005 PN:02 } PHY", "Rev:1 {a", 3,
+		  "\"} LID:\" after the description" },
+		{ "LOG=DWN", "", 4, "\"LOG=\"" },
+	};
+	struct kr_fabric f;
+	struct kr_diag d = { 0 };
+	uint32_t s1, s2, h;
+
+	(void)state;
+	assert_int_equal(parse(lst_text, &f, &d), KR_OK);
+	s1 = by_name(&f, "S-0000000000000100");
+	s2 = by_name(&f, "S-0000000000000200");
+	h = by_name(&f, "H-0000000000001000");
+	assert_int_equal(f.nsw, 2);
+	assert_int_equal(f.nnode, 3);
+	assert_link(&f, s1, 2, s2, 3);
+	assert_link(&f, s1, 1, h, 2);
+	assert_int_equal(f.peer[kr_port(&f, s1, 4)], -1);
+	assert_int_equal(count_links(&f), 2);
+	assert_int_equal(f.lid[kr_port(&f, s1, 0)], 1);
+	assert_int_equal(f.lid[kr_port(&f, s2, 0)], 2);
+	assert_int_equal(f.lid[kr_port(&f, h, 2)], 5);
+	assert_int_equal(f.port_guid[kr_port(&f, h, 2)], 0x1002);
+	assert_string_equal(kr_node_desc(&f, h), "host a");
+	kr_fabric_free(&f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[sizeof(lst_text)];
+		const char *at = strstr(lst_text, bad[i].from);
+		size_t pre = (size_t)(at - lst_text);
+
+		memcpy(text, lst_text, pre);
+		snprintf(text + pre, sizeof(text) - pre, "%s%s", bad[i].to,
+			 at + strlen(bad[i].from));
+		if (parse(text, &f, &d) != KR_EPARSE || d.line != bad[i].line ||
+		    !strstr(d.msg, bad[i].msg))
+			fail_msg("case %zu: line %u \"%s\"", i, d.line, d.msg);
+	}
+}
+
+/* What OpenSM 3.3.23 (`opensm -o -R minhop -l 1`) wrote on ibsim for
+ * `knsroute gen torus --dims 3x3 --p 1 --lmc 1 --shuffle 3`: 9 switches of
+ * 5 ports, 9 CAs, 27 links, every endpoint with a LID. */
+static void test_opensm_subnet_lst_real(void **state)
+{
+	struct kr_fabric f;
+	uint32_t lids = 0;
+
+	(void)state;
+	read_data("osm_t33-subnet.lst", &f);
+	assert_int_equal(f.nsw, 9);
+	assert_int_equal(f.nnode, 18);
+	assert_int_equal(count_links(&f), 27);
+	for (uint32_t n = 0; n < f.nnode; n++) {
+		uint32_t s = kr_port(&f, n, kr_is_switch(&f, n) ? 0 : 1);
+
+		assert_int_equal(f.nports[n], kr_is_switch(&f, n) ? 5 : 1);
+		lids += f.lid[s] != 0;
+	}
+	assert_int_equal(lids, 18);
+	kr_fabric_free(&f);
+}
+
 static void test_record_forms(void **state)
 {
 	static const char text[] =
@@ -798,6 +886,8 @@ int main(void)
 		cmocka_unit_test(test_ibsim_examples),
 		cmocka_unit_test(test_one_sided_links),
 		cmocka_unit_test(test_record_forms),
+		cmocka_unit_test(test_opensm_subnet_lst),
+		cmocka_unit_test(test_opensm_subnet_lst_real),
 		cmocka_unit_test(test_errors_name_their_line),
 		cmocka_unit_test(test_nul_and_missing_file),
 		cmocka_unit_test(test_fuzz_truncations),
