@@ -732,46 +732,58 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
 	return KR_OK;
 }
 
-/* The SM node's traffic towards dlid on t->sm_sl: the SA's queries from
- * every CA port and the replies of every switch to its PerfMgr (which
- * OpenSM sends on SL 0, the default sm_sl) when dlid is the SM's LID,
- * else what the SM's port sends to dlid. Extra pairs besides the DLID's
- * own SLs. On a channel generation of their own: classes_chain marks the
- * channels of the DLID's SL without their outcome, which ch_walk would
- * read. */
-static int sa_pairs(struct walk *w, unsigned dlid)
+/* One SL's share of the SM node's traffic towards dlid: with ca, the CA
+ * ports' to the SM's LID, or the SM port's to a CA LID; with sw, the
+ * switches' to the SM's LID, or the SM port's to a switch LID. On a
+ * channel generation of its own: classes_chain marks the channels of the
+ * DLID's SL without their outcome, which ch_walk would read. */
+static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl, bool ca,
+		       bool sw)
 {
 	const struct kr_fabric *f = w->f;
-	unsigned sl = w->t->sm_sl;
 	uint32_t dest = f->lid_port[dlid];
-	uint64_t before = w->r->pairs;
 
 	w->sl_dlid[sl] = 0;	/* no DLID's generation: a new one */
-	if (dlid == w->t->sm_lid) {
-		for (uint32_t k = 0; k < w->ncls; k++) {
-			struct src_class *c = &w->cls[k];
-			uint32_t n = c->n - (w->class_of[dest] == k);
-
-			if (n && c->kind == SRC_CA &&
-			    one_class(w, c, dlid, sl, 0, n))
-				return KR_ENOMEM;
-		}
-		for (uint32_t sw = 0; sw < f->nsw; sw++) {
-			uint32_t s = f->port0[sw];
-			struct src_class c;
-
-			if (s == dest || !f->lid[s])
-				continue;
-			c = check_source_class(w, s);
-			if (one_pair(w, s, &c, dlid, sl))
-				return KR_ENOMEM;
-		}
-	} else if (dest != w->sm_slot &&
-		   one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl)) {
-		return KR_ENOMEM;
+	if (dlid != w->t->sm_lid) {
+		if (dest == w->sm_slot ||
+		    !(kr_is_switch(f, f->owner[dest]) ? sw : ca))
+			return KR_OK;
+		return one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl);
 	}
-	w->r->sm_pairs += w->r->pairs - before;
+	for (uint32_t k = 0; ca && k < w->ncls; k++) {
+		struct src_class *c = &w->cls[k];
+		uint32_t n = c->n - (w->class_of[dest] == k);
+
+		if (n && c->kind == SRC_CA && one_class(w, c, dlid, sl, 0, n))
+			return KR_ENOMEM;
+	}
+	for (uint32_t n = 0; sw && n < f->nsw; n++) {
+		uint32_t s = f->port0[n];
+		struct src_class c;
+
+		if (s == dest || !f->lid[s])
+			continue;
+		c = check_source_class(w, s);
+		if (one_pair(w, s, &c, dlid, sl))
+			return KR_ENOMEM;
+	}
 	return KR_OK;
+}
+
+/* The SM node's traffic towards dlid, besides the DLID's own SLs: the
+ * SA's queries from every CA port and its answers, on t->sm_sl, and the
+ * PerfMgr's queries to every port, switches' included, and their replies
+ * (a port replies on the request's SL), on the SL OpenSM sends them on. */
+static int sa_pairs(struct walk *w, unsigned dlid)
+{
+	unsigned sa = w->t->sm_sl;
+	uint64_t before = w->r->pairs;
+	int rc = sm_pairs_on(w, dlid, sa, true, sa == KR_PERFMGR_SL);
+
+	if (!rc && sa != KR_PERFMGR_SL)
+		rc = sm_pairs_on(w, dlid, KR_PERFMGR_SL, true, true);
+	w->r->sm_pairs += w->r->pairs - before;
+	return rc;
 }
 
 /* The pairs from the sources srcs picks towards dlid. */

@@ -76,11 +76,17 @@ static void text_pairs(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->pairs, r->nsrc, r->ndst,
 		(unsigned long long)r->delivered,
 		(unsigned long long)(r->pairs - r->delivered));
-	if (r->sm_lid)
+	if (r->sm_lid && r->sm_sl == KR_PERFMGR_SL)
 		fprintf(out, "SM traffic:   %llu of the pairs: SL %u between "
 			"the SM (LID %u) and every CA port (SA) and switch "
 			"(PerfMgr)\n",
 			(unsigned long long)r->sm_pairs, r->sm_sl, r->sm_lid);
+	else if (r->sm_lid)
+		fprintf(out, "SM traffic:   %llu of the pairs: SL %u between "
+			"the SM (LID %u) and every CA port (SA), SL %u between "
+			"it and every CA port and switch (PerfMgr)\n",
+			(unsigned long long)r->sm_pairs, r->sm_sl, r->sm_lid,
+			KR_PERFMGR_SL);
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)
 		if (r->fail[i])
 			fprintf(out, "  %-11s %llu  (%s)\n", fail_names[i],
@@ -359,7 +365,8 @@ static void json_pairs(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)(r->pairs - r->delivered));
 	if (r->sm_lid)
 		fprintf(out, "\"sa\": {\"sm_lid\": %u, \"sl\": %u, "
-			"\"pairs\": %llu}, ", r->sm_lid, r->sm_sl,
+			"\"perfmgr_sl\": %u, \"pairs\": %llu}, ", r->sm_lid,
+			r->sm_sl, KR_PERFMGR_SL,
 			(unsigned long long)r->sm_pairs);
 	fprintf(out, "\"fail\": {");
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)

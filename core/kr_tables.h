@@ -15,6 +15,7 @@
 
 #define KR_NO_PORT 255		/* LFT entry without a route (OSM_NO_PATH) */
 #define KR_NSL 16
+#define KR_PERFMGR_SL 0		/* OpenSM 3.3's PerfMgr: "FIXME SL != 0" */
 #define KR_VL15 15
 
 /* One SL per (source LID, destination LID) where it differs from dlid_sl. */
@@ -71,9 +72,9 @@ struct kr_tables {
 	/* Where every port sends its SA queries (PortInfo MasterSMLID and
 	 * MasterSMSL): each CA port's queries go to sm_lid on sm_sl, and the
 	 * SA answers each on sm_sl, over the unicast LFTs whatever the
-	 * destinations' own SLs; so do the SM node's PerfMgr queries to
-	 * every switch and their replies (SL 0 in OpenSM 3.3, the default
-	 * sm_sl). sm_lid 0: not known, not checked. */
+	 * destinations' own SLs. The SM node's PerfMgr queries every port,
+	 * switches' included, on KR_PERFMGR_SL, and they reply on it.
+	 * sm_lid 0: not known, not checked. */
 	uint16_t sm_lid;
 	uint8_t sm_sl;
 };

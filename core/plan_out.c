@@ -220,7 +220,7 @@ int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p)
 {
-	char topo[256], how[64] = "", sa[48] = "";
+	char topo[256], how[64] = "", sa[80] = "";
 	unsigned lids = 0;
 
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
@@ -229,9 +229,13 @@ void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 	if (p->incremental)
 		snprintf(how, sizeof(how), " (incremental: %u destinations)",
 			 p->check_dests);
-	if (p->checked && p->check.sm_lid)
+	if (p->checked && p->check.sm_lid && p->check.sm_sl == KR_PERFMGR_SL)
 		snprintf(sa, sizeof(sa), ", SA traffic on SL %u included",
 			 p->check.sm_sl);
+	else if (p->checked && p->check.sm_lid)
+		snprintf(sa, sizeof(sa), ", SA traffic on SL %u and the "
+			 "PerfMgr's on SL %u included", p->check.sm_sl,
+			 KR_PERFMGR_SL);
 	/* a check without a CA to send from passes vacuously: not a proof */
 	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s%s; ms: topo %.1f "
 		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,

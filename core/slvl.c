@@ -621,7 +621,12 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
 	p->ndetour = c ? c->detour_vls : 2;
-	p->mcast_sls = c ? c->mcast_sls : 1;
+	/* the SA's traffic follows the unicast routes to and from the SM's
+	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which
+	 * it joins unless multicast has no VL by choice */
+	p->mcast_sls = !c ? 1
+		     : c->mcast_sls ? (uint16_t)(c->mcast_sls | 1u << c->sm_sl)
+				    : 0;
 	reset_mcast(p);
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {

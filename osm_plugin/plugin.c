@@ -760,13 +760,6 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 			"programmed, so knsroute plans for one VL (meshes only: "
 			"KNS crossbars, torus rings, multipath and detours need "
 			"more, and fall back); set qos TRUE\n");
-	/* OpenSM 3.3's PerfMgr sends on SL 0 whatever sm_sl says */
-	if (osm->subn.opt.perfmgr && osm->subn.opt.sm_sl)
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR12: knsroute: the "
-			"PerfMgr queries every port on SL 0 and the switches "
-			"reply on it, but the check proves the SM's traffic on "
-			"sm_sl %u: those MADs are not covered; set sm_sl 0\n",
-			osm->subn.opt.sm_sl);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: engine set up, config %s "
 		"(read every sweep)\n", pl->conf_path);
 	return 0;

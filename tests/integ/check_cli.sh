@@ -174,7 +174,8 @@ kr_ok $? "--dests with another word: exit 2"
 # The SA's traffic: an SM LID no port has is refused before any check; a
 # real one (the last CA's second LID, LMC 1) adds its pairs to the
 # management class: 8 other CA ports' queries, answers to their 16 LIDs,
-# and the PerfMgr's queries to the 9 switches and their replies.
+# on --sm-sl, and on SL 0 the PerfMgr's with the same ports and the 9
+# switches.
 # shellcheck disable=SC2086
 run nosm $T33 --sm-lid 999
 [ $RC -eq 2 ] && grep -q -- "--sm-lid 999: no port of the fabric has that LID" "$T/nosm.err" &&
@@ -185,8 +186,9 @@ sm=$(awk '/^0x/ { print strtonum($1) }' "$D/chk_t33-lfts.dump" | sort -n | tail 
 run sa $T33 --sm-lid "$sm" --sm-sl 3 --json
 [ $ok -eq 0 ] && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "pairs": 42}, r["sa"]' "$T/sa.out" "$sm"
-kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 + 9 + 9 SM pairs on --sm-sl"
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "perfmgr_sl": 0,
+                   "pairs": 24 + 42}, r["sa"]' "$T/sa.out" "$sm"
+kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl, 8 + 16 + 9 + 9 PerfMgr pairs on SL 0"
 
 # A capture DIR's capture.log names the SM (a log from before the SL was
 # logged: SL 0); one naming an LID no port has is an input error there.
@@ -196,7 +198,8 @@ echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID $sm, 0.02
 run caplog "$T/cap" --json
 python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 0, "pairs": 42}, r["sa"]' "$T/caplog.out" "$sm"
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 0, "perfmgr_sl": 0,
+                   "pairs": 42}, r["sa"]' "$T/caplog.out" "$sm"
 ok=$?
 echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID 999 SL 2, 0.02 s" >"$T/cap/capture.log"
 run badlog "$T/cap"

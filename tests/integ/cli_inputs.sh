@@ -72,8 +72,9 @@ rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/f.out" ] &&
 	grep -q "^knsroute faults: --mcast: the plan of $T/t4.net has no SL or VL left for multicast" "$T/err"
 kr_ok $? "faults --mcast without a multicast SL: said once (exit $rc)"
+# multicast on SL 3 and the SA's SL 5, which joins it: SL 0 is neither
 printf 'mcast_sls 3\n' >"$T/m3.conf"
-"$K" faults "$T/t.net" --conf "$T/m3.conf" --mcast --random 1 --trials 2 >/dev/null 2>"$T/err"
+"$K" faults "$T/t.net" --conf "$T/m3.conf" --sm-sl 5 --mcast --random 1 --trials 2 >/dev/null 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "keeps multicast safe on SL 3, not on the group's SL 0" "$T/err" &&
 	"$K" faults "$T/t.net" --mcast --random 1 --trials 2 | grep -qx "failures  *0"

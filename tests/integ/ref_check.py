@@ -10,9 +10,10 @@ channel dependency graph has a cycle:
     all PAIRS DELIVERED ok|loop
 
 "data" is traffic to CA LIDs, "all" adds traffic to switch LIDs and, given
-the SM's LID and SL, the SM node's: every CA port (the SA's queries) and
-every switch (replies to its PerfMgr) to that LID, and the SM's port to
-every CA and switch LID, on that SL whatever the path SLs say. It shares
+the SM's LID and SL, the SM node's: every CA port to that LID and the SM's
+port to every CA LID on that SL (the SA's), and every port, switches'
+included, to that LID and the SM's port to every LID on SL 0 (OpenSM's
+PerfMgr), whatever the path SLs say. It shares
 no code with knsroute's checker: it reads the normalised files that
 `knsroute info --nodes/--links` and `knsroute check --write-lfts/
 --write-sl2vl/--write-path-sl` print, and nothing else.
@@ -170,14 +171,21 @@ def main(argv):
     if sm_lid in owner:
         sm = owner[sm_lid]
         switches = [pg for pg in lids_of if is_switch(pg)]
-        for pg in [pg for pg, _ in sources] + switches:
-            if pg != sm:
-                pairs["mgmt"] += 1
-                delivered["mgmt"] += walk(pg, sm_lid, sm_sl, edges["mgmt"])
-        for dlid, dpg in owner.items():
-            if dpg != sm and (is_switch(dpg) or where[dpg] in peer):
-                pairs["mgmt"] += 1
-                delivered["mgmt"] += walk(sm, dlid, sm_sl, edges["mgmt"])
+        cas = [pg for pg, _ in sources]
+        # (SL, sources to the SM, whether switch LIDs are destinations)
+        walks = [(0, cas + switches, True)]
+        if sm_sl != 0:
+            walks.append((sm_sl, cas, False))
+        for sl, srcs, to_switches in walks:
+            for pg in srcs:
+                if pg != sm:
+                    pairs["mgmt"] += 1
+                    delivered["mgmt"] += walk(pg, sm_lid, sl, edges["mgmt"])
+            for dlid, dpg in owner.items():
+                if dpg != sm and (is_switch(dpg) and to_switches or
+                                  not is_switch(dpg) and where[dpg] in peer):
+                    pairs["mgmt"] += 1
+                    delivered["mgmt"] += walk(sm, dlid, sl, edges["mgmt"])
     data = edges["data"]
     both = data | edges["mgmt"]
     print("data", pairs["data"], delivered["data"],

@@ -249,11 +249,12 @@ static void test_ring_dateline_clean(void **state)
  * every map sends to VL 0: SM -> H1 (S2+ S3+ S0+), H3 -> SM (S3+ S0+ S1+)
  * and the data pair H1 -> H0, which stays on VL 0 from S1 to S3, (S1+
  * S2+) close the four "+" channels of VL 0. The SM on H2, then on S2
- * itself: the same channels; 3 + 3 SA pairs and 4 + 4 between the SM and
- * the switches (PerfMgr), then 4 + 4 and 3 + 3. */
+ * itself: the same channels; 3 + 3 SA pairs on SL 7, and on SL 0 the
+ * PerfMgr's 3 + 3 with the CAs and 4 + 4 with the switches; then 4 + 4,
+ * and 4 + 4 and 3 + 3. */
 static void test_sa_traffic_loop(void **state)
 {
-	static const unsigned sm_lid[] = { 5 + 2, 3 }, sa_pairs[] = { 14, 14 };
+	static const unsigned sm_lid[] = { 5 + 2, 3 }, sa_pairs[] = { 20, 22 };
 	struct kr_fabric f;
 	struct kr_tables t;
 	struct kr_check_report r;
@@ -280,19 +281,40 @@ static void test_sa_traffic_loop(void **state)
 		}
 		kr_check_report_free(&r);
 	}
-	/* the SA on SL 2, H2's own SL: the dateline holds for it */
+	/* the SA on SL 2, H2's own SL, where the dateline holds for it; the
+	 * PerfMgr's SL 0, which every map here sends to VL 0 as it does SL
+	 * 7, still closes the loop */
 	t.sm_lid = 5 + 2;
 	t.sm_sl = 2;
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_int_equal(r.sm_pairs, 6 + 14);
+	kr_check_report_free(&r);
+	/* SL 0 on a VL of its own (2), the LIDs behind S0 moved to SL 4,
+	 * which every map sends to VL 0 as the dateline sent SL 0: VL 2
+	 * carries only the SM node's traffic, which starts or ends at S2 and
+	 * never passes it, so no cycle */
+	for (unsigned lid = 1; lid <= f.max_lid; lid++)
+		if (t.dlid_sl[lid] == 0)
+			t.dlid_sl[lid] = 4;
+	for (uint32_t sw = 0; sw < 4; sw++)
+		for (unsigned in = 0; in <= 4; in++)
+			for (unsigned out = 0; out <= 4; out++) {
+				uint64_t *m = kr_tables_sl2vl_ref(&f, &t, sw, in,
+								  out);
+
+				*m = kr_map_set(*m, 0, 2);
+			}
 	assert_int_equal(run(&f, &t, &r), KR_OK);
-	assert_int_equal(r.sm_pairs, 14);
+	assert_int_equal(r.sm_pairs, 6 + 14);
+	assert_int_equal(r.max_vl, 2);
 	kr_check_report_free(&r);
 	kr_tables_free(&t);
 	kr_fabric_free(&f);
 }
 
 /* The dateline ring of 4 with LIDs on H1 and H2 only, the SM on H2, its
- * traffic on SL 7 (VL 0 everywhere). Its pairs with H1 and H1's towards S0
- * (SL 0, VL 0 from S1 to S3) hold S1+ S2+, S2+ S3+ and S3+ S0+ on VL 0;
+ * traffic on SL 0 (VL 0 everywhere). Its pairs with H1 and H1's towards S0
+ * (SL 0 too) hold S1+ S2+, S2+ S3+ and S3+ S0+ on VL 0;
  * only a switch's reply to the SM from S0 or S3 (its PerfMgr) adds
  * S0+ S1+ and closes the four "+" channels. 1 + 1 SA pairs, 4 + 4 with
  * the switches. */
@@ -313,7 +335,7 @@ static void test_switch_replies_to_sm_loop(void **state)
 	}
 	assert_int_equal(kr_fabric_index_lids(&f, NULL), KR_OK);
 	t.sm_lid = 5 + 2;
-	t.sm_sl = 7;
+	t.sm_sl = 0;
 	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
 	assert_int_equal(r.sm_pairs, 10);
 	assert_int_equal(r.delivered, r.pairs);

@@ -34,10 +34,12 @@ static void torus_plan(struct fixture *x, unsigned k)
 
 	assert_int_equal(kr_gen(&o, &x->f, NULL, NULL, NULL, NULL), KR_OK);
 	kr_conf_init(&c);
-	/* multicast on SL 15 keeps SL 0 a unicast class SL, as on a fabric
-	 * whose partitions.conf chose SL 15: the trees below then share a
-	 * VL with unicast, as OpenSM's own trees do under other engines */
+	/* multicast (and the SA, which joins it) on SL 15 keeps SL 0 a
+	 * unicast class SL, as on a fabric whose partitions.conf and sm_sl
+	 * chose SL 15: the trees below then share a VL with unicast, as
+	 * OpenSM's own trees do under other engines */
 	c.mcast_sls = 1u << 15;
+	c.sm_sl = 15;
 	assert_int_equal(kr_plan_build(&x->f, &c, &x->p, NULL), KR_OK);
 }
 
