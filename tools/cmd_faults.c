@@ -823,7 +823,7 @@ static int mcast_applies(const struct faults_args *a, const struct kr_plan *p)
 		return cli_usage_error("faults", "--mcast: the plan of %s keeps "
 				       "multicast safe on SL %u, not on the "
 				       "group's SL 0 (knsroute.conf "
-				       "mcast_sls)", a->topo, fix);
+				       "mcast_sls and --sm-sl)", a->topo, fix);
 	return cli_usage_error("faults", "--mcast: the plan of %s has no SL "
 			       "or VL left for multicast (%s)", a->topo,
 			       p->slvl.text);
