@@ -758,8 +758,10 @@ static void test_lfts_no_path(void **state)
 	free(buf);
 }
 
-/* A header range beyond the topology's LIDs is fine; a port GUID there
- * is an unknown LID. The same block twice names the first. */
+/* A header range beyond the topology's LIDs is fine; a LID there is
+ * unknown, or, named for a port the topology gives another LID, one
+ * of LIDs that differ (an LMC that opensm-subnet.lst leaves out, say).
+ * The same block twice names the first. */
 static void test_lfts_unknown_lid_and_twice(void **state)
 {
 	const struct kr_fabric *f = *state;
@@ -768,9 +770,17 @@ static void test_lfts_unknown_lid_and_twice(void **state)
 	struct bad_case c = {
 		"Unicast lids [0-40] of switch Lid 4 guid 0x0002c9783aac1b04 "
 		"('sw-232f36b4'):\n0x0028 003 # Switch portguid "
-		"0x0002c9783aac1b04: 'x'\n40 lids dumped\n", 2,
+		"0x0000000000000bad: 'x'\n40 lids dumped\n", 2,
 		"unknown LID 40" };
 
+	run_bad(f, &c, kr_lfts_parse, true);
+	c = (struct bad_case){
+		"Unicast lids [0-40] of switch Lid 4 guid 0x0002c9783aac1b04 "
+		"('sw-232f36b4'):\n0x0028 003 # Switch portguid "
+		"0x0002c9783aac1b04: 'x'\n40 lids dumped\n", 2,
+		"LID 40 of port GUID 0x0002c9783aac1b04, which has LID 4 (LMC "
+		"0) in the topology: the LIDs differ, or the topology lacks the "
+		"LMC (give --guid2lid" };
 	run_bad(f, &c, kr_lfts_parse, true);
 	buf = load("chk_t33-lfts.dump", &len);
 	blk = (size_t)(strstr(buf, "27 lids dumped\n") - buf) + 15;
