@@ -875,8 +875,9 @@ static void mark_repaired(struct repair *r)
 }
 
 /* Whether the SM node's traffic (the SA's, its PerfMgr's) could not ride
- * r->col. It shares the multicast and up*-down* VL (by default sm_sl is
- * multicast's SL 0) but follows the unicast LFTs: the queries and replies
+ * r->col. It shares the multicast and up*-down* VL (sm_sl joins the
+ * multicast SLs, and the PerfMgr's SL 0 is one unless knsroute.conf says
+ * otherwise) but follows the unicast LFTs: the queries and replies
  * to the SM's LID must only climb towards the SM's switch, the root of the
  * ranks, and what it sends to a CA or switch LID only descend from there,
  * or the VL's up*-down* order breaks. Routes
