@@ -119,6 +119,7 @@ struct check_args {
 	struct kr_check_opts o;
 	unsigned sm_lid, sm_sl;
 	int sm_sl_given;
+	const char *sm_from;		/* the file that named the SM, if any */
 	int json, level;
 };
 
@@ -274,14 +275,45 @@ static void sm_from_log(struct check_args *a)
 		fclose(in);
 }
 
+/* The SM OpenSM marks in opensm-subnet.lst ("CA-SM", "SW-SM": that
+ * record's LID is the SM's). The file gives no SL: OpenSM's default 0
+ * unless --sm-sl says, and a note says so. */
+static void sm_from_lst(struct check_args *a)
+{
+	FILE *in = strcmp(a->in.topo, "-") ? fopen(a->in.topo, "r") : NULL;
+	char line[1024];
+	const char *at;
+	unsigned lid;
+
+	while (in && fgets(line, sizeof(line), in) && !strncmp(line, "{ ", 2)) {
+		if (!(at = strstr(line, "-SM Ports:")) ||
+		    !(at = strstr(at, "} LID:")) ||
+		    sscanf(at, "} LID:%x", &lid) != 1 || !lid || lid > 0xbfff)
+			continue;
+		a->sm_lid = lid;
+		a->sm_from = a->in.topo;
+		if (!a->sm_sl_given)
+			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
+				"SL 0 taken (the file gives none; --sm-sl to "
+				"say)\n", a->in.topo, lid);
+		break;
+	}
+	if (in)
+		fclose(in);
+}
+
 /* The SA's traffic to check: the SM's port must be in the fabric. */
 static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 		     struct kr_tables *t)
 {
 	int given = a->sm_lid != 0;
 
-	if (!given && a->in.capture_log)
+	if (!given && a->in.capture_log) {
 		sm_from_log(a);
+		a->sm_from = a->in.capture_log;
+	} else if (!given) {
+		sm_from_lst(a);
+	}
 	if (!a->sm_lid)
 		return 0;
 	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)
@@ -290,8 +322,7 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 					       a->sm_lid)
 			     : cli_usage_error("check", "%s: SM LID %u: no "
 					       "port of the fabric has that "
-					       "LID", a->in.capture_log,
-					       a->sm_lid);
+					       "LID", a->sm_from, a->sm_lid);
 	t->sm_lid = (uint16_t)a->sm_lid;
 	t->sm_sl = (uint8_t)a->sm_sl;
 	return 0;
