@@ -273,24 +273,55 @@ static int subnet_link(const struct kr_fabric *f, const struct kr_topo *topo,
 	       kr_is_switch(f, f->owner[f->peer[slot]]);
 }
 
+/* port_map's few distinct results (by dimension, crossbar port, turn
+ * against the order), each with the VLs its used SLs take: a fabric has
+ * a map per (in, out) port pair, and they repeat. */
+struct map_memo {
+	uint64_t map[KR_MAX_DIM + 1][2][2];
+	uint16_t vls[KR_MAX_DIM + 1][2][2];
+	uint8_t have[KR_MAX_DIM + 1][2][2];
+	uint16_t used_sl;
+};
+
+static uint64_t memo_map(const struct kr_slvl *p, struct map_memo *m,
+			 unsigned dim, int xbar_port, int against, uint16_t *vls)
+{
+	unsigned d = dim == KR_NO_DIM ? KR_MAX_DIM : dim;
+
+	if (!m->have[d][xbar_port][against]) {
+		uint64_t map = port_map(p, dim, xbar_port, against);
+		uint16_t v = 0;
+
+		for (unsigned sl = 0; sl < KR_NSL; sl++)
+			if (m->used_sl >> sl & 1)
+				v |= (uint16_t)(1u << kr_map_vl(map, sl));
+		m->map[d][xbar_port][against] = map;
+		m->vls[d][xbar_port][against] = v;
+		m->have[d][xbar_port][against] = 1;
+	}
+	*vls = m->vls[d][xbar_port][against];
+	return m->map[d][xbar_port][against];
+}
+
 /* With subnets, packets to a subnet switch (SL 15) turn against the
  * order at a router and then still take several hops inside the subnet,
  * on links that other SL-15 packets cross in order: SL 15 rides the
  * crossbar VL on every switch-to-switch link there, a VL of its own. */
-static uint64_t turn_map(const struct kr_slvl *p, const struct kr_fabric *f,
-			 const struct kr_topo *topo, const unsigned *rank,
-			 uint32_t n, unsigned in, unsigned out)
+static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
+			 const struct kr_fabric *f, const struct kr_topo *topo,
+			 const unsigned *rank, uint32_t n, unsigned in,
+			 unsigned out, uint16_t *vls)
 {
 	uint32_t so = kr_port(f, n, out), si = kr_port(f, n, in);
 	unsigned dim = port_dim(f, topo, so);
 
 	if (subnet_link(f, topo, so))
-		return port_map(p, dim, 1, 1);
+		return memo_map(p, m, dim, 1, 1, vls);
 	int xo = kr_is_switch(f, n) && router_xbar_port(f, topo, so);
 	int against = xo && in && router_xbar_port(f, topo, si) &&
 		      rank[port_dim(f, topo, si)] > rank[dim];
 
-	return port_map(p, dim, xo, against);
+	return memo_map(p, m, dim, xo, against, vls);
 }
 
 static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
@@ -298,6 +329,7 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		      struct kr_tables *t, uint16_t used_sl)
 {
 	unsigned rank[KR_MAX_DIM];
+	struct map_memo m = { .used_sl = used_sl };
 
 	order_rank(topo, c, rank);
 	for (uint32_t n = 0; n < f->nnode; n++) {
@@ -308,13 +340,13 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 			unsigned nin = kr_is_switch(f, n) ? np : 0;
 
 			for (unsigned in = 0; in <= nin; in++) {
-				uint64_t map = turn_map(p, f, topo, rank, n,
-							kr_is_switch(f, n) ? in : out, out);
+				uint16_t vls;
+				uint64_t map = turn_map(p, &m, f, topo, rank, n,
+							kr_is_switch(f, n) ? in : out,
+							out, &vls);
 
 				*kr_tables_sl2vl_ref(f, t, n, in, out) = map;
-				for (unsigned sl = 0; sl < KR_NSL; sl++)
-					if (used_sl >> sl & 1)
-						p->vl_mask[slot] |= 1u << kr_map_vl(map, sl);
+				p->vl_mask[slot] |= vls;
 			}
 		}
 	}
