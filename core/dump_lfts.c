@@ -210,19 +210,21 @@ static int check_owner(struct lft_parse *ps, unsigned lid, const char *rest)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "expected a port GUID after \"portguid\"");
 	slot = kr_port_by_lid(f, lid);
-	if (slot == KR_NONE && (slot = kr_port_by_guid(f, guid)) != KR_NONE &&
-	    f->lid[slot])
+	if (slot == KR_NONE) {
+		uint32_t named = kr_port_by_guid(f, guid);
+
 		/* opensm-subnet.lst, say, gives base LIDs alone */
-		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
-			       "LID %u of port GUID 0x%016" PRIx64 ", which has "
-			       "LID %u (LMC %u) in the topology: the LIDs differ, "
-			       "or the topology lacks the LMC (give --guid2lid, "
-			       "OpenSM's guid2lid cache)", lid, guid,
-			       f->lid[slot], f->lmc[slot]);
-	if (slot == KR_NONE || !f->lid[slot])
+		if (named != KR_NONE && f->lid[named])
+			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
+				       "LID %u of port GUID 0x%016" PRIx64 ", which "
+				       "has LID %u (LMC %u) in the topology: the "
+				       "LIDs differ, or the topology lacks the LMC "
+				       "(give --guid2lid, OpenSM's guid2lid cache)",
+				       lid, guid, f->lid[named], f->lmc[named]);
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "unknown LID %u (port GUID 0x%016" PRIx64 " here): "
 			       "no port of the topology has it", lid, guid);
+	}
 	if (f->port_guid[slot] != guid)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "LID %u belongs to port GUID 0x%016" PRIx64

@@ -382,7 +382,8 @@ static int alloc_fabric(struct kr_fabric *f)
 	       f->oper_vls ? KR_OK : KR_ENOMEM;
 }
 
-struct by_guid {
+struct node_key {
+	bool other;		/* not a switch */
 	uint64_t guid;
 	uint32_t node;
 };
@@ -391,8 +392,10 @@ struct by_guid {
  * both lines) keeps the input order. */
 static int cmp_node(const void *a, const void *b)
 {
-	const struct by_guid *x = a, *y = b;
+	const struct node_key *x = a, *y = b;
 
+	if (x->other != y->other)
+		return x->other - y->other;
 	if (x->guid != y->guid)
 		return (x->guid > y->guid) - (x->guid < y->guid);
 	return (x->node > y->node) - (x->node < y->node);
@@ -404,8 +407,8 @@ static int cmp_node(const void *a, const void *b)
  * and files in node order (vlarb, topology.net) should read alike. */
 static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 {
-	uint32_t nsw = 0, nother = 0;
-	struct by_guid *order;
+	uint32_t nsw = 0;
+	struct node_key *order;
 
 	b->final = malloc((b->nnode + 1) * sizeof(*b->final));
 	order = malloc((b->nnode + 1) * sizeof(*order));
@@ -413,16 +416,12 @@ static int number_nodes(struct kr_fabric_builder *b, struct kr_fabric *f)
 		free(order);
 		return KR_ENOMEM;
 	}
-	for (uint32_t n = 0; n < b->nnode; n++)
-		nsw += b->node[n].type == KR_SWITCH;
 	for (uint32_t n = 0; n < b->nnode; n++) {
-		uint32_t at = b->node[n].type == KR_SWITCH ? n - nother
-							     : nsw + nother++;
-
-		order[at] = (struct by_guid){ b->node[n].guid, n };
+		order[n] = (struct node_key){ b->node[n].type != KR_SWITCH,
+					      b->node[n].guid, n };
+		nsw += !order[n].other;
 	}
-	qsort(order, nsw, sizeof(*order), cmp_node);
-	qsort(order + nsw, b->nnode - nsw, sizeof(*order), cmp_node);
+	qsort(order, b->nnode, sizeof(*order), cmp_node);
 	for (uint32_t i = 0; i < b->nnode; i++)
 		b->final[order[i].node] = i;
 	free(order);

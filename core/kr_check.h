@@ -20,9 +20,10 @@
  *
  * Two traffic classes, two verdicts: data (CA port to CA port) first, then
  * the same graph grown by management traffic (towards switch LIDs, from
- * switches with switch_sources, and the SM node's traffic on t->sm_sl
- * between t->sm_lid and every CA port (the SA) and switch (its PerfMgr)). With multicast groups in the tables
- * a third: the counted unicast class's graph grown by every group's tree
+ * switches with switch_sources, and the SM node's: the SA's between
+ * t->sm_lid and every CA port on t->sm_sl, its PerfMgr's between it and
+ * every port on KR_PERFMGR_SL). With multicast groups in the tables a
+ * third: the counted unicast class's graph grown by every group's tree
  * (check_mcast.c), so a loop that needs multicast is told apart. Inputs a reader did not have
  * (t->sl2vl_given, t->sl_given) are assumptions: they are counted, and a
  * credit loop the given inputs alone do not close is told apart from one

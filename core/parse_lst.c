@@ -29,21 +29,11 @@ struct lst {
 	unsigned line;
 };
 
-static bool word(struct span *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	if ((size_t)(s->e - s->p) < n || memcmp(s->p, w, n))
-		return false;
-	s->p += n;
-	return true;
-}
-
 /* " KEY:HEX" with the key as given; *v the value. */
 static bool field(struct span *s, const char *key, uint64_t max, uint64_t *v)
 {
 	skip_ws(s);
-	return word(s, key) && get_num(s, 16, max, v);
+	return eat_word(s, key) && get_num(s, 16, max, v);
 }
 
 static int bad(struct lst *x, const char *what)
@@ -63,15 +53,15 @@ static int end_record(struct lst *x, struct span *s, struct lst_end *n)
 	if (!eat(s, '{'))
 		return bad(x, "\"{\"");
 	skip_ws(s);
-	if (word(s, "SW"))
+	if (eat_word(s, "SW"))
 		n->type = KR_SWITCH;
-	else if (word(s, "CA"))
+	else if (eat_word(s, "CA"))
 		n->type = KR_CA;
-	else if (word(s, "Rt"))
+	else if (eat_word(s, "Rt"))
 		n->type = KR_ROUTER;
 	else
 		return bad(x, "a node type SW, CA or Rt");
-	word(s, "-SM");
+	eat_word(s, "-SM");
 	if (!field(s, "Ports:", 254, &n->nports) || !n->nports)
 		return bad(x, "\"Ports:\" and a port count");
 	if (!field(s, "SystemGUID:", UINT64_MAX, &n->sysimg) ||

@@ -82,13 +82,6 @@ static int perr(struct parser *ps, unsigned line, const char *fmt, ...)
 
 /* ---- lexing within one line ---- */
 
-static bool starts(const struct span *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	return (size_t)(s->e - s->p) >= n && !memcmp(s->p, word, n);
-}
-
 static const char *find(const struct span *s, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -318,9 +311,8 @@ static int skip_ext_port(struct parser *ps, struct span *s)
 {
 	uint64_t ext;
 
-	if (!starts(s, "[ext "))
+	if (!eat_word(s, "[ext "))
 		return KR_OK;
-	s->p += strlen("[ext ");
 	if (!get_num(s, 10, UINT32_MAX, &ext) || !eat(s, ']'))
 		return perr(ps, ps->line, "expected \"[ext N]\" with a chassis "
 			    "port number");
@@ -493,9 +485,8 @@ static bool port_list_line(const struct span *s)
 	struct span t = *s;
 	uint64_t v;
 
-	if (!starts(&t, "CA ") && !starts(&t, "SW ") && !starts(&t, "RT "))
+	if (!eat_word(&t, "CA ") && !eat_word(&t, "SW ") && !eat_word(&t, "RT "))
 		return false;
-	t.p += 3;
 	skip_ws(&t);
 	if (!get_num(&t, 10, UINT64_MAX, &v))
 		return false;
@@ -555,19 +546,16 @@ static bool group_header(const struct span *s)
 
 	if (starts(&t, "Hostname: "))
 		return true;
-	if (starts(&t, "Non-Chassis Nodes")) {
-		t.p += strlen("Non-Chassis Nodes");
+	if (eat_word(&t, "Non-Chassis Nodes")) {
 		skip_ws(&t);
 		return t.p == t.e;
 	}
-	if (!starts(&t, "Chassis "))
+	if (!eat_word(&t, "Chassis "))
 		return false;
-	t.p += strlen("Chassis ");
 	if (!get_num(&t, 10, 255, &v))
 		return false;
 	skip_ws(&t);
-	if (starts(&t, "(guid ")) {
-		t.p += strlen("(guid ");
+	if (eat_word(&t, "(guid ")) {
 		if (!get_num(&t, 16, UINT64_MAX, &v) || !eat(&t, ')'))
 			return false;
 		skip_ws(&t);

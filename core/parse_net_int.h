@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kr_fabric.h"
 
@@ -19,6 +20,22 @@ static inline void skip_ws(struct span *s)
 {
 	while (s->p < s->e && (*s->p == ' ' || *s->p == '\t'))
 		s->p++;
+}
+
+static inline bool starts(const struct span *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(s->e - s->p) >= n && !memcmp(s->p, word, n);
+}
+
+/* starts, and s moves past the word when it does. */
+static inline bool eat_word(struct span *s, const char *word)
+{
+	if (!starts(s, word))
+		return false;
+	s->p += strlen(word);
+	return true;
 }
 
 static inline bool eat(struct span *s, char c)
