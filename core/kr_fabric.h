@@ -51,6 +51,8 @@ struct kr_fabric {
 
 	uint32_t max_lid;	/* highest LID of any port, LMC range included */
 	uint32_t *lid_port;	/* [max_lid+1] slot owning each LID, KR_NONE */
+	uint16_t sm_lid;	/* the SM's LID where the input marks it
+				 * (opensm-subnet.lst), else 0 */
 
 	uint32_t *guid_hash;	/* open addressing, node ids; see kr_node_by_guid */
 	uint32_t *pguid_hash;	/* the same for port GUIDs, slots */

@@ -8,7 +8,8 @@
  *     PN:05 } PHY=4x LOG=ACT SPD=2.5
  *
  * (one line in the file). Numbers are hex; a type may carry "-SM" (the
- * port's LID is the SM's); a switch's LID is its port 0's. The file gives
+ * port's LID is the SM's: kr_fabric.sm_lid); a switch's LID is its port
+ * 0's. The file gives
  * no LMC (a CA LID's range comes from --guid2lid, else it is the base LID
  * alone) and no OperVLs. A link whose port is not up (LOG=DWN) is left
  * out, as OpenSM routes none over it. Nodes are named as ibnetdiscover
@@ -19,6 +20,7 @@
 
 struct lst_end {
 	enum kr_node_type type;
+	bool sm;		/* "-SM": its LID is the SM's */
 	uint64_t nports, sysimg, guid, port_guid, vendid, devid, lid, port;
 	struct span desc;
 };
@@ -27,6 +29,7 @@ struct lst {
 	struct kr_fabric_builder *b;
 	struct kr_diag *d;
 	unsigned line;
+	uint16_t sm_lid;	/* of the first end marked -SM */
 };
 
 /* " KEY:HEX" with the key as given; *v the value. */
@@ -61,7 +64,7 @@ static int end_record(struct lst *x, struct span *s, struct lst_end *n)
 		n->type = KR_ROUTER;
 	else
 		return bad(x, "a node type SW, CA or Rt");
-	eat_word(s, "-SM");
+	n->sm = eat_word(s, "-SM");
 	if (!field(s, "Ports:", 254, &n->nports) || !n->nports)
 		return bad(x, "\"Ports:\" and a port count");
 	if (!field(s, "SystemGUID:", UINT64_MAX, &n->sysimg) ||
@@ -129,6 +132,8 @@ static int lst_line(struct lst *x, struct span *s)
 		return KR_OK;
 	if ((rc = end_record(x, s, &a)) || (rc = end_record(x, s, &z)))
 		return rc;
+	if (!x->sm_lid && (a.sm || z.sm))
+		x->sm_lid = (uint16_t)(a.sm ? a.lid : z.lid);
 	skip_ws(s);
 	state = s->p;
 	while (state + 4 <= s->e && memcmp(state, "LOG=", 4))
@@ -168,6 +173,8 @@ int lst_parse(const char *buf, size_t len, const char *name,
 	}
 	if (!rc)
 		rc = kr_fb_finish(x.b, f, d);
+	if (!rc)
+		f->sm_lid = x.sm_lid;
 	kr_fb_free(x.b);
 	return rc;
 }

@@ -275,33 +275,6 @@ static void sm_from_log(struct check_args *a)
 		fclose(in);
 }
 
-/* The SM OpenSM marks in opensm-subnet.lst ("CA-SM", "SW-SM": that
- * record's LID is the SM's). The file gives no SL: OpenSM's default 0
- * unless --sm-sl says, and a note says so. */
-static void sm_from_lst(struct check_args *a)
-{
-	FILE *in = strcmp(a->in.topo, "-") ? fopen(a->in.topo, "r") : NULL;
-	char line[1024];
-	const char *at;
-	unsigned lid;
-
-	while (in && fgets(line, sizeof(line), in) && !strncmp(line, "{ ", 2)) {
-		if (!(at = strstr(line, "-SM Ports:")) ||
-		    !(at = strstr(at, "} LID:")) ||
-		    sscanf(at, "} LID:%x", &lid) != 1 || !lid || lid > 0xbfff)
-			continue;
-		a->sm_lid = lid;
-		a->sm_from = a->in.topo;
-		if (!a->sm_sl_given)
-			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
-				"SL 0 taken (the file gives none; --sm-sl to "
-				"say)\n", a->in.topo, lid);
-		break;
-	}
-	if (in)
-		fclose(in);
-}
-
 /* The SA's traffic to check: the SM's port must be in the fabric. */
 static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 		     struct kr_tables *t)
@@ -311,8 +284,14 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 	if (!given && a->in.capture_log) {
 		sm_from_log(a);
 		a->sm_from = a->in.capture_log;
-	} else if (!given) {
-		sm_from_lst(a);
+	} else if (!given && f->sm_lid) {
+		/* opensm-subnet.lst marks the SM but gives no SL */
+		a->sm_lid = f->sm_lid;
+		a->sm_from = a->in.topo;
+		if (!a->sm_sl_given)
+			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
+				"SL 0 taken (the file gives none; --sm-sl to "
+				"say)\n", a->in.topo, a->sm_lid);
 	}
 	if (!a->sm_lid)
 		return 0;

@@ -369,6 +369,7 @@ static void test_opensm_subnet_lst(void **state)
 	assert_int_equal(f.lid[kr_port(&f, h, 2)], 5);
 	assert_int_equal(f.port_guid[kr_port(&f, h, 2)], 0x1002);
 	assert_string_equal(kr_node_desc(&f, h), "host a");
+	assert_int_equal(f.sm_lid, 5);	/* the CA-SM end's */
 	kr_fabric_free(&f);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[sizeof(lst_text)];
@@ -404,6 +405,7 @@ static void test_opensm_subnet_lst_real(void **state)
 		lids += f.lid[s] != 0;
 	}
 	assert_int_equal(lids, 18);
+	assert_int_equal(f.sm_lid, 1);	/* ibsim put opensm on a switch */
 	kr_fabric_free(&f);
 }
 
