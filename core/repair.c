@@ -1446,18 +1446,24 @@ static int lfts_live(const struct repair *r, bool *live)
 	return KR_OK;
 }
 
-static int run(struct repair *r, const struct kr_tables *prev,
+/* The SLs the previous tables put in force are the plan's: packets that
+ * applications address with them need no second proof. */
+static bool sls_in_force(const struct kr_tables *prev, const uint8_t *plan_sl,
+			 unsigned stride)
+{
+	return !prev || (!prev->npair_sl &&
+			 !memcmp(prev->dlid_sl, plan_sl, stride));
+}
+
+/* whole: nothing to repair and no old SLs to prove (see kr_repair). */
+static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
 	       struct kr_diag *d)
 {
 	uint32_t ncut = 0;
-	bool sls_kept = !prev || (!prev->npair_sl &&
-				  !memcmp(prev->dlid_sl, plan_sl, r->stride));
-	bool whole = false;	/* nothing to repair, no old SLs to prove */
-	int rc = sls_kept ? lfts_live(r, &whole) : KR_OK;
+	bool sls_kept = sls_in_force(prev, plan_sl, r->stride);
+	int rc = setup(r);
 
-	if (!rc)
-		rc = setup(r);
 
 	if (!rc && !whole)
 		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
@@ -1508,8 +1514,9 @@ static int run(struct repair *r, const struct kr_tables *prev,
 
 /* One repair of t in place, trying mode first for every destination. */
 static int repair_pass(struct repair *proto, enum col_mode mode,
-		       const struct kr_tables *prev, uint8_t *plan_sl,
-		       struct kr_repair_stats *st, struct kr_diag *d)
+		       const struct kr_tables *prev, bool whole,
+		       uint8_t *plan_sl, struct kr_repair_stats *st,
+		       struct kr_diag *d)
 {
 	struct repair r = *proto;
 	uint8_t *cut = calloc(r.stride + 1, 1);
@@ -1519,7 +1526,7 @@ static int repair_pass(struct repair *proto, enum col_mode mode,
 	*st = (struct kr_repair_stats){ .faults = r.topo->nmissing_link +
 						  r.topo->nmissing_sw };
 	if (!rc)
-		rc = run(&r, prev, plan_sl, cut, st, d);
+		rc = run(&r, prev, whole, plan_sl, cut, st, d);
 	teardown(&r);
 	free(cut);
 	return rc;
@@ -1582,29 +1589,46 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 				.nsw = f->nsw, .stride = t->stride,
 				.max_int = c ? c->max_intermediates : 2 };
 	size_t nlft = (size_t)t->nsw * t->stride;
-	struct tables_state start = { malloc(nlft + 1), malloc(t->stride + 1),
-				      NULL, 0 };
+	struct tables_state start = { 0 };
 	uint8_t *plan_sl = malloc(t->stride + 1);
 	struct kr_repair_stats st2;
 	double t0 = now_ms();
-	int rc = plan_sl && start.lft && start.dlid_sl ? KR_OK : KR_ENOMEM;
+	bool whole = false;
+	int rc = plan_sl ? KR_OK : KR_ENOMEM;
 
 	if (!rc && (!t->dlid_sl || t->npair_sl))
 		rc = kr_fail(d, KR_EINVAL, 0, "repair needs one SL per "
 			     "destination LID");
 	if (!rc) {
 		memcpy(plan_sl, t->dlid_sl, t->stride);
-		memcpy(start.lft, t->lft, nlft);
-		memcpy(start.dlid_sl, t->dlid_sl, t->stride);
 		if (!prev || !prev->dlid_sl || prev->stride != t->stride)
 			prev = NULL;
-		rc = repair_pass(&proto, COL_ANCHORED, prev, plan_sl, st, d);
+		if (sls_in_force(prev, plan_sl, t->stride))
+			rc = lfts_live(&proto, &whole);
 	}
-	if ((rc == KR_ECYCLE || (!rc && !perfect(st))) && topo->ndim > 1) {
+	/* A whole fabric's pass changes nothing and is perfect, so only a
+	 * broken one needs the start kept for a second pass (on the large
+	 * fabrics the copy would cost more than the pass). */
+	if (!rc && !whole) {
+		start.lft = malloc(nlft + 1);
+		start.dlid_sl = malloc(t->stride + 1);
+		if (start.lft && start.dlid_sl) {
+			memcpy(start.lft, t->lft, nlft);
+			memcpy(start.dlid_sl, t->dlid_sl, t->stride);
+		} else {
+			rc = KR_ENOMEM;
+		}
+	}
+	if (!rc)
+		rc = repair_pass(&proto, COL_ANCHORED, prev, whole, plan_sl,
+				 st, d);
+	if (!whole && (rc == KR_ECYCLE || (!rc && !perfect(st))) &&
+	    topo->ndim > 1) {
 		int rc2;
 
 		swap_state(t, &start);	/* start: the first pass's result */
-		rc2 = repair_pass(&proto, COL_FREE, prev, plan_sl, &st2, d);
+		rc2 = repair_pass(&proto, COL_FREE, prev, whole, plan_sl,
+				  &st2, d);
 		if (rc2 == KR_OK && (rc || better(&st2, st))) {
 			*st = st2;
 			rc = KR_OK;
