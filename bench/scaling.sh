@@ -5,11 +5,13 @@
 # CAs, each next to the bound it cannot beat: dd writing as many bytes as
 # the dry run writes, and zeroing as many bytes as the LFTs have entries
 # (dd from /dev/zero to /dev/null, about a memset). Prints one Markdown
-# table per command, with CPU seconds (user + sys, as /usr/bin/time reports
-# them: the machine may be shared, so wall time says little) and the
-# largest resident set.
+# table per command, with CPU seconds (user + sys as wait4 reports them:
+# the machine may be shared, so wall time says little) and the largest
+# resident set. Each command runs --reps times (default 3), the
+# dry run and dd taking turns, and the run of least CPU time is kept: a
+# single run of a 0.03 s dd says more about the machine than about dd.
 #
-#   bench/scaling.sh [--md FILE] [--big] [BUILD_DIR]
+#   bench/scaling.sh [--md FILE] [--big] [--reps N] [BUILD_DIR]
 #
 # BUILD_DIR holds tools/knsroute (default: build-plain). --big adds the
 # 16x16x16 torus with 8 CAs per switch (151 M LFT entries, a 10 GB dump).
@@ -20,12 +22,14 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 md=
 big=0
+reps=3
 build=$top/build-plain
 while [ $# -gt 0 ]; do
 	case $1 in
 	--md) md=$2; shift 2 ;;
 	--big) big=1; shift ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--reps) reps=$2; shift 2 ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) build=$1; shift ;;
 	esac
 done
@@ -45,15 +49,40 @@ cases=(
 )
 [ "$big" = 1 ] && cases+=("torus 16x16x16 p8|torus --dims 16x16x16 --p 8")
 
-# timed OUT CMD...: runs CMD, leaves "wall user sys maxrss_kB" in OUT.
+# timed OUT CMD...: runs CMD, leaves "wall user sys maxrss_kB" in OUT,
+# in milliseconds' detail (GNU time's are hundredths of a second), unless
+# OUT already holds a run of less CPU time. Fails as CMD does.
 timed() {
 	local out=$1
 	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$out" "$@"
+	python3 - "$out" "$@" <<'PY'
+import os, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+t0 = time.monotonic()
+# GNU time for the peak: a child spawned by Python reports Python's own
+# resident set as its peak; wait4 for the CPU time, in microseconds
+rss = out + ".rss"
+pid = os.posix_spawnp("/usr/bin/time",
+                      ["/usr/bin/time", "-f", "%M", "-o", rss] + argv,
+                      os.environ)
+_, status, ru = os.wait4(pid, 0)
+with open(rss) as f:
+    peak = int(f.read().split()[-1])
+run = [time.monotonic() - t0, ru.ru_utime, ru.ru_stime, peak]
+try:
+    with open(out) as f:
+        old = [float(x) for x in f.read().split()]
+except OSError:
+    old = None
+if old is None or run[1] + run[2] < old[1] + old[2]:
+    with open(out, "w") as f:
+        f.write("%.3f %.3f %.3f %d\n" % tuple(run))
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
 }
 
 # cpu FILE: user + sys seconds of a timed file.
-cpu() { awk '{ printf "%.2f", $2 + $3 }' "$1"; }
+cpu() { awk '{ printf "%.3f", $2 + $3 }' "$1"; }
 field() { awk -v i="$2" '{ print $i }' "$1"; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", (s > 0 ? n / s / 1e6 : 0) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
@@ -67,30 +96,49 @@ for c in "${cases[@]}"; do
 	out=$work/out
 	rm -rf "$out"
 	"$K" gen "${gen[@]}" -o "$net" >/dev/null || exit 1
-	if ! timed "$work/route.t" "$K" route "$net" --out "$out" >/dev/null; then
-		echo "scaling.sh: $label: route failed" >&2
-		exit 1
-	fi
-	nsw=$(grep -c '^Unicast lids' "$out/opensm-lfts.dump")
-	stride=$(( $(head -n 1 "$out/opensm-lfts.dump" |
-		     sed 's/^Unicast lids \[0-\([0-9]*\)\].*/\1/') + 1 ))
-	cas=$(sed -n 's/^fabric:.* \([0-9]*\) CAs$/\1/p' "$out/summary")
-	entries=$((nsw * stride))
-	bytes=$(cat "$out"/* | wc -c)
-	sync
-	timed "$work/dd.t" dd if=/dev/zero of="$work/dd.out" bs=1M \
-		count=$(( (bytes + 1048575) / 1048576 )) status=none
-	rm -f "$work/dd.out"
-	timed "$work/check.t" "$K" check "$out" >/dev/null || {
-		echo "scaling.sh: $label: check failed" >&2
-		exit 1
-	}
-	timed "$work/zero.t" dd if=/dev/zero of=/dev/null bs=1M \
-		count=$(( (entries + 1048575) / 1048576 )) status=none
+	rm -f "$work"/*.t
+	for ((rep = 0; rep < reps; rep++)); do
+		sync
+		kept=$(cat "$work/route.t" 2>/dev/null)
+		if ! timed "$work/route.t" "$K" route "$net" --out "$out" \
+			>/dev/null; then
+			echo "scaling.sh: $label: route failed" >&2
+			exit 1
+		fi
+		# the plan's and the check's own timers in the run kept
+		[ "$(cat "$work/route.t")" = "$kept" ] ||
+			plan=$(awk '/^compute ms:/ {
+					for (i = 3; i <= NF; i += 2) t += $(i + 1)
+					printf "%.3f", t / 1000 }' "$out/summary")
+		if [ "$rep" = 0 ]; then
+			nsw=$(grep -c '^Unicast lids' "$out/opensm-lfts.dump")
+			stride=$(( $(head -n 1 "$out/opensm-lfts.dump" |
+				     sed 's/^Unicast lids \[0-\([0-9]*\)\].*/\1/') + 1 ))
+			cas=$(sed -n 's/^fabric:.* \([0-9]*\) CAs$/\1/p' \
+				  "$out/summary")
+			entries=$((nsw * stride))
+			bytes=$(cat "$out"/* | wc -c)
+		fi
+		# each writes into a page cache without the other's files
+		rm -rf "$out"
+		sync
+		timed "$work/dd.t" dd if=/dev/zero of="$work/dd.out" bs=1M \
+			count=$(( (bytes + 1048575) / 1048576 )) status=none
+		rm -f "$work/dd.out"
+	done
+	"$K" route "$net" --out "$out" -q >/dev/null || exit 1
+	for ((rep = 0; rep < reps; rep++)); do
+		timed "$work/check.t" "$K" check "$out" -q >/dev/null || {
+			echo "scaling.sh: $label: check failed" >&2
+			exit 1
+		}
+		timed "$work/zero.t" dd if=/dev/zero of=/dev/null bs=1M \
+			count=$(( (entries + 1048575) / 1048576 )) status=none
+	done
 	rc=$(cpu "$work/route.t")
 	cc=$(cpu "$work/check.t")
 	ddc=$(cpu "$work/dd.t")
-	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $rc | $(field "$work/route.t" 1) | $(rate "$entries" "$rc") | $(( $(field "$work/route.t" 4) / 1024 )) | $ddc | $(field "$work/dd.t" 1) | $(ratio "$rc" "$ddc") |")
+	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $rc | $(field "$work/route.t" 1) | $plan | $(rate "$entries" "$rc") | $(( $(field "$work/route.t" 4) / 1024 )) | $ddc | $(field "$work/dd.t" 1) | $(ratio "$rc" "$ddc") |")
 	check_rows+=("| $label | $cas | $nsw | $entries | $cc | $(field "$work/check.t" 1) | $(rate "$entries" "$cc") | $(( $(field "$work/check.t" 4) / 1024 )) | $(ratio "$(( $(field "$work/check.t" 4) * 1024 ))" "$entries") | $(cpu "$work/zero.t") |")
 	rm -rf "$out"
 	echo "scaling.sh: $label done" >&2
@@ -99,9 +147,12 @@ done
 report() {
 	echo "Dry run: \`knsroute route FABRIC --out DIR\` (recognise, route, plan,"
 	echo "repair, check, write every file) against dd writing the same bytes."
+	echo "\"plan + check s\" is the part of the wall time that writes nothing:"
+	echo "the summary's own timers of recognition, routing, SL/VL, repair and"
+	echo "check."
 	echo
-	echo "| fabric | CAs | switches | LFT entries | MB written | CPU s | wall s | M entries/s (CPU) | peak MB | dd CPU s | dd wall s | CPU / dd CPU |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| fabric | CAs | switches | LFT entries | MB written | CPU s | wall s | plan + check s | M entries/s (CPU) | peak MB | dd CPU s | dd wall s | CPU / dd CPU |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${route_rows[@]}"
 	echo
 	echo "Check: \`knsroute check DIR\` of that output (read every dump, check"
@@ -117,14 +168,16 @@ if [ -n "$md" ]; then
 	{
 		echo "# Offline benchmarks"
 		echo
-		echo "Generated by \`bench/scaling.sh$([ "$big" = 1 ] && echo " --big") --md $(basename "$md")\`"
+		echo "Generated by \`bench/scaling.sh$([ "$big" = 1 ] && echo " --big")$([ "$reps" = 3 ] || echo " --reps $reps") --md $(basename "$md")\`"
 		echo "on $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -srm),"
 		echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'),"
 		echo "$(nproc) cores, $(free -g | awk '/^Mem/ { print $2 }') GiB;"
 		echo "knsroute $(git -C "$top" describe --always --dirty 2>/dev/null)."
 		echo "CPU seconds are user + sys of the whole command (the"
 		echo "machine is shared, so wall time is only indicative); peak is the"
-		echo "largest resident set. Do not edit: rerun the command."
+		echo "largest resident set. Each command ran $reps times, taking turns"
+		echo "with dd; each row keeps the run of least CPU time. Do not edit:"
+		echo "rerun the command."
 		echo
 		report
 	} >"$md.tmp.$$" && mv "$md.tmp.$$" "$md"
