@@ -31,6 +31,8 @@ struct dump_lines {
 	char *chunk;
 	unsigned lineno;
 	char line[DUMP_LINE_MAX];	/* current line, NUL-terminated, no '\n' */
+	bool nl;		/* the current line ended in '\n': the input
+				 * did not stop inside it */
 };
 
 /* Opens path for reading as a stream; d->file becomes path. */

@@ -5,12 +5,17 @@
  * has any MFT entry, a "Switch 0xGUID" header and one "0xMLID : 0xPPP ..."
  * line per MLID with the ports of its mask, ascending. Switches and MLIDs
  * without ports are left out, so an empty fabric gives an empty file.
+ * Every port is written " 0x%03X " and every line ends in a newline, so
+ * the last entry of a file cut short shows it, unless the cut fell on a
+ * line's end.
  *
  * ibroute -M and dump_fts -M (dump_mfts.sh) print a "Multicast mlids
  * [0xLO-0xHI] of switch ... guid 0x... (desc):" block per switch: port
  * column titles, then "0xmlid" with an 'x' under each port of the mask
  * (two columns a port, port 0 at column 12) or, with -n (brief), the mask
  * as 16-bit hex words, ports 0-15 first; "N valid mlids dumped" closes it.
+ * A switch without entries still gets its block, so there a missing
+ * block means a dump cut short (t->mft_given tells which).
  *
  * Group SLs come from saquery -g ("MCMemberRecord group dump"), saquery
  * MCMR ("MCMember Record dump") or "MLID SL" lines. saquery -m (member
@@ -96,6 +101,9 @@ struct mft_parse {
 	uint64_t lo, hi, count;
 	int64_t last;		/* last MLID of the block, -1 */
 	bool brief;		/* ibroute -n: hex masks */
+	bool per_switch;	/* an ibroute block was seen */
+	unsigned entry_line;	/* of the last OpenSM entry */
+	const char *cut;	/* how that entry shows a cut, NULL: whole */
 };
 
 static uint64_t *group_mask(struct mft_parse *ps, unsigned mlid)
@@ -167,6 +175,18 @@ static int entry_mlid(struct mft_parse *ps, const char **s, unsigned *mlid)
 	return KR_OK;
 }
 
+/* Whether s is one or more " 0xPPP " as OpenSM writes them. */
+static bool osm_ports_whole(const char *s)
+{
+	do {
+		if (strncmp(s, " 0x", 3) ||
+		    strspn(s + 3, "0123456789abcdefABCDEF") != 3 || s[6] != ' ')
+			return false;
+		s += 7;
+	} while (*s);
+	return true;
+}
+
 /* OpenSM: "0xMLID : 0xPPP  0xPPP ". */
 static int osm_entry(struct mft_parse *ps, const char *s)
 {
@@ -181,6 +201,10 @@ static int osm_entry(struct mft_parse *ps, const char *s)
 			       "expected \" :\" after the MLID");
 	if (!(m = group_mask(ps, mlid)))
 		return kr_fail(ps->d, KR_ENOMEM, 0, "out of memory");
+	ps->entry_line = ps->r.lineno;
+	ps->cut = !ps->r.nl ? "the file ends inside this entry" :
+		  !osm_ports_whole(s) ? "OpenSM ends every port of an entry "
+					"\"0xPPP \"" : NULL;
 	for (s = dump_skip_ws(s); *s; s = dump_skip_ws(s)) {
 		if (!dump_number(&s, 255, &port) || (*s && *s != ' '))
 			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
@@ -281,6 +305,7 @@ static int ibroute_header(struct mft_parse *ps, const char *s)
 			       "switch ... guid 0x...\"");
 	rc = switch_by_guid(ps, g + 6);
 	ps->fmt = FMT_IBROUTE;
+	ps->per_switch = true;
 	return rc;
 }
 
@@ -366,6 +391,31 @@ static int mft_take(struct mft_parse *ps)
 	}
 	t->mgroup = g;
 	t->nmgroup = n;
+	if (!ps->per_switch)
+		return KR_OK;
+	if (!(t->mft_given = malloc((size_t)ps->f->nsw + 1)))
+		return kr_fail(ps->d, KR_ENOMEM, 0, "out of memory");
+	for (uint32_t sw = 0; sw < ps->f->nsw; sw++)
+		t->mft_given[sw] = ps->sw_line[sw] != 0;
+	return KR_OK;
+}
+
+/* What the end of the input shows of a cut: an ibroute block without its
+ * closing line, an OpenSM header without the entry it is written with, an
+ * OpenSM entry not written out. */
+static int mft_end(struct mft_parse *ps)
+{
+	if (ps->fmt == FMT_IBROUTE)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "truncated: the "
+			       "block of line %u has no \"mlids dumped\" line",
+			       ps->line);
+	if (ps->fmt == FMT_OPENSM && !ps->count)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "truncated: the "
+			       "block of line %u has no entry (OpenSM writes "
+			       "the header with the first)", ps->line);
+	if (ps->fmt == FMT_OPENSM && ps->cut)
+		return kr_fail(ps->d, KR_EPARSE, ps->entry_line,
+			       "truncated: %s", ps->cut);
 	return KR_OK;
 }
 
@@ -382,15 +432,16 @@ static int mft_run(const struct dump_src *src, const struct kr_fabric *f,
 	for (size_t j = 0; j < t->nmgroup; j++)
 		free(t->mgroup[j].ports);
 	free(t->mgroup);
+	free(t->mft_given);
 	t->mgroup = NULL;
+	t->mft_given = NULL;
 	t->nmgroup = 0;
 	dump_lines_init(&ps.r, src);
 	while (!rc && (rc = dump_next_line(&ps.r, d)) > 0 &&
 	       !(rc = mft_line(&ps)))
 		;
-	if (!rc && ps.fmt == FMT_IBROUTE)
-		rc = kr_fail(d, KR_EPARSE, ps.r.lineno, "truncated: the block "
-			     "of line %u has no \"mlids dumped\" line", ps.line);
+	if (!rc)
+		rc = mft_end(&ps);
 	if (!rc)
 		rc = mft_take(&ps);
 	for (unsigned i = 0; ps.mask && i < NMLID; i++)

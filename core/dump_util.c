@@ -99,6 +99,7 @@ int dump_next_line(struct dump_lines *r, struct kr_diag *d)
 		return kr_fail(d, KR_EPARSE, r->lineno, "NUL byte in line");
 	memcpy(r->line, r->p, n);
 	r->line[n] = '\0';
+	r->nl = nl != NULL;
 	r->p = nl ? nl + 1 : r->end;
 	return 1;
 }

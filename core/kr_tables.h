@@ -68,6 +68,10 @@ struct kr_tables {
 
 	struct kr_mgroup *mgroup;	/* sorted by MLID; NULL: no multicast */
 	size_t nmgroup;
+	/* [nsw] 1: the MFT dump had the switch's block. NULL when the
+	 * format leaves out switches without entries (opensm.mcfdbs): there
+	 * no block is missing, only empty. */
+	uint8_t *mft_given;
 
 	/* Where every port sends its SA queries (PortInfo MasterSMLID and
 	 * MasterSMSL): each CA port's queries go to sm_lid on sm_sl, and the

@@ -265,6 +265,7 @@ void kr_tables_free(struct kr_tables *t)
 	free(t->dlid_sl);
 	free(t->pair_sl);
 	free(t->lft_given);
+	free(t->mft_given);
 	free(t->sl2vl_given);
 	free(t->sl_given);
 	*t = (struct kr_tables){ 0 };

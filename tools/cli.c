@@ -340,23 +340,36 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	return 0;
 }
 
-int cli_lfts_whole(const char *cmd, const char *path,
-		   const struct kr_fabric *f, const struct kr_tables *t)
+/* given[nsw] (NULL: nothing missing) from the dump at path of what. */
+static int blocks_whole(const char *cmd, const char *path, const char *what,
+			const struct kr_fabric *f, const uint8_t *given)
 {
 	uint32_t missing = 0, first = 0;
 
-	for (uint32_t n = f->nsw; n-- > 0;)
-		if (t->lft_given && !t->lft_given[n]) {
+	for (uint32_t n = f->nsw; given && n-- > 0;)
+		if (!given[n]) {
 			missing++;
 			first = n;
 		}
 	if (!missing)
 		return 0;
-	fprintf(stderr, "knsroute %s: %s: no LFT block for %" PRIu32 " of %"
+	fprintf(stderr, "knsroute %s: %s: no %s block for %" PRIu32 " of %"
 		PRIu32 " switches, the first 0x%016" PRIx64 " \"%s\": a dump cut "
-		"short, or of another fabric\n", cmd, path, missing, f->nsw,
+		"short, or of another fabric\n", cmd, path, what, missing, f->nsw,
 		f->guid[first], kr_node_name(f, first));
 	return EXIT_USAGE;
+}
+
+int cli_lfts_whole(const char *cmd, const char *path,
+		   const struct kr_fabric *f, const struct kr_tables *t)
+{
+	return blocks_whole(cmd, path, "LFT", f, t->lft_given);
+}
+
+int cli_mfts_whole(const char *cmd, const char *path,
+		   const struct kr_fabric *f, const struct kr_tables *t)
+{
+	return path ? blocks_whole(cmd, path, "MFT", f, t->mft_given) : 0;
 }
 
 /* The port a node stands for: a switch's port 0, a CA's first linked

@@ -88,6 +88,11 @@ int cli_read_lids(const char *cmd, const char *topo, const char *guid2lid,
  * for a routing finding. 0, or EXIT_USAGE after printing which. */
 int cli_lfts_whole(const char *cmd, const char *path,
 		   const struct kr_fabric *f, const struct kr_tables *t);
+/* The same for the MFT dump at path (NULL: none read), in the formats
+ * that give every switch a block (ibroute -M, dump_mfts): a switch left
+ * out would pass for one that forwards no group. */
+int cli_mfts_whole(const char *cmd, const char *path,
+		   const struct kr_fabric *f, const struct kr_tables *t);
 
 /* A node name, a node or port GUID (0x...) or a LID to a port slot: a
  * node is its first linked port with a LID (a switch: port 0); *lid is the

@@ -329,6 +329,8 @@ int cmd_check(int argc, char **argv)
 	if (!rc)
 		rc = cli_lfts_whole("check", a.in.lfts, &f, &t);
 	if (!rc)
+		rc = cli_mfts_whole("check", a.in.mfts, &f, &t);
+	if (!rc)
 		rc = sm_inputs(&a, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);

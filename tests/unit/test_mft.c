@@ -320,6 +320,78 @@ static void test_mft_errors(void **state)
 	expect_mft_error(f, "Multicast mlids [0xc000-0xc3ff] of switch Lid 1 "
 			 "guid 0x0002c90000000000 (s):\n MLid       Port Mask\n"
 			 "0xc000      00g2\n", 3, "hex words");
+	expect_mft_error(f, OSW "0xC000 : 0x001  0", 4,
+			 "truncated: the file ends inside this entry");
+	expect_mft_error(f, OSW "0xC000 : 0x001 ", 4,
+			 "truncated: the file ends inside this entry");
+	expect_mft_error(f, OSW "0xC000 : 0x001  0x0\n", 4,
+			 "truncated: OpenSM ends every port");
+	expect_mft_error(f, OSW "0xC000 :\n", 4,
+			 "truncated: OpenSM ends every port");
+	expect_mft_error(f, OSW "0xC000 : 0x001 \n\nSwitch 0x0002c90000000001\n"
+			 "LID    : Out Port(s)\n", 7,
+			 "truncated: the block of line 6 has no entry");
+}
+
+/* The last line of opensm.mcfdbs cut anywhere but at an entry's end (or
+ * before the first header) is refused: OpenSM writes a header only with
+ * the entry below it, every port as " 0x%03X ", a newline after each. */
+static void test_mcfdbs_every_cut(void **state)
+{
+	const struct kr_fabric *f = *state;
+	size_t len;
+	char *buf = load("mcast_t33-mcfdbs.dump", &len);
+
+	for (size_t n = 0; n <= len; n++) {
+		struct kr_tables t = { 0 };
+		size_t i = n;
+		bool whole;
+		int rc = kr_mft_parse(buf, n, f, &t, NULL);
+
+		while (i > 0 && buf[i - 1] == '\n')
+			i--;
+		while (i > 0 && buf[i - 1] != '\n')
+			i--;
+		whole = (n > 0 && buf[n - 1] == '\n' &&
+			 !strncmp(buf + i, "0x", 2)) || i == 0;
+		if (rc != (whole ? KR_OK : KR_EPARSE))
+			fail_msg("cut at byte %zu of %zu: %d", n, len, rc);
+		kr_tables_free(&t);
+	}
+	free(buf);
+}
+
+/* Blocks per switch: dump_mfts has all of them, ibroute -M one, and a
+ * dump_mfts cut after a block's "mlids dumped" line the switches before
+ * the cut; opensm.mcfdbs leaves out switches without entries, so there
+ * none is missing. */
+static void test_blocks_given(void **state)
+{
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+	size_t len;
+	char *buf = load("mcast_t33-dump_mfts.txt", &len), *cut;
+	unsigned n = 0;
+
+	read_mft(f, "mcast_t33-dump_mfts.txt", &t);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		assert_int_equal(t.mft_given[sw], 1);
+	kr_tables_free(&t);
+	read_mft(f, "mcast_t33-ibroute-M.txt", &t);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		assert_int_equal(t.mft_given[sw], sw == sw_of_lid(f, 1));
+	cut = strstr(strstr(buf, "mlids dumped") + 1, "mlids dumped");
+	cut = strchr(cut, '\n') + 1;
+	assert_int_equal(kr_mft_parse(buf, (size_t)(cut - buf), f, &t, NULL),
+			 KR_OK);
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		n += t.mft_given[sw];
+	assert_int_equal(n, 2);
+	kr_tables_free(&t);
+	read_mft(f, "mcast_t33-mcfdbs.dump", &t);
+	assert_null(t.mft_given);
+	kr_tables_free(&t);
+	free(buf);
 }
 
 int main(void)
@@ -336,6 +408,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mcast_sl_text,
 						setup_mcast, teardown_fabric),
 		cmocka_unit_test_setup_teardown(test_mft_errors,
+						setup_mcast, teardown_fabric),
+		cmocka_unit_test_setup_teardown(test_mcfdbs_every_cut,
+						setup_mcast, teardown_fabric),
+		cmocka_unit_test_setup_teardown(test_blocks_given,
 						setup_mcast, teardown_fabric),
 	};
 
