@@ -47,6 +47,34 @@ static int bad(struct lst *x, const char *what)
 		       "LID:.. PN:.. }\" twice, then PHY= LOG= SPD=)", what);
 }
 
+/* Where the description that starts at s->p ends. OpenSM prints
+ * NodeDescription raw: a "} LID:" inside it is passed over unless a whole
+ * "} LID:.. PN:.. }" follows it, then the other end's "{" or "PHY=". When
+ * none is whole, the first "} LID:", for the caller to report on. */
+static const char *desc_end(const struct span *s)
+{
+	const char *first = NULL;
+
+	for (const char *c = s->p; c + 6 <= s->e; c++) {
+		struct span t = { c + 1, s->e };
+		uint64_t v;
+
+		if (memcmp(c, "} LID:", 6))
+			continue;
+		if (!first)
+			first = c;
+		if (!field(&t, "LID:", 0xbfff, &v) || !field(&t, "PN:", 254, &v))
+			continue;
+		skip_ws(&t);
+		if (!eat(&t, '}'))
+			continue;
+		skip_ws(&t);
+		if (starts(&t, "{") || starts(&t, "PHY="))
+			return c;
+	}
+	return first;
+}
+
 static int end_record(struct lst *x, struct span *s, struct lst_end *n)
 {
 	uint64_t rev;
@@ -79,10 +107,7 @@ static int end_record(struct lst *x, struct span *s, struct lst_end *n)
 	if (!eat(s, '{'))
 		return bad(x, "the node description in braces");
 	n->desc.p = s->p;
-	for (close = s->p; close + 6 <= s->e && memcmp(close, "} LID:", 6);
-	     close++)
-		;
-	if (close + 6 > s->e)
+	if (!(close = desc_end(s)))
 		return bad(x, "\"} LID:\" after the description");
 	n->desc.e = close;
 	s->p = close + 1;

@@ -92,6 +92,16 @@ static const char *find(const struct span *s, const char *needle)
 	return NULL;
 }
 
+static const char *find_last(const struct span *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (const char *p = s->e; (size_t)(p - s->p) >= n; p--)
+		if (!memcmp(p - n, needle, n))
+			return p - n;
+	return NULL;
+}
+
 static bool get_quoted(struct span *s, struct span *q)
 {
 	const char *close;
@@ -157,7 +167,9 @@ static int get_word_num(struct parser *ps, struct span *t, const char *word,
 
 /* A comment after a node name: a quoted description, or text up to
  * " base port ", " enhanced port ", " lid " or " lmc " (ibsim's rule). s is
- * left after the description. */
+ * left after the description. ibnetdiscover prints NodeDescription raw,
+ * '"' and all, and nothing quoted after it: a quoted one closes at the
+ * comment's last '"', so that what it holds ("lid 99") stays in it. */
 static int parse_desc(struct parser *ps, struct span *s, char *desc)
 {
 	static const char *const stop[] = { " base port ", " enhanced port ",
@@ -166,9 +178,13 @@ static int parse_desc(struct parser *ps, struct span *s, char *desc)
 
 	skip_ws(s);
 	if (s->p < s->e && *s->p == '"') {
-		if (!get_quoted(s, &q))
+		q = (struct span){ s->p + 1, s->e };
+		while (q.e > q.p && q.e[-1] != '"')
+			q.e--;
+		if (q.e == q.p)
 			return perr(ps, ps->line, "unterminated description "
 				    "(expected a closing '\"')");
+		s->p = q.e--;
 	} else {
 		q = *s;
 		for (size_t i = 0; i < sizeof(stop) / sizeof(stop[0]); i++) {
@@ -184,16 +200,17 @@ static int parse_desc(struct parser *ps, struct span *s, char *desc)
 	return copy_text(ps, &q, desc, "description");
 }
 
-/* Switch header comment: "... base port 0 lid L lmc M". */
+/* Switch header comment: "... base port 0 lid L lmc M". The LID is the
+ * last "lid ": an unquoted description (ibsim's rule) ends at its first. */
 static int parse_sw_lid(struct parser *ps, const struct span *s, uint64_t *lid,
 			uint64_t *lmc)
 {
-	struct span t = { find(s, "lid "), s->e };
+	struct span t = { find_last(s, "lid "), s->e };
 	int rc = KR_OK;
 
 	if (t.p)
 		rc = get_word_num(ps, &t, "lid", LID_MAX, lid);
-	t.p = find(s, "lmc ");
+	t.p = find(t.p ? &t : s, "lmc ");
 	if (!rc && t.p)
 		rc = get_word_num(ps, &t, "lmc", 7, lmc);
 	return rc;

@@ -409,6 +409,57 @@ static void test_opensm_subnet_lst_real(void **state)
 	kr_fabric_free(&f);
 }
 
+/* ibnetdiscover prints NodeDescription raw, and OpenSM's subnet.lst too:
+ * quotes, "lid 99" or "} LID:" inside one are the description's, and the
+ * LID is the one written after it (sweep 9b, defect 6). */
+static void test_desc_holding_lid(void **state)
+{
+	static const char ibnd[] =
+		"switchguid=0x10(10)\n"
+		"Switch\t2 \"S-10\"\t\t# \"my \"special\" sw lid 99 base port 0 "
+		"lid 77\" base port 0 lid 14 lmc 0\n"
+		"[1]\t\"H-30\"[1](31) \t\t# \"h\" lid 6 4xSDR\n"
+		"\n"
+		"switchguid=0x20(20)\n"
+		"Switch\t2 \"S-20\"\t\t# sw lid 99 base port 0 lid 15 lmc 0\n"
+		"[2]\t\"S-10\"[2]\n"
+		"\n"
+		"caguid=0x30\n"
+		"Ca\t1 \"H-30\"\t\t# \"host \\\"x\\\" lid 5 lmc 3\"\n"
+		"[1](31) \t\"S-10\"[1]\t\t# lid 6 lmc 0 \"my \"special\" sw lid "
+		"99 base port 0 lid 77\" lid 14 4xSDR\n";
+	static const char lst[] =
+		"{ SW Ports:04 SystemGUID:0000000000000100 NodeGUID:"
+		"0000000000000100 PortGUID:0000000000000100 VenID:000000 "
+		"DevID:0000 Rev:000000A1 {sw} LID:0063 PN:01 } x} LID:0001 "
+		"PN:02 } " LST_SW("0000000000000200", "0002", "03")
+		" PHY=4x LOG=ACT SPD=2.5\n";
+	struct kr_fabric f;
+	struct kr_diag d = { 0 };
+	uint32_t s10, s20;
+
+	(void)state;
+	if (parse(ibnd, &f, &d))
+		fail_msg("line %u: %s", d.line, d.msg);
+	s10 = by_name(&f, "S-10");
+	s20 = by_name(&f, "S-20");
+	assert_int_equal(f.lid[kr_port(&f, s10, 0)], 14);
+	assert_int_equal(f.lmc[kr_port(&f, s10, 0)], 0);
+	assert_string_equal(kr_node_desc(&f, s10),
+			    "my \"special\" sw lid 99 base port 0 lid 77");
+	assert_int_equal(f.lid[kr_port(&f, s20, 0)], 15);
+	assert_string_equal(kr_node_desc(&f, by_name(&f, "H-30")),
+			    "host \\\"x\\\" lid 5 lmc 3");
+	kr_fabric_free(&f);
+	if (parse(lst, &f, &d))
+		fail_msg("line %u: %s", d.line, d.msg);
+	s10 = by_name(&f, "S-0000000000000100");
+	assert_int_equal(f.lid[kr_port(&f, s10, 0)], 1);
+	assert_string_equal(kr_node_desc(&f, s10),
+			    "sw} LID:0063 PN:01 } x");
+	kr_fabric_free(&f);
+}
+
 static void test_record_forms(void **state)
 {
 	static const char text[] =
@@ -888,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_ibsim_examples),
 		cmocka_unit_test(test_one_sided_links),
 		cmocka_unit_test(test_record_forms),
+		cmocka_unit_test(test_desc_holding_lid),
 		cmocka_unit_test(test_opensm_subnet_lst),
 		cmocka_unit_test(test_opensm_subnet_lst_real),
 		cmocka_unit_test(test_errors_name_their_line),
