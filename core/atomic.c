@@ -1,14 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Files that appear whole or not at all: written to NAME.tmp.PID in the
- * same directory, flushed, then renamed over NAME. */
+/* Files that appear whole or not at all: written to a temporary beside
+ * the file, then renamed over it. Symbolic links are followed first, so
+ * that the link stays and its target is what gets replaced. A name that
+ * is not a regular file (a FIFO, a device, a terminal, a socket) is
+ * written in place instead: renaming would put a plain file where a
+ * reader, or the system, expects that node, and nothing can make its
+ * reader see all or nothing. */
 #include "kr_atomic.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Where a write to a name goes. */
+struct dest {
+	char file[4200];	/* the regular file to replace or create */
+	int in_place;		/* the name opens as something else */
+	int is_stdout;		/* and is what our standard output is */
+};
 
 /* The reason for a failed write: errno when the C library set one. */
 static const char *io_reason(int rc, int err)
@@ -16,29 +29,156 @@ static const char *io_reason(int rc, int err)
 	return rc == KR_EIO ? strerror(err ? err : EIO) : kr_strerror(rc);
 }
 
-int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
-		    struct kr_diag *d)
+/* path with its symbolic links followed to the name they end at, into
+ * out; that name may not exist: a dangling link names the file to create,
+ * as the shell's > would. -1 with errno when a link cannot be read. */
+static int follow(const char *path, char *out, size_t size)
 {
-	char tmp[4200];
-	FILE *out;
+	char link[4200];
+	struct stat st;
+	int hops = 0;
+
+	if (snprintf(out, size, "%s", path) >= (int)size)
+		return errno = ENAMETOOLONG, -1;
+	while (!lstat(out, &st) && S_ISLNK(st.st_mode)) {
+		ssize_t n = readlink(out, link, sizeof(link) - 1);
+		const char *slash = strrchr(out, '/');
+		size_t keep = 0;
+
+		if (n < 0)
+			return -1;
+		if (++hops > 40)
+			return errno = ELOOP, -1;
+		link[n] = '\0';
+		/* a relative link is relative to the directory holding it */
+		if (link[0] != '/' && slash)
+			keep = (size_t)(slash - out + 1);
+		if (keep + (size_t)n >= size)
+			return errno = ENAMETOOLONG, -1;
+		memcpy(out + keep, link, (size_t)n + 1);
+	}
+	return 0;
+}
+
+static int find_dest(const char *path, struct dest *to, struct kr_diag *d)
+{
+	struct stat st, end;
+	int exists = !stat(path, &st);
+
+	*to = (struct dest){ 0 };
+	if (!exists && errno != ENOENT)
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(errno));
+	/* /dev/stdout, or any name of it: the descriptor the shell opened
+	 * may be one we could not open again (another user's pipe) and knows
+	 * where to write (>> appends, a { ...; } > file block goes on) */
+	to->is_stdout = exists && !fstat(STDOUT_FILENO, &end) &&
+			end.st_dev == st.st_dev && end.st_ino == st.st_ino;
+	/* a directory goes on to rename(), which refuses it */
+	if (to->is_stdout || (exists && !S_ISREG(st.st_mode) &&
+			      !S_ISDIR(st.st_mode))) {
+		to->in_place = 1;
+		return KR_OK;
+	}
+	if (follow(path, to->file, sizeof(to->file)))
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(errno));
+	/* /dev/fd/3 on a deleted file: the kernel follows the link, readlink
+	 * gives no name that rename could replace */
+	if (exists && (lstat(to->file, &end) || end.st_dev != st.st_dev ||
+		       end.st_ino != st.st_ino))
+		to->in_place = 1;
+	return KR_OK;
+}
+
+/* "DIR/.BASE.WHAT.PID" for file DIR/BASE: on its file system, so that
+ * rename() can put it in place, and hidden from a glob of DIR. */
+static int beside(char *buf, size_t size, const char *file, const char *what)
+{
+	const char *slash = strrchr(file, '/');
+	int dirlen = slash ? (int)(slash - file + 1) : 0;
+
+	return snprintf(buf, size, "%.*s.%s.%s.%ld", dirlen, file,
+			file + dirlen, what, (long)getpid()) >= (int)size;
+}
+
+/* fn into out, then closes out: KR_OK, or why not (*err: the errno of a
+ * failed write). */
+static int fill(FILE *out, kr_writer_fn *fn, const void *ctx, int *err)
+{
 	int rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp))
-		return kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
-	out = fopen(tmp, "w");
-	if (!out)
-		return kr_fail(d, KR_EIO, 0, "%s: %s", tmp, strerror(errno));
+	errno = 0;
 	rc = fn(out, ctx);
 	if (ferror(out) && !rc)
 		rc = KR_EIO;
-	if (fclose(out) && !rc)
+	*err = errno;
+	if (fclose(out) && !rc) {
 		rc = KR_EIO;
-	if (!rc && rename(tmp, path))
-		rc = KR_EIO;
-	if (rc) {
-		int err = errno;
+		*err = errno;
+	}
+	return rc;
+}
 
+/* Opened without O_CREAT, so that a node gone meanwhile is not replaced by
+ * a plain file; a FIFO makes this wait for its reader. */
+static int write_in_place(const char *path, const struct dest *to,
+			  kr_writer_fn *fn, const void *ctx, struct kr_diag *d)
+{
+	int fd;
+	struct stat st;
+	FILE *out;
+	int rc, err;
+
+	if (to->is_stdout)
+		fflush(stdout);	/* what was printed before comes first */
+	fd = to->is_stdout ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(errno));
+	/* a regular file that rename could not reach is rewritten from its
+	 * start; standard output is where the shell's > or >> left it */
+	if ((!to->is_stdout && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	     ftruncate(fd, 0)) || !(out = fdopen(fd, "w"))) {
+		err = errno;
+		close(fd);
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(err));
+	}
+	rc = fill(out, fn, ctx, &err);
+	return rc ? kr_fail(d, rc, 0, "cannot write %s: %s", path,
+			    io_reason(rc, err)) : KR_OK;
+}
+
+int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
+		    struct kr_diag *d)
+{
+	struct dest to;
+	struct stat st;
+	char tmp[4200];
+	FILE *out;
+	int rc = find_dest(path, &to, d), err;
+
+	if (rc)
+		return rc;
+	if (to.in_place)
+		return write_in_place(path, &to, fn, ctx, d);
+	/* said before the writing, which can take long */
+	if (!stat(to.file, &st) && S_ISDIR(st.st_mode))
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(EISDIR));
+	if (beside(tmp, sizeof(tmp), to.file, "tmp"))
+		return kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
+	out = fopen(tmp, "w");
+	if (!out)
+		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
+			       strerror(errno));
+	rc = fill(out, fn, ctx, &err);
+	if (!rc && rename(tmp, to.file)) {
+		rc = KR_EIO;
+		err = errno;
+	}
+	if (rc) {
 		unlink(tmp);
 		return kr_fail(d, rc, 0, "cannot write %s: %s", path,
 			       io_reason(rc, err));
@@ -46,73 +186,87 @@ int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
 	return KR_OK;
 }
 
-/* Writes each file to its temporary; returns how many are complete
- * (n when all are), with *rc and d saying why the next one is not. */
+/* One file of kr_write_dir on its way. */
+struct slot {
+	struct dest to;
+	char tmp[4200];		/* empty when written in place */
+	char old[4200];		/* a hard link to what to.file held, or empty */
+};
+
+/* Writes each file to its temporary, or in place; returns how many are
+ * done (n when all are), with *rc and d saying why the next one is not. */
 static size_t write_temps(const char *dir, const struct kr_dir_file *files,
-			  size_t n, const void *ctx, char (*tmp)[4200],
+			  size_t n, const void *ctx, struct slot *s,
 			  int *rc, struct kr_diag *d)
 {
+	char path[4200];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		FILE *out;
 		int err;
 
-		snprintf(tmp[i], sizeof(tmp[i]), "%s/.%s.tmp.%ld", dir,
-			 files[i].name, (long)getpid());
-		out = fopen(tmp[i], "w");
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		*rc = find_dest(path, &s[i].to, d);
+		if (!*rc && s[i].to.in_place)
+			*rc = write_in_place(path, &s[i].to, files[i].fn,
+					     ctx, d);
+		if (*rc)
+			break;
+		if (s[i].to.in_place)
+			continue;
+		if (beside(s[i].tmp, sizeof(s[i].tmp), s[i].to.file, "tmp")) {
+			*rc = kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
+			break;
+		}
+		out = fopen(s[i].tmp, "w");
 		if (!out) {
-			*rc = kr_fail(d, KR_EIO, 0, "%s: %s", tmp[i],
+			*rc = kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
 				      strerror(errno));
 			break;
 		}
-		errno = 0;
-		*rc = files[i].fn(out, ctx);
-		if (ferror(out) && !*rc)
-			*rc = KR_EIO;
-		err = errno;
-		if (fclose(out) && !*rc) {
-			*rc = KR_EIO;
-			err = errno;
-		}
+		*rc = fill(out, files[i].fn, ctx, &err);
 		if (*rc) {
-			unlink(tmp[i]);
-			kr_fail(d, *rc, 0, "cannot write %s/%s: %s", dir,
-				files[i].name, io_reason(*rc, err));
+			unlink(s[i].tmp);
+			kr_fail(d, *rc, 0, "cannot write %s: %s", path,
+				io_reason(*rc, err));
 			break;
 		}
 	}
 	return i;
 }
 
-/* Keeps what path holds as a hard link named old (old[0] = 0 when path
- * does not exist), so that it can be put back. */
-static int keep_old(const char *path, char *old, size_t size, const char *dir,
-		    const char *name, struct kr_diag *d)
+/* Keeps what s->to.file holds as a hard link (s->old empty when there is
+ * nothing to keep), so that it can be put back. */
+static int keep_old(struct slot *s, const char *path, struct kr_diag *d)
 {
 	struct stat st;
 
-	snprintf(old, size, "%s/.%s.old.%ld", dir, name, (long)getpid());
-	if (lstat(path, &st) && errno == ENOENT) {
-		old[0] = '\0';
+	s->old[0] = '\0';
+	if (!s->tmp[0])
+		return KR_OK;
+	if (lstat(s->to.file, &st)) {
+		if (errno == ENOENT)
+			return KR_OK;
+	} else if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;	/* link(2) would only say EPERM */
+	} else if (beside(s->old, sizeof(s->old), s->to.file, "old")) {
+		errno = ENAMETOOLONG;
+	} else if (!link(s->to.file, s->old)) {
 		return KR_OK;
 	}
-	/* link(2) would only say EPERM */
-	if (S_ISDIR(st.st_mode))
-		errno = EISDIR;
-	else if (!link(path, old))
-		return KR_OK;
+	s->old[0] = '\0';
 	return kr_fail(d, KR_EIO, 0, "cannot replace %s: %s", path,
 		       strerror(errno));
 }
 
-/* Renames every temporary over its name. What the names held is kept
+/* Renames every temporary over its file. What the files held is kept
  * first, so that when rename k fails (a directory in the way, a read-only
  * mount) the k files before it get their old contents back, or go if they
- * are new: the directory ends up all new or as it was. */
+ * are new: the directory ends up all new or as it was, but for what was
+ * written in place. */
 static int commit_temps(const char *dir, const struct kr_dir_file *files,
-			size_t n, char (*tmp)[4200], char (*old)[4200],
-			struct kr_diag *d)
+			size_t n, struct slot *s, struct kr_diag *d)
 {
 	char path[4200];
 	size_t kept = 0, done = 0;
@@ -120,52 +274,53 @@ static int commit_temps(const char *dir, const struct kr_dir_file *files,
 
 	for (; kept < n && !rc; kept++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[kept].name);
-		rc = keep_old(path, old[kept], sizeof(old[kept]), dir,
-			      files[kept].name, d);
+		rc = keep_old(&s[kept], path, d);
 		if (rc)
 			break;
 	}
 	for (; !rc && done < n; done++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[done].name);
-		if (rename(tmp[done], path)) {
+		if (s[done].tmp[0] && rename(s[done].tmp, s[done].to.file)) {
 			rc = kr_fail(d, KR_EIO, 0, "cannot replace %s: %s",
 				     path, strerror(errno));
 			break;
 		}
 	}
 	for (size_t i = 0; rc && i < done; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-		if (old[i][0])
-			rename(old[i], path);
+		if (!s[i].tmp[0])
+			continue;
+		if (s[i].old[0])
+			rename(s[i].old, s[i].to.file);
 		else
-			unlink(path);
+			unlink(s[i].to.file);
 	}
 	for (size_t i = 0; i < kept; i++)
-		if (old[i][0] && (!rc || i >= done))
-			unlink(old[i]);
+		if (s[i].old[0] && (!rc || i >= done))
+			unlink(s[i].old);
 	return rc;
 }
 
 int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
 		 const void *ctx, struct kr_diag *d)
 {
-	char (*tmp)[4200] = malloc(2 * n * sizeof(*tmp) + 1);
+	struct slot *s = calloc(n + 1, sizeof(*s));
 	size_t written;
 	int rc = KR_OK;
 
-	if (!tmp)
+	if (!s)
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		free(tmp);
+		free(s);
 		return kr_fail(d, KR_EIO, 0, "cannot create %s: %s", dir,
 			       strerror(errno));
 	}
-	written = write_temps(dir, files, n, ctx, tmp, &rc, d);
+	written = write_temps(dir, files, n, ctx, s, &rc, d);
 	if (!rc)
-		rc = commit_temps(dir, files, n, tmp, tmp + n, d);
+		rc = commit_temps(dir, files, n, s, d);
 	/* the ones already renamed are gone; the rest must go */
 	for (size_t i = 0; rc && i < written; i++)
-		unlink(tmp[i]);
-	free(tmp);
+		if (s[i].tmp[0])
+			unlink(s[i].tmp);
+	free(s);
 	return rc;
 }

@@ -10,9 +10,12 @@
 
 typedef int kr_writer_fn(FILE *out, const void *ctx);
 
-/* Calls fn(out, ctx) on a temporary file next to path and renames it
- * over path when fn returned KR_OK and every byte reached the disk;
- * otherwise removes it and leaves path untouched. */
+/* Calls fn(out, ctx) on a temporary file beside path (beside the file its
+ * symbolic links end at, created if they dangle) and renames it over that
+ * file when fn returned KR_OK and every byte was written; otherwise
+ * removes it and leaves the file untouched. A path that is not a regular
+ * file (FIFO, device, terminal, our standard output) is written in place,
+ * with no such guarantee; a directory is refused. Errors name path. */
 int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
 		    struct kr_diag *d);
 
@@ -24,7 +27,9 @@ struct kr_dir_file {
 
 /* Writes every file into dir (created if missing, one level) as
  * .NAME.tmp.PID, and renames them all to NAME only when every one is
- * complete, so a failure leaves none of them behind. Each fn gets ctx. */
+ * complete, so a failure leaves none of them behind. Names are treated as
+ * kr_write_atomic treats path: those that are not regular files are
+ * written in place, first, and are not undone. Each fn gets ctx. */
 int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
 		 const void *ctx, struct kr_diag *d);
 

@@ -145,47 +145,13 @@ int cli_read_fabric(const char *path, struct kr_fabric *f)
 	return rc ? cli_error(&d) : 0;
 }
 
-FILE *cli_out_open(struct cli_out *o, const char *path)
+int cli_write(const char *path, kr_writer_fn *fn, const void *ctx)
 {
-	*o = (struct cli_out){ 0 };
-	if (!path || !strcmp(path, "-")) {
-		o->fp = stdout;
-		return o->fp;
-	}
-	snprintf(o->path, sizeof(o->path), "%s", path);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid());
-	o->fp = fopen(o->tmp, "w");
-	if (!o->fp)
-		fprintf(stderr, "knsroute: %s: %s\n", o->tmp, strerror(errno));
-	return o->fp;
-}
+	struct kr_diag d = { 0 };
 
-int cli_out_commit(struct cli_out *o)
-{
-	int bad;
-
-	if (o->fp == stdout)
-		return fflush(stdout) ? -1 : 0;
-	bad = ferror(o->fp);
-	if (fclose(o->fp))
-		bad = 1;
-	o->fp = NULL;
-	if (bad || rename(o->tmp, o->path)) {
-		fprintf(stderr, "knsroute: cannot write %s: %s\n", o->path,
-			strerror(errno ? errno : EIO));
-		unlink(o->tmp);
-		return -1;
-	}
-	return 0;
-}
-
-void cli_out_abort(struct cli_out *o)
-{
-	if (!o->fp || o->fp == stdout)
-		return;
-	fclose(o->fp);
-	o->fp = NULL;
-	unlink(o->tmp);
+	if (!path || !strcmp(path, "-"))
+		return fn(stdout, ctx) ? EXIT_USAGE : 0;
+	return kr_write_atomic(path, fn, ctx, &d) ? cli_error(&d) : 0;
 }
 
 unsigned long cli_number(const char *cmd, const char *opt, const char *s,

@@ -108,16 +108,10 @@ struct kr_plan;
 int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 		     struct kr_plan *p);
 
-/* A file written to PATH.tmp.PID and renamed over PATH on commit, so readers
- * never see half a file; "-" or NULL means stdout. */
-struct cli_out {
-	char path[4096];
-	char tmp[4200];
-	FILE *fp;
-};
-FILE *cli_out_open(struct cli_out *o, const char *path);
-int cli_out_commit(struct cli_out *o);	/* 0, or -1 after printing why */
-void cli_out_abort(struct cli_out *o);
+/* fn's output to path by kr_write_atomic, or to standard output for "-" or
+ * NULL. 0, or EXIT_USAGE after printing why (cli_flush_stdout says why
+ * standard output failed). */
+int cli_write(const char *path, kr_writer_fn *fn, const void *ctx);
 
 /* strtoul for option values; exits with a usage error when not a number in
  * [lo, hi]. */

@@ -70,23 +70,22 @@ static int print_faults(const struct kr_fabric *f, const struct kr_gen_fault *x,
 	return 0;
 }
 
+static int write_net(FILE *out, const void *f)
+{
+	return kr_net_write(out, f);
+}
+
 static int write_fabric(const struct kr_gen_opts *o, const char *path)
 {
 	struct kr_diag d = { .file = NULL };
 	struct kr_fabric f;
 	struct kr_gen_fault *faults = NULL;
 	unsigned nfaults = 0;
-	struct cli_out out;
-	int rc = 0;
+	int rc;
 
 	if (kr_gen(o, &f, NULL, &faults, &nfaults, &d))
 		return cli_error(&d);
-	if (!cli_out_open(&out, path)) {
-		rc = EXIT_USAGE;
-	} else if (kr_net_write(out.fp, &f) | cli_out_commit(&out)) {
-		/* cli_out_commit sees the stream's error and says why */
-		rc = EXIT_USAGE;
-	}
+	rc = cli_write(path, write_net, &f);
 	if (!rc)
 		print_faults(&f, faults, nfaults);
 	free(faults);
