@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Wrong or odd inputs are reported against the file and line that is wrong,
 # once, with exit 2; a cut LFT capture is never taken for a routing finding.
-# Needs no simulator.
+# Outputs named by odd paths (FIFOs, symbolic links, standard output) are
+# written where the name leads, never replaced by a plain file. Needs no
+# simulator.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 13
+kr_plan 19
 kr_tmpdir
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
@@ -129,5 +131,86 @@ kr_ok $? "route of a fabric without CAs does not say its check passed"
 rc=$?
 [ $rc -eq 2 ] && grep -q "^verdict: NOTHING CHECKED" "$T/nc.chk"
 kr_ok $? "check of it says nothing was checked (exit $rc)"
+
+# Outputs that are not plain files. Never a device here (/dev/null,
+# /dev/full, /dev/stdout): a regression would replace the machine's node.
+# A FIFO stays a FIFO and its reader, started here and stopped by its PID,
+# gets the whole dump.
+fifo_read() {	# FIFO OUT: a reader in the background, its PID in $reader
+	cat "$1" >"$2" &
+	reader=$!
+	KR_PIDS+=("$reader")
+}
+fifo_done() {	# waits up to 10 s for $reader, then stops it
+	local i
+	for i in $(seq 100); do
+		kill -0 "$reader" 2>/dev/null || break
+		sleep 0.1
+	done
+	kr_stop_pid "$reader"
+}
+mkfifo "$T/fifo"
+fifo_read "$T/fifo" "$T/fifo.got"
+timeout 60 "$K" check "$T/r" --write-lfts "$T/fifo" >/dev/null 2>"$T/err"
+rc=$?
+fifo_done
+[ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/fifo.got" "$T/r/opensm-lfts.dump"
+kr_ok $? "check --write-lfts into a FIFO: it stays one, its reader gets the dump (exit $rc)"
+
+# A symbolic link stays one, and the file it names gets the content: a
+# relative link from another directory, a chain, a dangling link (its
+# target is created)
+mkdir "$T/links" "$T/data"
+echo old >"$T/data/sl2vl"
+ln -s ../data/sl2vl "$T/links/sl2vl"
+ln -s sl2vl "$T/links/chain"
+ln -s ../data/new.net "$T/links/dangling"
+"$K" gen torus --dims 4x4 --p 1 -o "$T/links/dangling" &&
+	"$K" check "$T/r" --write-sl2vl "$T/links/chain" >/dev/null &&
+	[ -L "$T/links/sl2vl" ] && [ -L "$T/links/chain" ] && [ -L "$T/links/dangling" ] &&
+	cmp -s "$T/data/sl2vl" "$T/r/opensm-sl2vl.dump" &&
+	cmp -s "$T/data/new.net" "$T/t.net" &&
+	[ "$(ls -A "$T/links" "$T/data" | tr '\n' ' ')" = "$T/data: new.net sl2vl  $T/links: chain dangling sl2vl " ]
+kr_ok $? "symbolic links stay, their targets get the content, nothing else is left"
+
+# Standard output by a name of it (/proc/self/fd/1: a pipe, then a file
+# the shell opened for a block) or as "-"
+"$K" gen torus --dims 4x4 --p 1 -o /proc/self/fd/1 2>"$T/err" | cat >"$T/pipe.net" &&
+	"$K" gen torus --dims 4x4 --p 1 -o - >"$T/dash.net" &&
+	{ echo "# before"; "$K" gen torus --dims 4x4 --p 1 -o /proc/self/fd/1 2>"$T/err"; } >"$T/block.net" &&
+	cmp -s "$T/pipe.net" "$T/t.net" && cmp -s "$T/dash.net" "$T/t.net" &&
+	[ "$(head -1 "$T/block.net")" = "# before" ] &&
+	tail -n +2 "$T/block.net" | cmp -s - "$T/t.net"
+kr_ok $? "gen -o to standard output by name or as -, after what the shell wrote"
+
+# A directory, or a link to one, is refused with nothing written
+mkdir "$T/outdir"
+ln -s outdir "$T/dirlink"
+"$K" gen torus --dims 3x3 -o "$T/dirlink" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && [ -L "$T/dirlink" ] && [ -z "$(ls -A "$T/outdir")" ] &&
+	grep -qx "knsroute: cannot write $T/dirlink: Is a directory" "$T/err"
+kr_ok $? "gen -o into a link to a directory: refused, the link stays (exit $rc)"
+
+# route --out: a FIFO and a link among DIR's files are written through
+cp -r "$T/r" "$T/r2"
+rm "$T/r2/vlarb" "$T/r2/summary"
+mkfifo "$T/r2/vlarb"
+ln -s ../data/summary "$T/r2/summary"
+fifo_read "$T/r2/vlarb" "$T/vlarb.got"
+timeout 60 "$K" route "$T/t.net" --out "$T/r2" >/dev/null 2>"$T/err"
+rc=$?
+fifo_done
+[ $rc -eq 0 ] && [ -p "$T/r2/vlarb" ] && [ -L "$T/r2/summary" ] &&
+	cmp -s "$T/vlarb.got" "$T/r/vlarb" &&
+	grep -q "^fabric: torus 4x4" "$T/data/summary" &&
+	[ "$(ls -A "$T/r2" | wc -l)" -eq 7 ]
+kr_ok $? "route --out through a FIFO and a link in DIR (exit $rc)"
+
+# A failure names the path given, not a temporary beside it
+"$K" gen torus --dims 3x3 -o "$T/nodir/x.net" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx "knsroute: cannot write $T/nodir/x.net: No such file or directory" "$T/err"
+kr_ok $? "gen -o into a missing directory names that path (exit $rc)"
 
 kr_done
