@@ -38,7 +38,8 @@ static void gen_usage(FILE *out)
 "  --seed S            random seed for --fail (default 1)\n"
 "  --lids              embed LIDs (switches and CA ports in node order)\n"
 "  --lmc L             LMC of embedded CA LIDs (implies --lids)\n"
-"  -o, --output FILE   write FILE atomically instead of stdout\n"
+"  -o, --output FILE   write FILE atomically instead of stdout (\"-\"); a\n"
+"                      FIFO or /dev/stdout is written in place\n"
 "  -h, --help          this text\n");
 }
 
