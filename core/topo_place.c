@@ -216,7 +216,11 @@ static void step(const struct tplace *p, int32_t *c, unsigned h, int s,
 }
 
 /* Links missing or in excess next to the cluster, and between placed
- * switches that a closed path makes neighbours. */
+ * switches that a closed path makes neighbours. A grid place next to a
+ * cluster switch that nothing occupies yet counts its links as missing
+ * too: whatever switch ends up there has no link to the cluster (it would
+ * be part of it), so a place is not better for being next to switches
+ * still unplaced elsewhere. */
 static unsigned gaps(const struct search *sr, uint32_t closed,
 		     const int32_t *lo, const int32_t *hi)
 {
@@ -231,8 +235,12 @@ static unsigned gaps(const struct search *sr, uint32_t closed,
 
 				memcpy(c, sr->cur[j], p->ng * sizeof(*c));
 				step(p, c, h, s, closed, lo, hi);
+				if (!p->ring[h] && (c[h] < lo[h] || c[h] > hi[h]))
+					continue;	/* off the grid */
 				o = occupant(sr, c, sr->m);
-				if (o != KR_NONE && o != sr->cl[j])
+				if (o == KR_NONE)
+					miss += p->mult[h];
+				else if (o != sr->cl[j])
 					miss += link_gap(p, sr->cl[j], o, h);
 			}
 	for (uint32_t v = 0; v < p->g->n && closed; v++)
@@ -299,10 +307,44 @@ static void judge(struct search *sr)
 	memcpy(sr->best, sr->cur, sizeof(sr->cur));
 }
 
+/* c is one plain step (no path closed) from a. */
+static int one_step(const struct tplace *p, const int32_t *a, const int32_t *c)
+{
+	unsigned diff = 0;
+
+	for (unsigned h = 0; h < p->ng; h++) {
+		int32_t dd = c[h] - a[h];
+
+		if (!dd)
+			continue;
+		if (wrap_c(p, h, dd) != 1 && wrap_c(p, h, -dd) != 1)
+			return 0;
+		diff++;
+	}
+	return diff == 1;
+}
+
+/* c was tried already from a neighbour of w listed before slot `upto`. */
+static int tried(const struct search *sr, uint32_t w, uint32_t upto,
+		 unsigned i, const int32_t *c)
+{
+	const struct tgraph *g = sr->p->g;
+
+	for (uint32_t n = g->off[w]; n < upto; n++) {
+		const int32_t *at = where(sr, g->nbr[n], i);
+
+		if (at && one_step(sr->p, at, c))
+			return 1;
+	}
+	return 0;
+}
+
+/* Switch i goes one step from each of its placed neighbours in turn: a
+ * place that only a path closed into a ring makes its neighbour's (one
+ * end of the path next to the other) is a plain step from no other. */
 static void arrange(struct search *sr, unsigned i)
 {
 	const struct tgraph *g = sr->p->g;
-	const int32_t *anchor = NULL;
 	uint32_t w;
 
 	if (!sr->budget)
@@ -313,19 +355,24 @@ static void arrange(struct search *sr, unsigned i)
 		return;
 	}
 	w = sr->cl[i];
-	for (uint32_t n = g->off[w]; n < g->off[w + 1] && !anchor; n++)
-		anchor = where(sr, g->nbr[n], i);
-	for (unsigned h = 0; h < sr->p->ng; h++)
-		for (int s = -1; s <= 1; s += 2) {
-			int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];
+	for (uint32_t n = g->off[w]; n < g->off[w + 1]; n++) {
+		const int32_t *anchor = where(sr, g->nbr[n], i);
 
-			memcpy(sr->cur[i], anchor, sr->p->ng * sizeof(*anchor));
-			sr->cur[i][h] = wrap_c(sr->p, h, sr->cur[i][h] + s);
-			extent(sr, i, sr->cur[i], lo, hi);
-			if (occupant(sr, sr->cur[i], i) == KR_NONE &&
-			    fits(sr, i, sr->cur[i], lo, hi))
-				arrange(sr, i + 1);
-		}
+		for (unsigned h = 0; anchor && h < sr->p->ng; h++)
+			for (int s = -1; s <= 1; s += 2) {
+				int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];
+
+				memcpy(sr->cur[i], anchor,
+				       sr->p->ng * sizeof(*anchor));
+				sr->cur[i][h] = wrap_c(sr->p, h, sr->cur[i][h] + s);
+				if (tried(sr, w, n, i, sr->cur[i]))
+					continue;
+				extent(sr, i, sr->cur[i], lo, hi);
+				if (occupant(sr, sr->cur[i], i) == KR_NONE &&
+				    fits(sr, i, sr->cur[i], lo, hi))
+					arrange(sr, i + 1);
+			}
+	}
 }
 
 /* Appends to sr->cl the unplaced switches connected to w, each after a
@@ -481,6 +528,10 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		goto out;
 	}
 	index_placed(p, &t);
+	/* a ring whose closing links lost their squares spans a path from
+	 * end to end already: unplaced switches step round it */
+	if (close_rings(p))
+		index_placed(p, &t);
 	/* a tie is taken only when nothing has a single best place */
 	while (one_pass(sr, &t, mark, joint, &njoint, 0) ||
 	       joint_try(sr, &t, joint, njoint) ||

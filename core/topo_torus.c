@@ -364,6 +364,49 @@ static uint32_t gcd(uint32_t a, uint32_t b)
 	return a;
 }
 
+/* The potential difference of a link in dimension h, the smallest in
+ * absolute value modulo the ring size found so far (0: none). */
+static uint32_t apart(const struct tan *t, uint32_t u, uint32_t v, unsigned h)
+{
+	int32_t dd = t->pot[(size_t)v * t->ng + h] - t->pot[(size_t)u * t->ng + h];
+	uint32_t a = (uint32_t)(dd < 0 ? -dd : dd), k = t->gcd[h];
+
+	if (k) {
+		a %= k;
+		a = a > k - a ? k - a : a;
+	}
+	return a;
+}
+
+/* A link whose dimension is unknown (faults took all its squares) still
+ * joins neighbours: one step in one dimension. When its ends lie one step
+ * apart in one dimension and far apart in exactly one other, the BFS went
+ * round that other one both ways, and it is a ring of that length. */
+static void unknown_link_rings(struct tan *t)
+{
+	const struct tgraph *g = t->g;
+
+	for (uint32_t e = 0; e < g->nedge; e++) {
+		uint32_t u = g->eu[e], v = g->ev[e], far = 0;
+		unsigned nunit = 0, nfar = 0, hfar = 0;
+
+		if (!t->seen[u] || !t->seen[v] || known(t, e))
+			continue;
+		for (unsigned h = 0; h < t->ng; h++) {
+			uint32_t a = apart(t, u, v, h);
+
+			nunit += a == 1;
+			if (a >= 2) {
+				nfar++;
+				hfar = h;
+				far = a;
+			}
+		}
+		if (nunit == 1 && nfar == 1 && far >= 3)
+			t->gcd[hfar] = gcd(t->gcd[hfar], far);
+	}
+}
+
 /* Around every cycle the potentials of a ring dimension may differ by a
  * multiple of its size, those of a path not at all. */
 static void mismatch(struct tan *t)
@@ -386,6 +429,7 @@ static void mismatch(struct tan *t)
 			t->gcd[h] = gcd(t->gcd[h], (uint32_t)(dd < 0 ? -dd : dd));
 		}
 	}
+	unknown_link_rings(t);
 }
 
 static int congruent(int32_t a, int32_t b, uint32_t m)
