@@ -483,18 +483,21 @@ static void count_delivered(struct walk *w, uint32_t sw, uint32_t hops,
 		w->sw[sw].w += (uint32_t)n;
 }
 
-/* A pair with an SL of its own (given), walked alone: source s, in class
- * c or one of its own. */
+/* A pair with an SL of its own, walked alone: source s, in class c or
+ * one of its own; why as in one_class. */
 static int one_pair(struct walk *w, uint32_t s, const struct src_class *c,
-		    unsigned dlid, unsigned sl)
+		    unsigned dlid, unsigned sl, uint8_t why)
 {
-	struct ch_in p = { .sl = sl, .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
+	struct ch_in p = { .sl = sl, .sl_why = why,
+			   .tag = (uint32_t)w->f->lid[s] << 16 | dlid };
 	struct ch_out o;
 	uint32_t hops, at;
 	uint8_t res = enter(w, c, dlid, &hops, &at);
 	bool chan = false;
 
 	w->r->pairs++;
+	if (why)
+		w->r->assumed.sl_pairs[w->mgmt]++;
 	if (!res) {
 		if (ch_source(w, s, c, p, &o))
 			return KR_ENOMEM;
@@ -640,7 +643,7 @@ static int exceptions(struct walk *w, unsigned dlid, uint32_t own,
 		    f->lid[s] != e->slid || !(src_kind(w, s) & srcs))
 			continue;
 		sit_out(w, s);
-		if (one_pair(w, s, &w->cls[w->class_of[s]], dlid, e->sl))
+		if (one_pair(w, s, &w->cls[w->class_of[s]], dlid, e->sl, 0))
 			return KR_ENOMEM;
 	}
 	return KR_OK;
@@ -736,9 +739,10 @@ static int classes_chain(struct walk *w, unsigned dlid, unsigned sl,
  * ports' to the SM's LID, or the SM port's to a CA LID; with sw, the
  * switches' to the SM's LID, or the SM port's to a switch LID. On a
  * channel generation of its own: classes_chain marks the channels of the
- * DLID's SL without their outcome, which ch_walk would read. */
-static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl, bool ca,
-		       bool sw)
+ * DLID's SL without their outcome, which ch_walk would read. why as in
+ * one_class. */
+static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl,
+		       uint8_t why, bool ca, bool sw)
 {
 	const struct kr_fabric *f = w->f;
 	uint32_t dest = f->lid_port[dlid];
@@ -748,13 +752,13 @@ static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl, bool ca,
 		if (dest == w->sm_slot ||
 		    !(kr_is_switch(f, f->owner[dest]) ? sw : ca))
 			return KR_OK;
-		return one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl);
+		return one_pair(w, w->sm_slot, &w->sm_cls, dlid, sl, why);
 	}
 	for (uint32_t k = 0; ca && k < w->ncls; k++) {
 		struct src_class *c = &w->cls[k];
 		uint32_t n = c->n - (w->class_of[dest] == k);
 
-		if (n && c->kind == SRC_CA && one_class(w, c, dlid, sl, 0, n))
+		if (n && c->kind == SRC_CA && one_class(w, c, dlid, sl, why, n))
 			return KR_ENOMEM;
 	}
 	for (uint32_t n = 0; sw && n < f->nsw; n++) {
@@ -764,7 +768,7 @@ static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl, bool ca,
 		if (s == dest || !f->lid[s])
 			continue;
 		c = check_source_class(w, s);
-		if (one_pair(w, s, &c, dlid, sl))
+		if (one_pair(w, s, &c, dlid, sl, why))
 			return KR_ENOMEM;
 	}
 	return KR_OK;
@@ -773,15 +777,19 @@ static int sm_pairs_on(struct walk *w, unsigned dlid, unsigned sl, bool ca,
 /* The SM node's traffic towards dlid, besides the DLID's own SLs: the
  * SA's queries from every CA port and its answers, on t->sm_sl, and the
  * PerfMgr's queries to every port, switches' included, and their replies
- * (a port replies on the request's SL), on the SL OpenSM sends them on. */
+ * (a port replies on the request's SL), on the SL OpenSM sends them on.
+ * The two are one walk when they share the SL, unless no input gave the
+ * SA's: its pairs then count as assumed, the PerfMgr's stay given. */
 static int sa_pairs(struct walk *w, unsigned dlid)
 {
 	unsigned sa = w->t->sm_sl;
+	bool apart = sa != KR_PERFMGR_SL || w->t->sm_sl_taken;
 	uint64_t before = w->r->pairs;
-	int rc = sm_pairs_on(w, dlid, sa, true, sa == KR_PERFMGR_SL);
+	int rc = sm_pairs_on(w, dlid, sa, w->t->sm_sl_taken ?
+			     KR_CHECK_ASSUMED_SL : 0, true, !apart);
 
-	if (!rc && sa != KR_PERFMGR_SL)
-		rc = sm_pairs_on(w, dlid, KR_PERFMGR_SL, true, true);
+	if (!rc && apart)
+		rc = sm_pairs_on(w, dlid, KR_PERFMGR_SL, 0, true, true);
 	w->r->sm_pairs += w->r->pairs - before;
 	return rc;
 }
@@ -1068,12 +1076,19 @@ static int run(struct walk *w, struct kr_cdg *g, struct kr_diag *d)
 	return rc;
 }
 
+/* Every SL and map in t was given: the walk need not track assumptions
+ * (multicast groups are looked at in run). */
+static bool all_given(const struct kr_tables *t)
+{
+	return !t->sl2vl_given && !t->sl_given && !t->sm_sl_taken;
+}
+
 int kr_check_run(const struct kr_fabric *f, const struct kr_tables *t,
 		 const struct kr_check_opts *o, struct kr_check_report *r,
 		 struct kr_diag *d)
 {
 	struct walk w = { .f = f, .t = t, .o = o, .r = r,
-			  .exact = !t->sl2vl_given && !t->sl_given };
+			  .exact = all_given(t) };
 
 	return run(&w, NULL, d);
 }
@@ -1084,8 +1099,7 @@ int kr_check_incremental(const struct kr_fabric *f, const struct kr_tables *t,
 {
 	struct kr_check_opts o = { .max_examples = 3 };
 	struct walk w = { .f = f, .t = t, .o = &o, .r = r, .incr = true,
-			  .only = only,
-			  .exact = !t->sl2vl_given && !t->sl_given };
+			  .only = only, .exact = all_given(t) };
 
 	return run(&w, g, d);
 }

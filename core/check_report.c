@@ -217,6 +217,10 @@ static void text_assumed(FILE *out, const struct kr_check_report *r)
 	fprintf(out, "  LIDs routed but owned by no port: %u (not checked)\n"
 		"  linked ports without a LID:  %u (not checked)\n",
 		a->lids_no_port, a->ports_no_lid);
+	if (r->sm_sl_taken)
+		fprintf(out, "  the SM's SL: not given (SL %u taken for the "
+			"SA's pairs, among the management pairs above)\n",
+			r->sm_sl);
 	if (r->ngroups)
 		fprintf(out, "  multicast groups without an SL: %u of %u (SL 0 "
 			"taken)\n", a->groups_sl, r->ngroups);
@@ -365,8 +369,9 @@ static void json_pairs(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)(r->pairs - r->delivered));
 	if (r->sm_lid)
 		fprintf(out, "\"sa\": {\"sm_lid\": %u, \"sl\": %u, "
-			"\"perfmgr_sl\": %u, \"pairs\": %llu}, ", r->sm_lid,
-			r->sm_sl, KR_PERFMGR_SL,
+			"\"sl_taken\": %s, \"perfmgr_sl\": %u, "
+			"\"pairs\": %llu}, ", r->sm_lid, r->sm_sl,
+			r->sm_sl_taken ? "true" : "false", KR_PERFMGR_SL,
 			(unsigned long long)r->sm_pairs);
 	fprintf(out, "\"fail\": {");
 	for (unsigned i = 0; i < KR_CHECK_NFAIL; i++)

@@ -349,6 +349,7 @@ static void sm_source(struct walk *w)
 	w->sm_cls = check_source_class(w, s);
 	w->r->sm_lid = (uint16_t)lid;
 	w->r->sm_sl = w->t->sm_sl;
+	w->r->sm_sl_taken = w->t->sm_sl_taken;
 }
 
 int check_setup(struct walk *w)

@@ -167,6 +167,7 @@ struct kr_check_report {
 	uint64_t channels;	/* (port, VL) pairs sending data */
 	uint16_t sm_lid;	/* t->sm_lid when its port was found, else 0 */
 	uint8_t sm_sl;
+	uint8_t sm_sl_taken;	/* t->sm_sl_taken */
 	uint64_t sm_pairs;	/* SA pairs on sm_sl (in pairs, management) */
 	uint64_t deps;		/* unicast dependencies out of switch
 				 * channels (the CDG) */

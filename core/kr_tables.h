@@ -78,9 +78,11 @@ struct kr_tables {
 	 * SA answers each on sm_sl, over the unicast LFTs whatever the
 	 * destinations' own SLs. The SM node's PerfMgr queries every port,
 	 * switches' included, on KR_PERFMGR_SL, and they reply on it.
-	 * sm_lid 0: not known, not checked. */
+	 * sm_lid 0: not known, not checked. sm_sl_taken: no input gave
+	 * sm_sl (the SA's pairs count as assumed). */
 	uint16_t sm_lid;
 	uint8_t sm_sl;
+	uint8_t sm_sl_taken;
 };
 
 enum kr_sl_given {

@@ -253,19 +253,22 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 
 /* The SM a capture's local port was told of, from its log's discovery
  * line ("SM LID L SL S"; captures before the SL was logged: SL 0). */
-static void sm_from_log(struct check_args *a)
+/* The SM's LID and SL from a capture's log; true when the log (one from
+ * before the SL was logged) gives no SL. */
+static bool sm_from_log(struct check_args *a)
 {
 	FILE *in = fopen(a->in.capture_log, "r");
 	char line[512];
 	const char *at;
 	unsigned lid = 0, sl = 0;
+	int n = 0;
 
 	while (in && fgets(line, sizeof(line), in)) {
 		if (strncmp(line, "discovery: ", 11) ||
 		    !(at = strstr(line, ", SM LID ")))
 			continue;
-		if (sscanf(at, ", SM LID %u SL %u", &lid, &sl) >= 1 &&
-		    lid <= 0xbfff && sl <= 15) {
+		n = sscanf(at, ", SM LID %u SL %u", &lid, &sl);
+		if (n >= 1 && lid <= 0xbfff && sl <= 15) {
 			a->sm_lid = lid;
 			if (!a->sm_sl_given)
 				a->sm_sl = sl;
@@ -274,6 +277,7 @@ static void sm_from_log(struct check_args *a)
 	}
 	if (in)
 		fclose(in);
+	return a->sm_lid && n < 2;
 }
 
 /* The SA's traffic to check: the SM's port must be in the fabric. */
@@ -283,17 +287,23 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 	int given = a->sm_lid != 0;
 
 	if (!given && a->in.capture_log) {
-		sm_from_log(a);
+		t->sm_sl_taken = sm_from_log(a) && !a->sm_sl_given;
 		a->sm_from = a->in.capture_log;
 	} else if (!given && f->sm_lid) {
 		/* opensm-subnet.lst marks the SM but gives no SL */
 		a->sm_lid = f->sm_lid;
 		a->sm_from = a->in.topo;
-		if (!a->sm_sl_given)
+		if (!a->sm_sl_given) {
 			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
 				"SL 0 taken (the file gives none; --sm-sl to "
 				"say)\n", a->in.topo, a->sm_lid);
+			t->sm_sl_taken = 1;
+		}
 	}
+	if (!a->sm_lid && a->sm_sl_given)
+		return cli_usage_error("check", "--sm-sl needs the SM's LID: "
+				       "--sm-lid, a capture's log or the SM "
+				       "mark of opensm-subnet.lst");
 	if (!a->sm_lid)
 		return 0;
 	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)

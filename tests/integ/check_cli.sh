@@ -186,7 +186,8 @@ sm=$(awk '/^0x/ { print strtonum($1) }' "$D/chk_t33-lfts.dump" | sort -n | tail 
 run sa $T33 --sm-lid "$sm" --sm-sl 3 --json
 [ $ok -eq 0 ] && python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "perfmgr_sl": 0,
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "sl_taken": False,
+                   "perfmgr_sl": 0,
                    "pairs": 24 + 42}, r["sa"]' "$T/sa.out" "$sm"
 kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl, 8 + 16 + 9 + 9 PerfMgr pairs on SL 0"
 
@@ -198,14 +199,16 @@ echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID $sm, 0.02
 run caplog "$T/cap" --json
 python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 0, "perfmgr_sl": 0,
-                   "pairs": 42}, r["sa"]' "$T/caplog.out" "$sm"
+assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 0, "sl_taken": True,
+                   "perfmgr_sl": 0,
+                   "pairs": 24 + 42}, r["sa"]
+assert r["assumed"]["sl_pairs"]["management"] == 24, r["assumed"]' "$T/caplog.out" "$sm"
 ok=$?
 echo "discovery: from mlx5_0 port 1, 9 switches, 9 other nodes, SM LID 999 SL 2, 0.02 s" >"$T/cap/capture.log"
 run badlog "$T/cap"
 [ $RC -eq 2 ] && grep -q "$T/cap/capture.log: SM LID 999: no port of the fabric has that LID" "$T/badlog.err" &&
 	[ $ok -eq 0 ]
-kr_ok $? "check DIR: the SM from capture.log (SL 0 from an older log); an unknown SM LID there exit 2 naming the log"
+kr_ok $? "check DIR: the SM from capture.log (an older log gives no SL: SL 0 taken, its SA pairs assumed); an unknown SM LID there exit 2 naming the log"
 
 # LIDs from the LFT dump's port GUIDs when the topology has none.
 sed 's/ lid [0-9]* lmc [0-9]*//; s/# lid [0-9]* /# /; s/ lid [0-9]* 4x/ 4x/' \

@@ -97,12 +97,13 @@ run_fabric() {
 	kr_ok $ok "$name: opensm-lid-matrix.dump holds the hop count of each LFT path"
 
 	# OpenSM's dump directory: its opensm-subnet.lst marks the SM, whose
-	# traffic joins the check there too
+	# traffic joins the check there too, its SA's SL taken, not given
 	sm=$(sed -n 's/^discovery: .*, SM LID \([0-9]*\) .*/\1/p' "$rb/capture.log")
 	"$KR_CLI" check "$rb" >"$dir/check.out" 2>&1 &&
 		"$KR_CLI" check "$KR_OSM_DIR" --path-sl "$rb/path-sl" \
 			>"$dir/check-osm.out" 2>&1 &&
-		grep -q "^SM traffic: .* the SM (LID $sm)" "$dir/check-osm.out"
+		grep -q "^SM traffic: .* the SM (LID $sm)" "$dir/check-osm.out" &&
+		grep -q "^  the SM's SL: not given" "$dir/check-osm.out"
 	ok=$?
 	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/check.out" "$dir/check-osm.out" | head -20
 	kr_ok $ok "$name: knsroute check passes on what the fabric holds, and on OpenSM's dump directory"

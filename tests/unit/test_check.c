@@ -281,6 +281,32 @@ static void test_sa_traffic_loop(void **state)
 		}
 		kr_check_report_free(&r);
 	}
+	/* no input gave the SA's SL: its 3 + 3 pairs taken on SL 7 count as
+	 * assumed (the loop stays proven: the PerfMgr's given pairs on SL 0
+	 * close it too); on SL 0 the SA's 6 pairs are walked apart from the
+	 * PerfMgr's 14 and only they are assumed */
+	t.sm_lid = 5 + 2;
+	t.sm_sl = 7;
+	t.sm_sl_taken = 1;
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	assert_true(r.sm_sl_taken);
+	assert_int_equal(r.sm_pairs, 20);
+	assert_int_equal(r.assumed.sl_pairs[KR_CHECK_DATA], 0);
+	assert_int_equal(r.assumed.sl_pairs[KR_CHECK_ALL], 6);
+	assert_false(r.exact);
+	assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_PROVEN);
+	kr_check_report_free(&r);
+	t.sm_sl = 0;
+	run(&f, &t, &r);
+	assert_int_equal(r.sm_pairs, 6 + 14);
+	assert_int_equal(r.assumed.sl_pairs[KR_CHECK_ALL], 6);
+	kr_check_report_free(&r);
+	t.sm_sl_taken = 0;
+	run(&f, &t, &r);
+	assert_int_equal(r.sm_pairs, 14);
+	assert_int_equal(r.assumed.sl_pairs[KR_CHECK_ALL], 0);
+	assert_true(r.exact);
+	kr_check_report_free(&r);
 	/* the SA on SL 2, H2's own SL, where the dateline holds for it; the
 	 * PerfMgr's SL 0, which every map here sends to VL 0 as it does SL
 	 * 7, still closes the loop */
@@ -307,6 +333,16 @@ static void test_sa_traffic_loop(void **state)
 	assert_int_equal(run(&f, &t, &r), KR_OK);
 	assert_int_equal(r.sm_pairs, 6 + 14);
 	assert_int_equal(r.max_vl, 2);
+	kr_check_report_free(&r);
+	/* the SA back on SL 7 (VL 0) closes the loop alone: proven when its
+	 * SL was given, assumed when it was taken */
+	t.sm_sl = 7;
+	assert_int_equal(run(&f, &t, &r), KR_ECYCLE);
+	kr_check_report_free(&r);
+	t.sm_sl_taken = 1;
+	assert_int_equal(run(&f, &t, &r), KR_EASSUMED);
+	assert_int_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_ASSUMED);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
 	kr_check_report_free(&r);
 	kr_tables_free(&t);
 	kr_fabric_free(&f);
