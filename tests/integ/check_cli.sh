@@ -181,6 +181,12 @@ run nosm $T33 --sm-lid 999
 [ $RC -eq 2 ] && grep -q -- "--sm-lid 999: no port of the fabric has that LID" "$T/nosm.err" &&
 	[ ! -s "$T/nosm.out" ]
 ok=$?
+# --sm-sl alone has no SM to apply to (the ibnetdiscover file marks none)
+# shellcheck disable=SC2086
+run nosmlid $T33 --sm-sl 3
+[ $ok -eq 0 ] && [ $RC -eq 2 ] && [ ! -s "$T/nosmlid.out" ] &&
+	grep -q -- "--sm-sl needs the SM's LID" "$T/nosmlid.err"
+ok=$?
 sm=$(awk '/^0x/ { print strtonum($1) }' "$D/chk_t33-lfts.dump" | sort -n | tail -n 1)
 # shellcheck disable=SC2086
 run sa $T33 --sm-lid "$sm" --sm-sl 3 --json
@@ -189,7 +195,7 @@ r = json.load(open(sys.argv[1]))
 assert r["sa"] == {"sm_lid": int(sys.argv[2]), "sl": 3, "sl_taken": False,
                    "perfmgr_sl": 0,
                    "pairs": 24 + 42}, r["sa"]' "$T/sa.out" "$sm"
-kr_ok $? "--sm-lid: an unknown LID exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl, 8 + 16 + 9 + 9 PerfMgr pairs on SL 0"
+kr_ok $? "--sm-lid: an unknown LID exit 2, --sm-sl without it exit 2; a CA's LID adds 8 + 16 SA pairs on --sm-sl, 8 + 16 + 9 + 9 PerfMgr pairs on SL 0"
 
 # A capture DIR's capture.log names the SM (a log from before the SL was
 # logged: SL 0); one naming an LID no port has is an input error there.
