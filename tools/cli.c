@@ -361,6 +361,22 @@ int cli_resolve_port(const struct kr_fabric *f, const char *arg,
 	for (uint32_t n = 0; n < f->nnode && *slot == KR_NONE; n++)
 		if (!strcmp(kr_node_name(f, n), arg))
 			*slot = node_port(f, n);
+	/* OpenSM's files and captures name nodes by GUID: the description
+	 * (what ibnetdiscover quotes) is what an admin knows them by, if
+	 * only one node has it (HCAs often share their vendor's) */
+	if (*slot == KR_NONE) {
+		uint32_t found = KR_NONE;
+
+		for (uint32_t n = 0; n < f->nnode; n++) {
+			if (strcmp(kr_node_desc(f, n), arg))
+				continue;
+			if (found != KR_NONE)
+				return -2;
+			found = n;
+		}
+		if (found != KR_NONE)
+			*slot = node_port(f, found);
+	}
 	if (*slot == KR_NONE && *arg && !*end && !strncmp(arg, "0x", 2) &&
 	    strlen(arg) > 6) {
 		uint32_t n = kr_node_by_guid(f, v);

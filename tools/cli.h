@@ -94,9 +94,10 @@ int cli_lfts_whole(const char *cmd, const char *path,
 int cli_mfts_whole(const char *cmd, const char *path,
 		   const struct kr_fabric *f, const struct kr_tables *t);
 
-/* A node name, a node or port GUID (0x...) or a LID to a port slot: a
- * node is its first linked port with a LID (a switch: port 0); *lid is the
- * LID it was named by (0: none). -1 when nothing with a LID matches. */
+/* A node name or description, a node or port GUID (0x...) or a LID to a
+ * port slot: a node is its first linked port with a LID (a switch: port
+ * 0); *lid is the LID it was named by (0: none). -1 when nothing with a
+ * LID matches, -2 when several nodes have that description. */
 int cli_resolve_port(const struct kr_fabric *f, const char *arg,
 		     uint32_t *slot, unsigned *lid);
 

@@ -20,7 +20,8 @@ static void path_usage(FILE *out)
 "\n"
 "  TOPOLOGY, DIR, --lfts, --sl2vl, --path-sl, --guid2lid  as for check\n"
 "                      (DIR: a capture or `knsroute route` output)\n"
-"  SRC, DST            a node name, a node or port GUID (0x...) or a LID;\n"
+"  SRC, DST            a node name or description, a node or port GUID\n"
+"                      (0x...) or a LID;\n"
 "                      a node is its first linked port with a LID (a\n"
 "                      switch: port 0); the SLID is the source's base LID,\n"
 "                      the DLID the LID given or the destination's base LID\n"
@@ -40,7 +41,13 @@ static const char *const fail_names[KR_CHECK_NFAIL] = {
 static int resolve(const struct kr_fabric *f, const char *arg, uint32_t *slot,
 		   unsigned *lid)
 {
-	if (cli_resolve_port(f, arg, slot, lid))
+	int rc = cli_resolve_port(f, arg, slot, lid);
+
+	if (rc == -2)
+		return cli_usage_error("path", "\"%s\": several nodes have "
+				       "that description; name one by GUID",
+				       arg);
+	if (rc)
 		return cli_usage_error("path", "\"%s\": no node, GUID or LID "
 				       "of the topology with a LID", arg);
 	return 0;

@@ -64,8 +64,13 @@ static int one_group(char **word, size_t n, const struct kr_fabric *f,
 			       "\"%s\"", word[1]);
 	for (size_t i = 2; i < n; i++) {
 		unsigned lid;
+		int found = cli_resolve_port(f, word[i], &slot[i - 2], &lid);
 
-		if (cli_resolve_port(f, word[i], &slot[i - 2], &lid))
+		if (found == -2)
+			return kr_fail(d, KR_EPARSE, d->line, "member \"%s\": "
+				       "several nodes have that description; "
+				       "name one by GUID", word[i]);
+		if (found)
 			return kr_fail(d, KR_EPARSE, d->line, "member \"%s\": no "
 				       "node, GUID or LID of the topology with a "
 				       "LID", word[i]);

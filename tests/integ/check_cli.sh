@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 36
+kr_plan 37
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -259,6 +259,17 @@ kr_ok $? "path through a broken entry: exit 1 and where it failed"
 "$KR_CLI" path "$T/cap" nosuchnode 24 >/dev/null 2>"$T/pathu.err"
 [ $? -eq 2 ] && grep -q '"nosuchnode": no node' "$T/pathu.err"
 kr_ok $? "path with an unknown SRC: exit 2"
+# Node descriptions name nodes too (OpenSM's files name them by GUID),
+# unless two nodes share one.
+mkdir -p "$T/dupdesc"
+cp "$T/cap/lfts.dump" "$T/dupdesc/lfts.dump"
+sed 's/"ca-96bf887f"/"same desc"/; s/"sw-232f36b4"/"same desc"/' \
+	"$T/cap/topology.net" >"$T/dupdesc/topology.net"
+"$KR_CLI" path "$T/cap" ca-96bf887f sw-232f36b4 >"$T/pathd.out" 2>&1 &&
+	cmp -s "$T/path.out" "$T/pathd.out" &&
+	! "$KR_CLI" path "$T/dupdesc" "same desc" 24 >/dev/null 2>"$T/pathdd.err" &&
+	grep -q '"same desc": several nodes have that description' "$T/pathdd.err"
+kr_ok $? "path by node descriptions: the same hops as by names; a description two nodes share is refused"
 # Multicast (mcast_t33-*: OpenSM minhop with osmtest's groups, real dumps).
 M="$D/mcast_t33.ibnd --lfts $D/mcast_t33-lfts.dump --sl2vl $D/mcast_t33-sl2vl.dump"
 awk '/^0x/ { print strtonum($1), 0 }' "$D/mcast_t33-lfts.dump" | sort -un \
