@@ -218,8 +218,10 @@ static int check_owner(struct lft_parse *ps, unsigned lid, const char *rest)
 			return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 				       "LID %u of port GUID 0x%016" PRIx64 ", which "
 				       "has LID %u (LMC %u) in the topology: the "
-				       "LIDs differ, or the topology lacks the LMC "
-				       "(give --guid2lid, OpenSM's guid2lid cache)",
+				       "LIDs differ (a guid2lid cache older than "
+				       "the dump?), or the topology lacks the LMC "
+				       "(OpenSM's guid2lid cache gives it: "
+				       "--guid2lid)",
 				       lid, guid, f->lid[named], f->lmc[named]);
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "unknown LID %u (port GUID 0x%016" PRIx64 " here): "

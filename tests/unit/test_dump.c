@@ -779,8 +779,9 @@ static void test_lfts_unknown_lid_and_twice(void **state)
 		"('sw-232f36b4'):\n0x0028 003 # Switch portguid "
 		"0x0002c9783aac1b04: 'x'\n40 lids dumped\n", 2,
 		"LID 40 of port GUID 0x0002c9783aac1b04, which has LID 4 (LMC "
-		"0) in the topology: the LIDs differ, or the topology lacks the "
-		"LMC (give --guid2lid" };
+		"0) in the topology: the LIDs differ (a guid2lid cache older "
+		"than the dump?), or the topology lacks the LMC (OpenSM's "
+		"guid2lid cache gives it: --guid2lid)" };
 	run_bad(f, &c, kr_lfts_parse, true);
 	buf = load("chk_t33-lfts.dump", &len);
 	blk = (size_t)(strstr(buf, "27 lids dumped\n") - buf) + 15;
