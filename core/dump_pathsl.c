@@ -7,7 +7,12 @@
  * fields, of which slid, dlid and sl matter here. Either way the result is
  * t->dlid_sl plus the pairs that differ from it, and t->sl_given: a "DLID
  * SL" line speaks for every source, PathRecords only for the pairs they
- * list (all of a DLID's CA sources, or each listed pair kept on its own). */
+ * list (all of a DLID's CA sources, or each listed pair kept on its own).
+ *
+ * A path-sl that knsroute wrote (its first line says so) ends with "# end:
+ * D DLID lines, P pair lines": cut anywhere, the file would still parse,
+ * and the pairs whose lines were lost would fall back to their DLID's SL
+ * as if given. */
 #include "kr_dump.h"
 
 #include <stdlib.h>
@@ -33,6 +38,9 @@ struct psl_parse {
 	unsigned *dlid_line;	/* [stride] line of each "DLID SL" */
 	struct rec *rec;
 	size_t nrec, cap;
+	/* knsroute's own: the end line and the records counted before it */
+	bool ours;
+	unsigned end_line, ndlid, npair;
 	/* saquery: the record being read */
 	unsigned pr_line;
 	uint64_t pr_slid, pr_dlid, pr_sl;
@@ -74,12 +82,42 @@ static int add_rec(struct psl_parse *ps, uint64_t slid, uint64_t dlid,
 	return KR_OK;
 }
 
+#define PSL_HEADER "# knsroute path-sl:"
+#define PSL_END "# end:"
+
+/* "# end: D DLID lines, P pair lines" against what came before it. */
+static int end_line(struct psl_parse *ps, const char *s)
+{
+	uint64_t nd, np;
+
+	s = dump_skip_ws(s + strlen(PSL_END));
+	if (ps->end_line)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "a second end "
+			       "line (the first on line %u)", ps->end_line);
+	if (!dump_number(&s, UINT32_MAX, &nd) ||
+	    strncmp(s, " DLID lines, ", 13) ||
+	    (s += 13, !dump_number(&s, UINT32_MAX, &np)) ||
+	    strncmp(s, " pair lines", 11) || !dump_blank(s + 11))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected "
+			       "\"# end: D DLID lines, P pair lines\"");
+	if (nd != ps->ndlid || np != ps->npair)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "the end line "
+			       "counts %llu DLID and %llu pair lines, the file "
+			       "has %u and %u: cut or edited",
+			       (unsigned long long)nd, (unsigned long long)np,
+			       ps->ndlid, ps->npair);
+	ps->end_line = ps->r.lineno;
+	return KR_OK;
+}
+
 /* "DLID SL" or "SLID DLID SL", comment stripped. */
 static int text_line(struct psl_parse *ps, const char *s)
 {
 	uint64_t v[3];
 	unsigned n = 0;
 
+	if (!strncmp(s, PSL_END, strlen(PSL_END)))
+		return end_line(ps, s);
 	for (s = dump_skip_ws(s); *s && *s != '#'; s = dump_skip_ws(s)) {
 		if (n == 3 || !dump_number(&s, 0xffff, &v[n]) ||
 		    (*s && *s != ' ' && *s != '\t' && *s != '#'))
@@ -89,9 +127,14 @@ static int text_line(struct psl_parse *ps, const char *s)
 	}
 	if (n == 0)
 		return KR_OK;
+	if (ps->end_line)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "a record after "
+			       "the end line (line %u)", ps->end_line);
 	if (n == 1)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "expected \"DLID SL\" or \"SLID DLID SL\"");
+	ps->ndlid += n == 2;
+	ps->npair += n == 3;
 	if (v[n - 1] >= KR_NSL)
 		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,
 			       "SL %u outside 0..15", (unsigned)v[n - 1]);
@@ -158,6 +201,8 @@ static int pr_field(struct psl_parse *ps, const char *s)
  * does. Deciding there lets the file be read as a stream, once. */
 static void detect(struct psl_parse *ps, const char *s)
 {
+	if (!strncmp(s, PSL_HEADER, strlen(PSL_HEADER)))
+		ps->ours = true;
 	if (*s && *s != '#' && strncmp(s, "ibwarn:", 7))
 		ps->fmt = strncmp(s, "PathRecord dump:", 16) ? PSL_TEXT
 							      : PSL_SAQUERY;
@@ -322,6 +367,10 @@ static int psl_run(const struct dump_src *src, const struct kr_fabric *f,
 	saquery = ps.fmt == PSL_SAQUERY;
 	if (!rc && saquery)
 		rc = pr_flush(&ps);
+	if (!rc && ps.ours && !ps.end_line)
+		rc = kr_fail(d, KR_EPARSE, ps.r.lineno, "cut short: no \"%s\" "
+			     "line (knsroute ends every path-sl it writes with "
+			     "one)", PSL_END);
 	if (!rc && ps.nrec) {
 		t->pair_sl = malloc(ps.nrec * sizeof(*t->pair_sl));
 		rc = t->pair_sl ? build_pairs(&ps, saquery)
@@ -398,15 +447,17 @@ int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t)
 {
 	struct kr_out o;
+	unsigned ndlid = 0, npair = 0;
 
 	if (kr_out_open(&o, out))
 		return KR_ENOMEM;
-	kr_out_str(&o, "# knsroute path-sl: \"DLID SL\" for every LID whose SL "
+	kr_out_str(&o, PSL_HEADER " \"DLID SL\" for every LID whose SL "
 		   "is known for all sources, then \"SLID DLID SL\" where a "
 		   "pair differs or only the pair is known\n");
 	for (uint32_t lid = 1; lid < t->stride; lid++) {
 		if (kr_port_by_lid(f, lid) == KR_NONE || !dlid_line(t, lid))
 			continue;
+		ndlid++;
 		kr_out_u(&o, lid);
 		kr_out_ch(&o, ' ');
 		kr_out_u(&o, t->dlid_sl ? t->dlid_sl[lid] : 0);
@@ -418,6 +469,7 @@ int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		if (dlid_line(t, p->dlid) &&
 		    p->sl == (t->dlid_sl ? t->dlid_sl[p->dlid] : 0))
 			continue;
+		npair++;
 		kr_out_u(&o, p->slid);
 		kr_out_ch(&o, ' ');
 		kr_out_u(&o, p->dlid);
@@ -425,5 +477,10 @@ int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		kr_out_u(&o, p->sl);
 		kr_out_ch(&o, '\n');
 	}
+	kr_out_str(&o, PSL_END " ");
+	kr_out_u(&o, ndlid);
+	kr_out_str(&o, " DLID lines, ");
+	kr_out_u(&o, npair);
+	kr_out_str(&o, " pair lines\n");
 	return kr_out_close(&o);
 }

@@ -509,6 +509,17 @@ static const struct bad_case {
 	{ "PathRecord dump:\n\t\tdlid....1\n\t\tslid....2\n\t\tsl....0x10\n",
 	  1, "SL 16 outside" },
 	{ "PathRecord dump:\nnonsense\n", 2, "\"name....value\"" },
+	/* knsroute's own, cut after a DLID line: the pair lines lost would
+	 * read as their DLIDs' SLs */
+	{ "# knsroute path-sl: x\n1 2\n4 3\n", 3, "cut short: no \"# end:\"" },
+	{ "# knsroute path-sl: x\n1 2\n10 4 5\n# end: 1 DLID lines, 2 pair "
+	  "lines\n", 4, "counts 1 DLID and 2 pair lines, the file has 1 and 1" },
+	{ "# knsroute path-sl: x\n1 2\n# end: 1 DLID lines, 0 pair lines\n"
+	  "10 4 5\n", 4, "a record after the end line (line 3)" },
+	{ "# knsroute path-sl: x\n1 2\n# end: 1 DLID lines\n", 3,
+	  "expected \"# end: D DLID lines, P pair lines\"" },
+	{ "1 2\n# end: 1 DLID lines, 0 pair lines\n"
+	  "# end: 1 DLID lines, 0 pair lines\n", 3, "a second end line" },
 };
 
 static void run_bad(const struct kr_fabric *f, const struct bad_case *c,

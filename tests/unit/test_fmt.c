@@ -141,21 +141,28 @@ static void ref_sl2vl(FILE *out, const struct kr_fabric *f,
 static void ref_path_sl(FILE *out, const struct kr_fabric *f,
 			const struct kr_tables *t)
 {
+	unsigned ndlid = 0, npair = 0;
+
 	fprintf(out, "# knsroute path-sl: \"DLID SL\" for every LID whose SL "
 		"is known for all sources, then \"SLID DLID SL\" where a pair "
 		"differs or only the pair is known\n");
 	for (unsigned lid = 1; lid < t->stride; lid++)
 		if (kr_port_by_lid(f, lid) != KR_NONE &&
-		    (!t->sl_given || t->sl_given[lid]))
+		    (!t->sl_given || t->sl_given[lid])) {
 			fprintf(out, "%u %u\n", lid, t->dlid_sl ? t->dlid_sl[lid] : 0);
+			ndlid++;
+		}
 	for (size_t i = 0; i < t->npair_sl; i++) {
 		const struct kr_sl_pair *p = &t->pair_sl[i];
 		int known = p->dlid < t->stride &&
 			    (!t->sl_given || t->sl_given[p->dlid]);
 
-		if (!known || p->sl != (t->dlid_sl ? t->dlid_sl[p->dlid] : 0))
+		if (!known || p->sl != (t->dlid_sl ? t->dlid_sl[p->dlid] : 0)) {
 			fprintf(out, "%u %u %u\n", p->slid, p->dlid, p->sl);
+			npair++;
+		}
 	}
+	fprintf(out, "# end: %u DLID lines, %u pair lines\n", ndlid, npair);
 }
 
 static void ref_mfts(FILE *out, const struct kr_fabric *f,
