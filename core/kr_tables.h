@@ -115,6 +115,12 @@ uint64_t *kr_tables_sl2vl_ref(const struct kr_fabric *f, struct kr_tables *t,
 			      uint32_t node, unsigned in, unsigned out);
 unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
 			   unsigned dlid);
+/* The same for packets from any LID of a port (an LMC range): pairs are
+ * kept under the port's base LID, and every LID of a port sends over the
+ * same routes, so all of them must get its SL. */
+unsigned kr_tables_port_path_sl(const struct kr_fabric *f,
+				const struct kr_tables *t, unsigned slid,
+				unsigned dlid);
 /* Whether an input gave the map of (node, in, out) (tables without a
  * record of it: yes). */
 bool kr_tables_sl2vl_given(const struct kr_fabric *f, const struct kr_tables *t,

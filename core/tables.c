@@ -77,6 +77,16 @@ unsigned kr_tables_path_sl(const struct kr_tables *t, unsigned slid,
 	return 0;
 }
 
+unsigned kr_tables_port_path_sl(const struct kr_fabric *f,
+				const struct kr_tables *t, unsigned slid,
+				unsigned dlid)
+{
+	uint32_t slot = kr_port_by_lid(f, slid);
+
+	return kr_tables_path_sl(t, slot != KR_NONE ? f->lid[slot] : slid,
+				 dlid);
+}
+
 bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
 			  unsigned dlid)
 {

@@ -423,8 +423,8 @@ static uint8_t kr_path_sl(void *ctx, uint8_t hint, const ib_net16_t slid_be,
 
 	if (!pl->valid || kr_port_by_lid(&pl->fabric, dlid) == KR_NONE)
 		return hint;
-	return (uint8_t)kr_tables_path_sl(&pl->plan.tables, cl_ntoh16(slid_be),
-					  dlid);
+	return (uint8_t)kr_tables_port_path_sl(&pl->fabric, &pl->plan.tables,
+					       cl_ntoh16(slid_be), dlid);
 }
 
 /* The core node and port slot of an OpenSM physical port, or KR_NONE. */

@@ -8,10 +8,12 @@
 # SA must hand those pairs the detour SL while the other sources of the
 # same destination keep its SL. Every pair is read back with its own
 # PathRecord and the check must pass on exactly what the fabric holds.
+# With LMC 1, a port's second LID sends over the same routes as its first
+# and must get the same SL.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 5
+kr_plan 6
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v gawk >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, gawk and a built plugin"
@@ -20,7 +22,7 @@ fi
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen kns --k 4 --n 2 --p 1 -o "$net"
-kr_plugin_conf "$KR_TMP/opensm.conf"
+kr_plugin_conf "$KR_TMP/opensm.conf" "lmc 1"
 kr_start_ibsim "$net"
 kr_start_opensm -F "$KR_TMP/opensm.conf"
 kr_wait_sm 60
@@ -65,5 +67,22 @@ awk 'NR == FNR { tree[$1] = 1; next }
      END { for (d in want) if (d in other) exit 0; exit 1 }' \
 	"$KR_TMP/tree.sl" "$KR_TMP/moved.dlid" "$KR_TMP/pair.sl"
 kr_ok $? "a destination keeps its own SL for its other sources"
+
+# The moved pairs from their sources' second LID (the checker walks base
+# LIDs only, so this is the SA's own answer).
+ok=0 n=0
+while read -r slid dlid sl; do
+	grep -qx "$sl" "$KR_TMP/tree.sl" || continue
+	: >"$KR_TMP/pr2" &&
+		kr_sim_try "$KR_TMP/pr2" saquery -p --src-to-dst \
+			"$((slid + 1)):$dlid" || { ok=1; break; }
+	sl2=$(awk -F. '/^[ \t]*sl\./ { print strtonum($NF); exit }' "$KR_TMP/pr2")
+	n=$((n + 1))
+	[ "$sl2" = "$sl" ] && continue
+	echo "# SLID $((slid + 1)) -> DLID $dlid: SL ${sl2:-none}, its port's base LID $slid gets $sl"
+	ok=1
+done <"$KR_TMP/pair.sl"
+[ "$ok" -eq 0 ] && [ "$n" -gt 0 ]
+kr_ok $? "a moved pair's SL holds for its source's second LID (LMC 1)"
 
 kr_done

@@ -458,6 +458,24 @@ static void test_path_sl_text(void **state)
 	kr_tables_free(&t);
 }
 
+/* A pair's SL is kept under its source's base LID (14, LMC 1); the
+ * port's other LID (15) sends over the same routes and gets it too. */
+static void test_path_sl_any_lid_of_port(void **state)
+{
+	static const char text[] = "4 2\n14 4 5\n";
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+
+	assert_int_equal(f->lid[kr_port_by_lid(f, 15)], 14);
+	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 0), KR_OK);
+	assert_int_equal(kr_path_sl_parse(text, sizeof(text) - 1, f, &t, NULL),
+			 KR_OK);
+	assert_int_equal(kr_tables_port_path_sl(f, &t, 14, 4), 5);
+	assert_int_equal(kr_tables_port_path_sl(f, &t, 15, 4), 5);
+	assert_int_equal(kr_tables_port_path_sl(f, &t, 6, 4), 2);
+	kr_tables_free(&t);
+}
+
 /* Pairs in any order, worked by hand: DLID 1 has SL 2 from three sources
  * and 5 from one, so 2 is its default and 10 -> 1 an exception; DLID 2 ties
  * 3 against 4 and takes the lower; DLID 3 is in no pair and keeps SL 0,
@@ -971,6 +989,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lfts_grow,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_text,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_path_sl_any_lid_of_port,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_set,
 						setup_t33, teardown_t33),
