@@ -71,7 +71,9 @@ const char *kr_phase_name(enum kr_phase ph);
  * summary. All or nothing. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d);
-/* The coordinates cache (kr_topo_cache_write), written atomically. */
+/* The coordinates cache (kr_topo_cache_write), written atomically; the
+ * switches of the cache it replaces that f lacks stay in it on their
+ * places, when both are of one grid and nothing else holds them. */
 int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 		       const struct kr_topo *t, struct kr_diag *d);
 /* One line for logs. */

@@ -201,20 +201,104 @@ int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 	return kr_write_dir(dir, outputs, NOUT, &ctx, d);
 }
 
+struct cache_ctx {
+	const struct kr_fabric *f;
+	const struct kr_topo *t;
+	char *old;		/* the cache being replaced, or NULL */
+};
+
+/* A cache line's words after the first: a switch's coordinates. */
+static const char *coords_of(const char *line)
+{
+	return line + strcspn(line, " \t");
+}
+
+static int by_coords(const void *a, const void *b)
+{
+	const char *x = coords_of(*(char *const *)a);
+	const char *y = coords_of(*(char *const *)b);
+
+	return strcmp(x, y);
+}
+
+/* The lines of text that start with 0x (switches) or not (the header),
+ * as NUL-terminated strings in place; how many went to sw. */
+static size_t split_cache(char *text, char **sw, char *head, size_t hlen)
+{
+	size_t n = 0, used = 0;
+
+	head[0] = '\0';
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, "#\r")] = '\0';
+		if (!strncmp(line, "0x", 2))
+			sw[n++] = line;
+		else if (*line && used + strlen(line) + 2 < hlen)
+			used += (size_t)sprintf(head + used, "%s\n", line);
+	}
+	return n;
+}
+
+/* The cache of t, then the switches of the one it replaces that f lacks
+ * (gone with a failure, perhaps) on places that no switch of t holds,
+ * when both describe one grid: they come back to their places then,
+ * instead of to a fabric read afresh, which a grid that lost many
+ * switches may no longer tell. */
 static int write_cache(FILE *out, const void *ctx)
 {
-	const struct out_ctx *c = ctx;
+	const struct cache_ctx *c = ctx;
+	char *now = NULL, **sw = NULL, head_now[512], head_old[512];
+	size_t len = 0, nnow, nold, lines = 1;
+	FILE *mem;
+	int rc;
 
-	return kr_topo_cache_write(out, c->f, &c->p->topo);
+	if (!c->old)
+		return kr_topo_cache_write(out, c->f, c->t);
+	if (!(mem = open_memstream(&now, &len)))
+		return KR_ENOMEM;
+	rc = kr_topo_cache_write(mem, c->f, c->t);
+	if (fclose(mem) && !rc)
+		rc = KR_ENOMEM;
+	if (!rc && fputs(now, out) == EOF)
+		rc = KR_EIO;
+	for (const char *s = now; !rc && *s; s++)
+		lines += *s == '\n';
+	for (const char *s = c->old; !rc && *s; s++)
+		lines += *s == '\n';
+	if (!rc && !(sw = malloc(lines * sizeof(*sw))))
+		rc = KR_ENOMEM;
+	if (!rc) {
+		nnow = split_cache(now, sw, head_now, sizeof(head_now));
+		nold = split_cache(c->old, sw + nnow, head_old,
+				   sizeof(head_old));
+		qsort(sw, nnow, sizeof(*sw), by_coords);
+		for (size_t i = nnow; i < nnow + nold &&
+		     !strcmp(head_now, head_old); i++) {
+			uint64_t guid = strtoull(sw[i], NULL, 16);
+
+			if (kr_node_by_guid(c->f, guid) == KR_NONE &&
+			    !bsearch(&sw[i], sw, nnow, sizeof(*sw), by_coords))
+				fprintf(out, "%s\n", sw[i]);
+		}
+	}
+	free(sw);
+	free(now);
+	return rc ? rc : ferror(out) ? KR_EIO : KR_OK;
 }
 
 int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 		       const struct kr_topo *t, struct kr_diag *d)
 {
-	struct kr_plan shell = { .topo = *t };
-	struct out_ctx ctx = { f, &shell, 0 };
+	struct cache_ctx ctx = { f, t, NULL };
+	size_t len;
+	int rc;
 
-	return kr_write_atomic(path, write_cache, &ctx, d);
+	/* no cache yet, or one unreadable: nothing to keep */
+	if (kr_slurp(path, &ctx.old, &len, NULL))
+		ctx.old = NULL;
+	rc = kr_write_atomic(path, write_cache, &ctx, d);
+	free(ctx.old);
+	return rc;
 }
 
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,

@@ -212,7 +212,7 @@ static int direct(struct rctx *x, struct kr_topo *t)
 
 	if (!p || p->npinned < x->f->nsw)
 		return 1;
-	rc = topo_build(x, &p->lab, 0, t);
+	rc = topo_build(x, &p->lab, TOPO_BUILD_GIVEN, t);
 	if (rc != KR_ETOPO)
 		return rc;
 	if (!p->from_cache) {
@@ -256,7 +256,8 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 	int rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
 
 	if (!rc)
-		rc = topo_build(x, &l, fam != KR_FAMILY_KNS, t);
+		rc = topo_build(x, &l, fam != KR_FAMILY_KNS ? TOPO_BUILD_RIGID : 0,
+				t);
 	lab_free(&l);
 	return rc;
 }

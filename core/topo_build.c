@@ -16,6 +16,7 @@
 struct bctx {
 	struct rctx *x;
 	const struct lab *l;
+	unsigned how;		/* TOPO_BUILD_* */
 	struct kr_topo *t;
 	struct kr_missing_link *ml;
 	uint32_t nml, cap_ml;
@@ -151,7 +152,7 @@ static int place(struct bctx *b)
 		t->pos_sw[pos] = (int32_t)s;
 		present++;
 	}
-	if (2 * (uint64_t)present < t->npos)
+	if (!(b->how & TOPO_BUILD_GIVEN) && 2 * (uint64_t)present < t->npos)
 		return kr_fail(b->x->d, KR_ETOPO, 0, "only %u of the %u grid "
 			       "positions would hold a switch", present, t->npos);
 	return sub ? ksub_build(b->x, t) : KR_OK;
@@ -496,10 +497,10 @@ static int rigid(struct bctx *b)
 	return KR_OK;
 }
 
-int topo_build(struct rctx *x, const struct lab *l, int rigid_check,
+int topo_build(struct rctx *x, const struct lab *l, unsigned how,
 	       struct kr_topo *t)
 {
-	struct bctx b = { .x = x, .l = l, .t = t };
+	struct bctx b = { .x = x, .l = l, .how = how, .t = t };
 	int rc = KR_OK;
 
 	kr_topo_free(t);
@@ -527,7 +528,7 @@ int topo_build(struct rctx *x, const struct lab *l, int rigid_check,
 	}
 	if (!rc)
 		rc = missing_switches(t);
-	if (!rc && rigid_check && t->family != KR_FAMILY_KNS)
+	if (!rc && (how & TOPO_BUILD_RIGID) && t->family != KR_FAMILY_KNS)
 		rc = rigid(&b);
 	free(b.ml);
 	if (rc == KR_ENOMEM)

@@ -140,9 +140,15 @@ int kns_lines(struct rctx *x, struct lab *l);
 unsigned kns_stages(const struct tgraph *g, const uint8_t *router,
 		    uint8_t *stage, uint32_t *queue);
 
-/* Fills t from l and checks every link against it; rigid asks for the
- * torus ambiguity check (no switch fits as well elsewhere). */
-int topo_build(struct rctx *x, const struct lab *l, int rigid,
+/* How topo_build takes a labelling. RIGID: read from the graph, so no
+ * switch may fit as well elsewhere (the torus ambiguity check). GIVEN:
+ * from a coordinates file or cache, the grid of the fabric as it was,
+ * however few of its switches are left (a labelling read from the graph
+ * must fill half its grid). */
+enum { TOPO_BUILD_RIGID = 1, TOPO_BUILD_GIVEN = 2 };
+
+/* Fills t from l and checks every link against it. */
+int topo_build(struct rctx *x, const struct lab *l, unsigned how,
 	       struct kr_topo *t);
 
 /* Union-find with a parity bit per element (its orientation relative to

@@ -637,6 +637,62 @@ static void test_cache_keeps_labels(void **state)
 	later_sweep(opts(KR_FAMILY_MESH, "2x5", 1, 0), 0, 5, 7);
 }
 
+/* A 3x5 torus (x = 0..2) loses columns x = 1 and 2, two thirds of its
+ * switches; then (1,0) comes back. The graph alone reads the remnant as
+ * a ring of 5 and the comeback not at all ("runs both ways"), so OpenSM
+ * fell back to an engine with credit loops: the cache, saved over by the
+ * remnant's sweep, must still place every switch as the first sweep did. */
+static void test_cache_outlives_most_switches(void **state)
+{
+	struct kr_gen_opts o = opts(KR_FAMILY_TORUS, "3x5", 1, 0);
+	struct kr_fabric f, cut, back;
+	struct kr_topo first, t;
+	struct tc_truth tr, tr_cut, tr_back;
+	struct kr_diag d = { 0 };
+	unsigned listed = 0;
+	uint8_t *drop;
+	char text[300], line[200];
+	const char *cache;
+	FILE *fp;
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &first, NULL), KR_OK);
+	cache = write_cache(&f, &first);
+	snprintf(text, sizeof(text), "coords_cache %s\n", cache);
+	drop = calloc(f.nnode, 1);
+	assert_non_null(drop);
+	for (uint32_t pos = 0; pos < 15; pos++)
+		drop[tr.at[pos]] = pos % 3 != 0;
+	tc_without(&f, &tr, drop, KR_NONE, &cut, &tr_cut);
+	assert_int_equal(with_conf(&cut, &tr_cut, text, &t, &d), KR_OK);
+	tc_assert_same(&f, &first, &cut, &t);
+	assert_int_equal(t.nmissing_sw, 10);
+	/* the plugin saves each sweep's labelling: the gone switches stay */
+	assert_int_equal(kr_topo_cache_save(cache, &cut, &t, &d), KR_OK);
+	kr_topo_free(&t);
+	fp = fopen(cache, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp))
+		listed += !strncmp(line, "0x", 2);
+	fclose(fp);
+	assert_int_equal(listed, 15);
+	drop[tr.at[1]] = 0;	/* (1,0) back */
+	tc_without(&f, &tr, drop, KR_NONE, &back, &tr_back);
+	assert_int_equal(with_conf(&back, &tr_back, text, &t, &d), KR_OK);
+	tc_assert_same(&f, &first, &back, &t);
+	assert_int_equal(t.nmissing_sw, 9);
+	kr_topo_free(&t);
+	kr_topo_free(&first);
+	tc_truth_free(&tr_back);
+	tc_truth_free(&tr_cut);
+	tc_truth_free(&tr);
+	kr_fabric_free(&back);
+	kr_fabric_free(&cut);
+	kr_fabric_free(&f);
+	free(drop);
+}
+
 /* A cache that contradicts the links is set aside (with a note) and the
  * fabric recognised as if there were none. */
 static void test_cache_set_aside(void **state)
@@ -686,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_coords_file),
 		cmocka_unit_test(test_coords_file_errors),
 		cmocka_unit_test(test_cache_keeps_labels),
+		cmocka_unit_test(test_cache_outlives_most_switches),
 		cmocka_unit_test(test_cache_set_aside),
 	};
 
