@@ -449,6 +449,12 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 
 	p->vls = vl_budget(f, c);
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
+	/* without the detour layer multicast needs a VL of its own: classes
+	 * left to choose their number leave it one (groups refused would
+	 * take IPoIB down) */
+	if (!p->ndetour && p->mcast_sls && !p->requested &&
+	    vls > p->nvn * r)
+		vls--;
 	p->vn_bits = ceil_log2(p->nvn);
 	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||
 	    (p->ndetour && (1u << (p->nring + p->vn_bits)) > top_sl))
@@ -481,7 +487,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 		p->nclass = floor_pow2(p->nclass);
 	p->class_bits = ceil_log2(p->nclass);
 	while (p->nclass > 1 && (max_sl(p, topo->ndim) >= top_sl ||
-				 (p->mcast_sls && p->ndetour &&
+				 (p->mcast_sls && (p->ndetour || !p->requested) &&
 				  !mcast_fits(p, topo->ndim, xbar)))) {
 		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
 			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2

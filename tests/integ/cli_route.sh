@@ -69,9 +69,11 @@ kr_ok $? "route: dbbq without LMC is refused with the reason"
 kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs): two virtual networks, checkable"
 
 # Thesis table 11.3: XORDET, 8x8 mesh, 4 VCs, node (0,0): X port 14 per VL,
-# Y port 1/2/2/2.
+# Y port 1/2/2/2. Four classes asked for: left to choose, they would leave
+# multicast a VL of its own.
 "$K" gen mesh --dims 8x8 --p 1 -o "$T/mesh.net"
-"$K" stats "$T/mesh.net" --vls 4 --detour-vls 0 --switch "switch(0,0)" >"$T/stats.out"
+"$K" stats "$T/mesh.net" --vls 4 --detour-vls 0 --classes 4 \
+	--switch "switch(0,0)" >"$T/stats.out"
 awk '$2 == "switch(1,0)" && $3 == 14 && $4 == 14 && $5 == 14 && $6 == 14 { x = 1 }
      $2 == "switch(0,1)" && $3 == 1 && $4 == 2 && $5 == 2 && $6 == 2 { y = 1 }
      END { exit !(x && y) }' "$T/stats.out"

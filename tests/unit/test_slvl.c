@@ -184,6 +184,39 @@ static void test_budget_degrades_then_fails(void **state)
 	unplan(&x);
 }
 
+/* Without the detour layer (detour_vls 0) multicast needs a VL of its
+ * own: classes left to choose their number leave one (4x4 torus, 8 VLs:
+ * 2 classes x 2 ring halves, multicast on VL 4); four classes asked for
+ * take all 8 and groups get none. */
+static void test_mcast_vl_without_detour_layer(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 2 };
+	struct kr_conf c = { .classify = KR_CLASSIFY_XORDET, .vls = 8,
+			     .detour_vls = 0, .mcast_sls = 1 };
+	struct planned x;
+	unsigned fix;
+
+	(void)state;
+	for (unsigned asked = 0; asked <= 4; asked += 4) {
+		c.classes = asked;
+		truth_gen(&o, &x.f, &x.t);
+		assert_int_equal(kr_route(&x.f, &x.t, &c, &x.r, NULL), KR_OK);
+		assert_int_equal(kr_slvl_plan(&x.f, &x.t, &c, &x.r, &x.p, NULL),
+				 KR_OK);
+		if (asked) {
+			assert_int_equal(x.p.nclass, 4);
+			assert_int_equal(x.p.mcast_vl, KR_NONE);
+			assert_false(kr_slvl_mcast_ok(&x.p, 0, &fix));
+		} else {
+			assert_int_equal(x.p.nclass, 2);
+			assert_int_equal(x.p.mcast_vl, 4);
+			assert_true(kr_slvl_mcast_ok(&x.p, 0, &fix));
+		}
+		unplan(&x);
+	}
+}
+
 static void test_iodet_refused_without_bits(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 3,
@@ -317,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_dbbq_bands),
 		cmocka_unit_test(test_torus_ring_bits),
 		cmocka_unit_test(test_budget_degrades_then_fails),
+		cmocka_unit_test(test_mcast_vl_without_detour_layer),
 		cmocka_unit_test(test_iodet_refused_without_bits),
 		cmocka_unit_test(test_vl_masks_within_budget),
 		cmocka_unit_test(test_all_plans_pass_check),
