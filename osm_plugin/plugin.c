@@ -62,6 +62,8 @@ struct kr_plugin {
 	uint32_t *mslot;		/* a group's member ports, scratch */
 	size_t mcap;
 	unsigned mcast_refused;		/* groups refused since the last line */
+	int full_pass;			/* this sweep's pass over every group
+					 * is under way (see kr_mcast_build_stree) */
 	int dump_due;			/* dump_tables asked, this plan not written */
 };
 
@@ -357,6 +359,7 @@ static int kr_build_fwd_tables(void *ctx)
 	pl->fabric = (struct kr_fabric){ 0 };
 	pl->plan = (struct kr_plan){ 0 };
 	pl->valid = 0;
+	pl->full_pass = 0;
 	pl->sweeps++;
 	if (load_conf(pl)) {
 		rc = -1;	/* load_conf said why */
@@ -412,6 +415,11 @@ static int kr_build_fwd_tables(void *ctx)
 	kr_fabric_free(&prev_f);
 	save_coords(pl);
 	pl->dump_due = pl->conf.dump_tables;
+	/* a heavy sweep goes on to rebuild every group: see last_mlid */
+	pl->full_pass = 0;
+	for (unsigned m = 0; m + IB_LID_MCAST_START_HO <=
+			      pl->osm->subn.max_mcast_lid_ho && !pl->full_pass; m++)
+		pl->full_pass = pl->osm->subn.mboxes[m] != NULL;
 	return 0;
 }
 
@@ -599,14 +607,24 @@ static void install_mft(struct kr_plugin *pl, const struct kr_mgroup *g)
 	}
 }
 
-/* Whether no group has an MLID above mlid: the end of OpenSM's pass over
- * all groups after a heavy sweep. */
+/* Whether OpenSM builds no tree after mlid's in this pass, so that its
+ * MFT blocks go out next. After a heavy sweep's routing the pass takes
+ * every group in MLID order; between sweeps, only the groups whose
+ * members changed (the SM's mlids_req), also in order. */
 static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
 {
 	const osm_subn_t *sn = &pl->osm->subn;
+	const osm_sm_t *sm = &pl->osm->sm;
+	unsigned m = mlid - IB_LID_MCAST_START_HO + 1;
 
-	for (unsigned m = mlid + 1; m <= sn->max_mcast_lid_ho; m++)
-		if (sn->mboxes[m - IB_LID_MCAST_START_HO])
+	if (pl->full_pass) {
+		for (; m + IB_LID_MCAST_START_HO <= sn->max_mcast_lid_ho; m++)
+			if (sn->mboxes[m])
+				return 0;
+		return 1;
+	}
+	for (; m <= sm->mlids_req_max; m++)
+		if (sm->mlids_req[m])
 			return 0;
 	return 1;
 }
@@ -724,6 +742,7 @@ static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
 			info.switches, info.links);
 	}
 	if (last_mlid(pl, mgb->mlid)) {
+		pl->full_pass = 0;
 		log_groups(pl);
 		check_groups(pl);
 	}
