@@ -1464,7 +1464,6 @@ static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	bool sls_kept = sls_in_force(prev, plan_sl, r->stride);
 	int rc = setup(r);
 
-
 	if (!rc && !whole)
 		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
 	if (!rc && !whole &&
@@ -1627,7 +1626,7 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 		int rc2;
 
 		swap_state(t, &start);	/* start: the first pass's result */
-		rc2 = repair_pass(&proto, COL_FREE, prev, whole, plan_sl,
+		rc2 = repair_pass(&proto, COL_FREE, prev, false, plan_sl,
 				  &st2, d);
 		if (rc2 == KR_OK && (rc || better(&st2, st))) {
 			*st = st2;

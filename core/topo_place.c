@@ -307,33 +307,18 @@ static void judge(struct search *sr)
 	memcpy(sr->best, sr->cur, sizeof(sr->cur));
 }
 
-/* c is one plain step (no path closed) from a. */
-static int one_step(const struct tplace *p, const int32_t *a, const int32_t *c)
-{
-	unsigned diff = 0;
-
-	for (unsigned h = 0; h < p->ng; h++) {
-		int32_t dd = c[h] - a[h];
-
-		if (!dd)
-			continue;
-		if (wrap_c(p, h, dd) != 1 && wrap_c(p, h, -dd) != 1)
-			return 0;
-		diff++;
-	}
-	return diff == 1;
-}
-
-/* c was tried already from a neighbour of w listed before slot `upto`. */
+/* c was tried already, one plain step from a neighbour of w listed
+ * before slot `upto` (an extent of one place closes no path). */
 static int tried(const struct search *sr, uint32_t w, uint32_t upto,
 		 unsigned i, const int32_t *c)
 {
+	static const int32_t one_place[TOPO_MAX_PRIME];
 	const struct tgraph *g = sr->p->g;
 
 	for (uint32_t n = g->off[w]; n < upto; n++) {
 		const int32_t *at = where(sr, g->nbr[n], i);
 
-		if (at && one_step(sr->p, at, c))
+		if (at && adjacent(sr->p, at, c, one_place, one_place))
 			return 1;
 	}
 	return 0;

@@ -310,6 +310,16 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 static void save_coords(struct kr_plugin *pl);
 static void dump_tables(void *ctx);
 
+/* Whether a multicast group has an MLID of index m (MLID - 0xC000) or
+ * above. */
+static int group_from(const osm_subn_t *sn, unsigned m)
+{
+	for (; m + IB_LID_MCAST_START_HO <= sn->max_mcast_lid_ho; m++)
+		if (sn->mboxes[m])
+			return 1;
+	return 0;
+}
+
 /* What this sweep changed against the tables installed before: LFT entries
  * (switches matched by GUID), destination LIDs whose SL moved and pairs
  * whose own SL came, went or moved. */
@@ -416,10 +426,7 @@ static int kr_build_fwd_tables(void *ctx)
 	save_coords(pl);
 	pl->dump_due = pl->conf.dump_tables;
 	/* a heavy sweep goes on to rebuild every group: see last_mlid */
-	pl->full_pass = 0;
-	for (unsigned m = 0; m + IB_LID_MCAST_START_HO <=
-			      pl->osm->subn.max_mcast_lid_ho && !pl->full_pass; m++)
-		pl->full_pass = pl->osm->subn.mboxes[m] != NULL;
+	pl->full_pass = group_from(&pl->osm->subn, 0);
 	return 0;
 }
 
@@ -613,16 +620,11 @@ static void install_mft(struct kr_plugin *pl, const struct kr_mgroup *g)
  * members changed (the SM's mlids_req), also in order. */
 static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
 {
-	const osm_subn_t *sn = &pl->osm->subn;
 	const osm_sm_t *sm = &pl->osm->sm;
 	unsigned m = mlid - IB_LID_MCAST_START_HO + 1;
 
-	if (pl->full_pass) {
-		for (; m + IB_LID_MCAST_START_HO <= sn->max_mcast_lid_ho; m++)
-			if (sn->mboxes[m])
-				return 0;
-		return 1;
-	}
+	if (pl->full_pass)
+		return !group_from(&pl->osm->subn, m);
 	for (; m <= sm->mlids_req_max; m++)
 		if (sm->mlids_req[m])
 			return 0;

@@ -252,9 +252,8 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 }
 
 /* The SM a capture's local port was told of, from its log's discovery
- * line ("SM LID L SL S"; captures before the SL was logged: SL 0). */
-/* The SM's LID and SL from a capture's log; true when the log (one from
- * before the SL was logged) gives no SL. */
+ * line ("SM LID L SL S"); true when the log (one from before the SL was
+ * logged) gives no SL. */
 static bool sm_from_log(struct check_args *a)
 {
 	FILE *in = fopen(a->in.capture_log, "r");
