@@ -472,23 +472,16 @@ int kr_lfts_read(const char *path, const struct kr_fabric *f,
 }
 
 /* Each LID's line ("0xLID PPP # TYPE portguid 0x...: 'desc'") is the same
- * in every switch's block but for the port: built once, a block is copies
- * of them with the port's three digits put in. */
+ * in every switch's block but for the port. The lines are built once into
+ * one block; each switch puts its three port digits into it and writes the
+ * runs of LIDs it routes straight from there, so that the bytes are copied
+ * once, by the kernel, instead of line by line into a buffer first. */
 struct lid_lines {
-	char *text;
+	char *text;		/* every LID's line, ports as last written */
 	size_t *off;		/* [stride + 1] line of LID l: text[off[l] ..] */
 };
 
 #define PORT_AT 7		/* "0xLLLL " */
-
-/* "%03u" */
-static char *port_digits(char *p, unsigned port)
-{
-	p[0] = (char)('0' + port / 100);
-	p[1] = (char)('0' + port / 10 % 10);
-	p[2] = (char)('0' + port % 10);
-	return p + 3;
-}
 
 static char *put(char *q, const char *s)
 {
@@ -543,15 +536,11 @@ static int lines_build(struct lid_lines *l, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static void write_switch(struct kr_out *o, const struct kr_fabric *f,
-			 const struct kr_tables *t, const struct lid_lines *l,
-			 uint32_t sw)
+static void write_header(struct kr_out *o, const struct kr_fabric *f,
+			 const struct kr_tables *t, uint32_t sw)
 {
-	unsigned max = t->stride - 1, nports = f->nports[sw];
-	const uint8_t *row = t->lft + (size_t)sw * t->stride;
-
 	kr_out_str(o, "Unicast lids [0-");
-	kr_out_u(o, max);
+	kr_out_u(o, t->stride - 1);
 	kr_out_str(o, "] of switch Lid ");
 	kr_out_u(o, f->lid[f->port0[sw]]);
 	kr_out_str(o, " guid 0x");
@@ -559,27 +548,71 @@ static void write_switch(struct kr_out *o, const struct kr_fabric *f,
 	kr_out_str(o, " ('");
 	kr_out_str(o, kr_node_desc(f, sw));
 	kr_out_str(o, "'):\n");
-	for (unsigned lid = 0; lid <= max; lid++) {
-		unsigned port = row[lid];
-		size_t len = l->off[lid + 1] - l->off[lid];
-		char *p;
+}
 
-		if (port > nports)
-			continue;
-		if (len > KR_OUT_BUF) {	/* a description of a megabyte */
-			kr_out_put(o, l->text + l->off[lid], PORT_AT);
-			kr_out_end(o, port_digits(kr_out_room(o, 3), port));
-			kr_out_put(o, l->text + l->off[lid] + PORT_AT + 3,
-				   len - PORT_AT - 3);
-			continue;
-		}
-		p = kr_out_room(o, len);
-		memcpy(p, l->text + l->off[lid], len);
-		port_digits(p + PORT_AT, port);
-		kr_out_end(o, p + len);
-	}
-	kr_out_u(o, max);
+static void write_trailer(struct kr_out *o, const struct kr_tables *t)
+{
+	kr_out_u(o, t->stride - 1);
 	kr_out_str(o, " lids dumped\n");
+}
+
+static size_t digits(uint64_t v)
+{
+	char buf[20];
+
+	return (size_t)(kr_fmt_u(buf, v) - buf);
+}
+
+/* The bytes of a switch's header and trailer, as written above. */
+static uint64_t frame_bytes(const struct kr_fabric *f,
+			    const struct kr_tables *t, uint32_t sw)
+{
+	return strlen("Unicast lids [0-") + digits(t->stride - 1) +
+	       strlen("] of switch Lid ") + digits(f->lid[f->port0[sw]]) +
+	       strlen(" guid 0x") + 16 + strlen(" ('") +
+	       strlen(kr_node_desc(f, sw)) + strlen("'):\n") +
+	       digits(t->stride - 1) + strlen(" lids dumped\n");
+}
+
+/* The bytes of the lines of the LIDs a switch routes. */
+static uint64_t block_bytes(const struct kr_fabric *f,
+			    const struct kr_tables *t,
+			    const struct lid_lines *l, uint32_t sw)
+{
+	const uint8_t *row = t->lft + (size_t)sw * t->stride;
+	unsigned nports = f->nports[sw];
+	uint64_t n = 0;
+
+	for (unsigned lid = 0; lid < t->stride; lid++)
+		if (row[lid] <= nports)
+			n += l->off[lid + 1] - l->off[lid];
+	return n;
+}
+
+/* The LIDs the switch routes (an entry beyond its ports is none: OpenSM
+ * leaves those out), in runs of consecutive lines. */
+static void write_block(struct kr_out *o, const struct kr_fabric *f,
+			const struct kr_tables *t, struct lid_lines *l,
+			uint32_t sw)
+{
+	const uint8_t *row = t->lft + (size_t)sw * t->stride;
+	unsigned nports = f->nports[sw], lid = 0;
+
+	while (lid < t->stride) {
+		unsigned first;
+
+		while (lid < t->stride && row[lid] > nports)
+			lid++;
+		for (first = lid; lid < t->stride && row[lid] <= nports; lid++) {
+			char *p = l->text + l->off[lid] + PORT_AT;
+
+			p[0] = (char)('0' + row[lid] / 100);
+			p[1] = (char)('0' + row[lid] / 10 % 10);
+			p[2] = (char)('0' + row[lid] % 10);
+		}
+		kr_out_put(o, l->text + l->off[first],
+			   l->off[lid] - l->off[first]);
+	}
 }
 
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
@@ -588,23 +621,29 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 	uint32_t *order = dump_switch_order(f);
 	struct lid_lines l;
 	struct kr_out o;
+	uint64_t bytes = 0;
+	int rc = KR_ENOMEM;
 
 	if (!order || lines_build(&l, f, t)) {
 		free(order);
 		return KR_ENOMEM;
 	}
-	if (kr_out_open(&o, out)) {
-		free(order);
-		free(l.off);
-		free(l.text);
-		return KR_ENOMEM;
+	if (kr_out_open(&o, out))
+		goto out;
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		bytes += frame_bytes(f, t, sw) + block_bytes(f, t, &l, sw);
+	kr_out_expect(&o, bytes);
+	for (uint32_t i = 0; i < f->nsw; i++) {
+		write_header(&o, f, t, order[i]);
+		write_block(&o, f, t, &l, order[i]);
+		write_trailer(&o, t);
 	}
-	for (uint32_t i = 0; i < f->nsw; i++)
-		write_switch(&o, f, t, &l, order[i]);
+	rc = kr_out_close(&o);
+out:
 	free(order);
 	free(l.off);
 	free(l.text);
-	return kr_out_close(&o);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Buffered, printf-free output of the dump writers (out_int.h). */
+#define _GNU_SOURCE	/* fallocate */
 #include "out_int.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "kr_base.h"
 
@@ -38,14 +41,29 @@ int kr_out_close(struct kr_out *o)
 
 void kr_out_put(struct kr_out *o, const char *s, size_t len)
 {
-	if (o->n + len > KR_OUT_BUF)
+	if (len >= KR_OUT_DIRECT) {
 		kr_out_flush(o);
-	if (len > KR_OUT_BUF) {
 		out_write(o, s, len);
 		return;
 	}
+	if (o->n + len > KR_OUT_BUF)
+		kr_out_flush(o);
 	memcpy(o->buf + o->n, s, len);
 	o->n += len;
+}
+
+void kr_out_expect(struct kr_out *o, uint64_t bytes)
+{
+	int fd = fileno(o->fp);
+	struct stat st;
+	off_t at;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (at = ftello(o->fp)) < 0)
+		return;
+	/* KEEP_SIZE: a write cut short leaves no tail of zeros */
+	(void)fallocate(fd, FALLOC_FL_KEEP_SIZE, at + (off_t)o->n,
+			(off_t)bytes);
 }
 
 char *kr_fmt_u(char *p, uint64_t v)

@@ -7,6 +7,7 @@
  * Fabrics: KNS with p > 1, a torus with LMC 2, a mesh with parallel links,
  * a torus with failed links, a KNS with fat-tree subnets; multicast groups
  * where the plan allows them. */
+#define _GNU_SOURCE	/* statfs */
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -16,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -528,6 +531,69 @@ static void test_description_beyond_buffer(void **state)
 	kr_fabric_free(&f);
 }
 
+/* Entries without a route (and one beyond the switch's ports) are left
+ * out, so a block goes out in runs: short ones through the buffer, long
+ * ones (64 KiB and more) straight from the lines. Into a real file, which
+ * the writer tells the size to come: no block may stay allocated past its
+ * end. */
+static void test_lft_runs_and_allocation(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 3,
+				 .k = { 8, 8, 4 }, .wrap = { 1, 1, 1 }, .p = 8,
+				 .parallel = 1, .assign_lids = 1 };
+	char dir[] = "/tmp/kr-test-lft-XXXXXX", path[64], *got, *want;
+	struct kr_fabric f;
+	struct kr_conf conf;
+	struct kr_plan p;
+	struct statfs fs;
+	struct stat st;
+	size_t glen, wlen, stride;
+	FILE *out, *m;
+
+	(void)state;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+	kr_conf_init(&conf);
+	assert_int_equal(kr_plan_build(&f, &conf, &p, NULL), KR_OK);
+	stride = p.tables.stride;
+	/* lines are 60 bytes and more: a long run after the band */
+	assert_true((stride - stride / 3 - 41) * 60 > (64u << 10));
+	for (uint32_t sw = 0; sw < f.nsw; sw++) {
+		uint8_t *row = p.tables.lft + sw * stride;
+
+		row[1 + sw * 7 % (stride - 1)] = KR_NO_PORT;
+		if (sw % 3 == 0)
+			memset(row + stride / 3, KR_NO_PORT, 40);
+		if (sw % 5 == 0)
+			row[stride - 1] = (uint8_t)(f.nports[sw] + 1);
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lfts", dir);
+	assert_non_null(out = fopen(path, "w"));
+	assert_int_equal(kr_lfts_write(out, &f, &p.tables), KR_OK);
+	assert_int_equal(fclose(out), 0);
+	got = slurp_file(dir, "lfts", &glen);
+	assert_non_null(m = open_memstream(&want, &wlen));
+	ref_lfts(m, &f, &p.tables);
+	assert_int_equal(fclose(m), 0);
+	assert_same_text("runs", got, glen, want, wlen);
+	free(got);
+	free(want);
+	/* rewritten to stat it: slurp_file removed it */
+	assert_non_null(out = fopen(path, "w"));
+	assert_int_equal(kr_lfts_write(out, &f, &p.tables), KR_OK);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal((size_t)st.st_size, wlen);
+	/* ext4 and tmpfs count what is allocated, reserved or not */
+	if (!statfs(dir, &fs) && (fs.f_type == 0xEF53 || fs.f_type == 0x01021994))
+		assert_true((uint64_t)st.st_blocks * 512 <
+			    (uint64_t)st.st_size + (uint64_t)st.st_blksize);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	kr_plan_free(&p);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_some_groups_written),
 		cmocka_unit_test(test_memory_stream_and_errors),
 		cmocka_unit_test(test_description_beyond_buffer),
+		cmocka_unit_test(test_lft_runs_and_allocation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
