@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,27 +302,108 @@ static int commit_temps(const char *dir, const struct kr_dir_file *files,
 	return rc;
 }
 
-int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
-		 const void *ctx, struct kr_diag *d)
+/* The files written while a gate runs, in a thread of their own. */
+struct early {
+	const char *dir;
+	const struct kr_dir_file *files;
+	size_t n;
+	const void *ctx;
+	struct slot *s;
+	size_t written;		/* write_temps' count */
+	int rc;
+	struct kr_diag d;
+};
+
+static void *write_early(void *arg)
+{
+	struct early *e = arg;
+
+	e->written = write_temps(e->dir, e->files, e->n, e->ctx, e->s, &e->rc,
+				 &e->d);
+	return NULL;
+}
+
+/* A file written in place cannot be taken back: none may be written
+ * before the gate has passed. */
+static bool any_in_place(const char *dir, const struct kr_dir_file *files,
+			 size_t n)
+{
+	char path[4200];
+	struct dest to;
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		if (!find_dest(path, &to, NULL) && to.in_place)
+			return true;
+	}
+	return false;
+}
+
+/* Writes files[0..e->n) while the gate runs (after it, when a thread
+ * cannot be had or one of them is written in place, and then only when it
+ * passed): the gate's code. */
+static int write_gated(struct early *e, const struct kr_dir_gate *gate)
+{
+	pthread_t th;
+	bool threaded = !any_in_place(e->dir, e->files, e->n) &&
+			!pthread_create(&th, NULL, write_early, e);
+	int rc = gate->run(gate->arg);
+
+	if (threaded)
+		pthread_join(th, NULL);
+	else if (!rc)
+		write_early(e);
+	return rc;
+}
+
+int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
+		       size_t n, const void *ctx, const struct kr_dir_gate *gate,
+		       struct kr_diag *d)
 {
 	struct slot *s = calloc(n + 1, sizeof(*s));
+	struct early e = { dir, files, gate ? gate->first_after : n, ctx, s,
+			   0, KR_OK, { 0 } };
 	size_t written;
+	bool made;
 	int rc = KR_OK;
 
 	if (!s)
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	made = !mkdir(dir, 0755);
+	if (!made && errno != EEXIST) {
 		free(s);
 		return kr_fail(d, KR_EIO, 0, "cannot create %s: %s", dir,
 			       strerror(errno));
 	}
-	written = write_temps(dir, files, n, ctx, s, &rc, d);
+	if (d)
+		e.d = *d;
+	if (gate)
+		rc = write_gated(&e, gate);
+	else
+		write_early(&e);
+	if (!rc && e.rc) {
+		rc = e.rc;
+		if (d)
+			*d = e.d;
+	}
+	written = e.written;
+	if (!rc)
+		written += write_temps(dir, files + e.n, n - e.n, ctx, s + e.n,
+				       &rc, d);
 	if (!rc)
 		rc = commit_temps(dir, files, n, s, d);
 	/* the ones already renamed are gone; the rest must go */
 	for (size_t i = 0; rc && i < written; i++)
 		if (s[i].tmp[0])
 			unlink(s[i].tmp);
+	if (rc && made)
+		rmdir(dir);
 	free(s);
 	return rc;
+}
+
+int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
+		 const void *ctx, struct kr_diag *d)
+{
+	return kr_write_dir_while(dir, files, n, ctx, NULL, d);
 }

@@ -27,10 +27,30 @@ struct kr_dir_file {
 
 /* Writes every file into dir (created if missing, one level) as
  * .NAME.tmp.PID, and renames them all to NAME only when every one is
- * complete, so a failure leaves none of them behind. Names are treated as
+ * complete, so a failure leaves none of them behind (nor dir, when it
+ * made it). Names are treated as
  * kr_write_atomic treats path: those that are not regular files are
  * written in place, first, and are not undone. Each fn gets ctx. */
 int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
 		 const void *ctx, struct kr_diag *d);
+
+/* Work that the files from first_after on depend on, and that the files
+ * before need not wait for. */
+struct kr_dir_gate {
+	int (*run)(void *arg);	/* KR_OK: the rest may be written */
+	void *arg;
+	size_t first_after;
+};
+
+/* kr_write_dir, with gate->run(gate->arg) called in the calling thread
+ * while another writes files[0..first_after) (the two cores of a dry run:
+ * the check beside the dumps); the rest are written once it returned
+ * KR_OK, then all are renamed. When it fails, every file written is
+ * removed and its code returned (d is then the gate's business). Without
+ * a thread, or when one of the first files is written in place (which
+ * could not be taken back), the gate runs first. */
+int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
+		       size_t n, const void *ctx, const struct kr_dir_gate *gate,
+		       struct kr_diag *d);
 
 #endif

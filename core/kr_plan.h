@@ -55,6 +55,14 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		    const struct kr_fabric *prev_f, struct kr_plan *prev,
 		    struct kr_plan *p, struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
+/* kr_plan_build in two steps, for a caller with work to do while the check
+ * runs (the dry run writes its dumps meanwhile): kr_plan_tables fills
+ * everything up to the check (and is the plan's result when it fails),
+ * kr_plan_prove then checks the tables as kr_plan_build would. */
+int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_plan *p, struct kr_diag *d);
+int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
+		  struct kr_plan *p, struct kr_diag *d);
 
 /* A multicast group's tree into p->tables.mgroup (kept sorted by MLID; an
  * MLID given again is replaced), when the plan makes sl safe; else
@@ -71,6 +79,15 @@ const char *kr_phase_name(enum kr_phase ph);
  * summary. All or nothing. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d);
+/* The same for a plan whose tables are done but whose check is not:
+ * prove(arg) runs in the calling thread (kr_plan_prove, and whatever else
+ * completes p: multicast groups) while another writes the files that do
+ * not depend on it; opensm.mcfdbs and summary follow when it returned
+ * KR_OK. When it fails nothing is written and its code is returned.
+ * Until it returns, only prove may change p. */
+int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
+			      const struct kr_plan *p, int (*prove)(void *arg),
+			      void *arg, struct kr_diag *d);
 /* The coordinates cache (kr_topo_cache_write), written atomically; the
  * switches of the cache it replaces that f lacks stay in it on their
  * places, when both are of one grid and nothing else holds them. */

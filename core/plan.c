@@ -174,15 +174,9 @@ static void start(const struct kr_conf *c, struct kr_plan *p,
 		c->on_phase(c->on_phase_ctx, kr_phase_name(ph));
 }
 
-int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
-		  struct kr_plan *p, struct kr_diag *d)
-{
-	return kr_plan_rebuild(f, c, NULL, NULL, p, d);
-}
-
-int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
-		    const struct kr_fabric *prev_f, struct kr_plan *prev,
-		    struct kr_plan *p, struct kr_diag *d)
+/* Recognition to repair: everything but the check. */
+static int compute(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_plan *prev, struct kr_plan *p, struct kr_diag *d)
 {
 	double t0 = now_ms();
 	int rc;
@@ -215,15 +209,49 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 			rc = kr_mtree_build(f, p->tables.sm_lid, &p->mtree, d);
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
-	if (!rc) {
-		start(c, p, KR_PHASE_CHECK);
-		t0 = now_ms();
-		rc = run_check(f, c, prev_f, prev, p, d);
-		p->ms[KR_PHASE_CHECK] = now_ms() - t0;
-	}
+	return rc;
+}
+
+static int prove(const struct kr_fabric *f, const struct kr_conf *c,
+		 const struct kr_fabric *prev_f, struct kr_plan *prev,
+		 struct kr_plan *p, struct kr_diag *d)
+{
+	double t0 = now_ms();
+	int rc;
+
+	start(c, p, KR_PHASE_CHECK);
+	rc = run_check(f, c, prev_f, prev, p, d);
+	p->ms[KR_PHASE_CHECK] = now_ms() - t0;
 	if (!rc)
 		p->failed = KR_NPHASE;
 	return rc;
+}
+
+int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
+		  struct kr_plan *p, struct kr_diag *d)
+{
+	return kr_plan_rebuild(f, c, NULL, NULL, p, d);
+}
+
+int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_plan *p, struct kr_diag *d)
+{
+	return compute(f, c, NULL, p, d);
+}
+
+int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
+		  struct kr_plan *p, struct kr_diag *d)
+{
+	return prove(f, c, NULL, NULL, p, d);
+}
+
+int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
+		    const struct kr_fabric *prev_f, struct kr_plan *prev,
+		    struct kr_plan *p, struct kr_diag *d)
+{
+	int rc = compute(f, c, prev, p, d);
+
+	return rc ? rc : prove(f, c, prev_f, prev, p, d);
 }
 
 void kr_plan_free(struct kr_plan *p)

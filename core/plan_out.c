@@ -182,16 +182,19 @@ static int write_summary(FILE *out, const void *ctx)
 	return summary(out, c->f, c->p, now_ms() - c->t0);
 }
 
+/* Those from FIRST_PROVEN on need the check's report or the groups that
+ * come with it. */
 static const struct kr_dir_file outputs[] = {
 	{ "opensm-lfts.dump", write_lfts },
 	{ "opensm-sl2vl.dump", write_sl2vl },
-	{ "opensm.mcfdbs", write_mfts },
 	{ "path-sl", write_path_sl },
 	{ "vlarb", write_vlarb },
 	{ "topology.net", write_topology },
+	{ "opensm.mcfdbs", write_mfts },
 	{ "summary", write_summary },
 };
 #define NOUT (sizeof(outputs) / sizeof(outputs[0]))
+#define FIRST_PROVEN 5
 
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d)
@@ -199,6 +202,16 @@ int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 	struct out_ctx ctx = { f, p, now_ms() };
 
 	return kr_write_dir(dir, outputs, NOUT, &ctx, d);
+}
+
+int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
+			      const struct kr_plan *p, int (*prove)(void *arg),
+			      void *arg, struct kr_diag *d)
+{
+	struct out_ctx ctx = { f, p, now_ms() };
+	struct kr_dir_gate gate = { prove, arg, FIRST_PROVEN };
+
+	return kr_write_dir_while(dir, outputs, NOUT, &ctx, &gate, d);
 }
 
 struct cache_ctx {

@@ -117,25 +117,6 @@ static void print_json(const struct route_args *a, const struct kr_fabric *f,
 	fputs("}\n", stdout);
 }
 
-/* Its errors name the output file they are about, not the topology. */
-static int write_out(const struct route_args *a, const struct kr_fabric *f,
-		     const struct kr_plan *p)
-{
-	struct kr_diag d = { 0 };
-	char line[1024];
-
-	cli_progress("writing %s/", a->out);
-	if (kr_plan_write_dir(a->out, f, p, &d))
-		return cli_error(&d);
-	if (a->json) {
-		print_json(a, f, p);
-		return 0;
-	}
-	kr_plan_oneline(line, sizeof(line), f, p);
-	printf("%s\nwritten to %s/\n", line, a->out);
-	return 0;
-}
-
 /* Why the plan failed: on stderr, and as {"error", "phase"} with --json. */
 static int failed(const struct route_args *a, const struct kr_fabric *f,
 		  const struct kr_plan *p, int rc, const struct kr_diag *d)
@@ -152,6 +133,59 @@ static int failed(const struct route_args *a, const struct kr_fabric *f,
 		fputs("}\n", stdout);
 	}
 	return cli_plan_exit(rc);
+}
+
+/* The check, and the multicast groups that need the plan it proves, run
+ * while the dumps that need neither are written (kr_plan_write_dir_proving). */
+struct proving {
+	const struct route_args *a;
+	const struct kr_fabric *f;
+	const struct kr_conf *c;
+	struct kr_plan *p;
+	struct kr_diag d;	/* the check's: about the topology */
+	int plan_rc;		/* kr_plan_prove's */
+	int groups_exit;	/* cli_mcast_groups' exit status */
+};
+
+static int prove(void *arg)
+{
+	struct proving *pr = arg;
+
+	pr->plan_rc = kr_plan_prove(pr->f, pr->c, pr->p, &pr->d);
+	if (pr->plan_rc)
+		return pr->plan_rc;
+	if (pr->a->groups &&
+	    (pr->groups_exit = cli_mcast_groups(pr->a->groups, pr->f, pr->p)))
+		return KR_EINVAL;
+	return KR_OK;
+}
+
+/* Errors of writing name the output file they are about, not the
+ * topology. */
+static int write_out(const struct route_args *a, const struct kr_fabric *f,
+		     const struct kr_conf *c, struct kr_plan *p,
+		     const struct kr_diag *topo_d)
+{
+	struct proving pr = { a, f, c, p, *topo_d, KR_OK, 0 };
+	struct kr_diag d = { 0 };
+	char line[1024];
+	int rc;
+
+	cli_progress("writing %s/ while checking", a->out);
+	rc = kr_plan_write_dir_proving(a->out, f, p, prove, &pr, &d);
+	if (pr.plan_rc)
+		return failed(a, f, p, pr.plan_rc, &pr.d);
+	if (pr.groups_exit)
+		return pr.groups_exit;
+	if (rc)
+		return cli_error(&d);
+	if (a->json) {
+		print_json(a, f, p);
+		return 0;
+	}
+	kr_plan_oneline(line, sizeof(line), f, p);
+	printf("%s\nwritten to %s/\n", line, a->out);
+	return 0;
 }
 
 int cmd_route(int argc, char **argv)
@@ -175,11 +209,11 @@ int cmd_route(int argc, char **argv)
 	}
 	d.file = a.topo;
 	c.on_phase = cli_progress_phase;
-	rc = kr_plan_build(&f, &c, &p, &d);
+	rc = kr_plan_tables(&f, &c, &p, &d);
 	if (rc)
 		rc = failed(&a, &f, &p, rc, &d);
-	else if (!a.groups || !(rc = cli_mcast_groups(a.groups, &f, &p)))
-		rc = write_out(&a, &f, &p);
+	else
+		rc = write_out(&a, &f, &c, &p, &d);
 	kr_plan_free(&p);
 	kr_fabric_free(&f);
 	return rc;

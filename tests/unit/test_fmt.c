@@ -6,7 +6,8 @@
  * kr_plan_write_dir, and its LFT dump once more into a memory stream.
  * Fabrics: KNS with p > 1, a torus with LMC 2, a mesh with parallel links,
  * a torus with failed links, a KNS with fat-tree subnets; multicast groups
- * where the plan allows them. */
+ * where the plan allows them. Then the directory written while a gate (the
+ * dry run's check) runs: kr_write_dir_while. */
 #define _GNU_SOURCE	/* statfs */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -594,6 +596,179 @@ static void test_lft_runs_and_allocation(void **state)
 	kr_fabric_free(&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* A directory written while a gate runs                               */
+
+struct gated {
+	const char *dir;
+	int rc;			/* what the gate returns */
+	int wait_early;		/* the gate waits for the first file */
+	int saw_early;		/* ... and saw it written whole */
+	int value;		/* set by the gate, written by "late" */
+	int *calls;		/* calls of the first file's writer */
+};
+
+static int early_file(FILE *out, const void *ctx)
+{
+	const struct gated *g = ctx;
+
+	++*g->calls;
+	fputs("early\n", out);
+	return KR_OK;
+}
+
+static int failing_file(FILE *out, const void *ctx)
+{
+	(void)ctx;
+	fputs("half", out);
+	return KR_EIO;
+}
+
+static int late_file(FILE *out, const void *ctx)
+{
+	const struct gated *g = ctx;
+
+	fprintf(out, "%d\n", g->value);
+	return KR_OK;
+}
+
+/* Returns once the first file's temporary holds all of it (10 s at most):
+ * it is written meanwhile, not after. */
+static int gate(void *arg)
+{
+	struct gated *g = arg;
+	struct timespec ms = { 0, 1000000 };
+	char tmp[4200];
+	struct stat st;
+
+	snprintf(tmp, sizeof(tmp), "%s/.early.tmp.%ld", g->dir, (long)getpid());
+	for (int i = 0; g->wait_early && i < 10000 && !g->saw_early; i++) {
+		if (!stat(tmp, &st) && st.st_size == 6)
+			g->saw_early = 1;
+		else
+			nanosleep(&ms, NULL);
+	}
+	g->value = 42;
+	return g->rc;
+}
+
+static const struct kr_dir_file gated_files[] = {
+	{ "early", early_file }, { "late", late_file },
+};
+
+static int write_gated(struct gated *g, const struct kr_dir_file *files,
+		       struct kr_diag *d)
+{
+	struct kr_dir_gate gt = { gate, g, 1 };
+
+	return kr_write_dir_while(g->dir, files, 2, g, &gt, d);
+}
+
+static void test_gate_passes(void **state)
+{
+	char dir[] = "/tmp/kr-test-gate-XXXXXX";
+	int calls = 0;
+	struct gated g = { dir, KR_OK, 1, 0, 0, &calls };
+	struct kr_diag d = { 0 };
+	size_t len;
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(write_gated(&g, gated_files, &d), KR_OK);
+	assert_int_equal(g.saw_early, 1);
+	assert_int_equal(calls, 1);
+	text = slurp_file(dir, "late", &len);
+	assert_string_equal(text, "42\n");
+	free(text);
+	text = slurp_file(dir, "early", &len);
+	assert_string_equal(text, "early\n");
+	free(text);
+	assert_int_equal(rmdir(dir), 0);	/* no temporaries either */
+}
+
+/* A gate that fails: what was written meanwhile goes, the directory made
+ * for it goes, a file that was there stays as it was. */
+static void test_gate_fails(void **state)
+{
+	char top[] = "/tmp/kr-test-gate-XXXXXX", dir[64];
+	int calls = 0;
+	struct gated g = { dir, KR_ECYCLE, 1, 0, 0, &calls };
+	struct kr_diag d = { 0 };
+	size_t len;
+	char *text;
+	FILE *old;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(dir, sizeof(dir), "%s/out", top);
+	assert_int_equal(write_gated(&g, gated_files, &d), KR_ECYCLE);
+	assert_int_equal(g.saw_early, 1);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_non_null(old = fopen(strcat(strcpy((char[80]){ 0 }, dir),
+					   "/early"), "w"));
+	fputs("old\n", old);
+	assert_int_equal(fclose(old), 0);
+	g.saw_early = 0;
+	assert_int_equal(write_gated(&g, gated_files, &d), KR_ECYCLE);
+	assert_int_equal(g.saw_early, 1);
+	text = slurp_file(dir, "early", &len);
+	assert_string_equal(text, "old\n");
+	free(text);
+	assert_int_equal(rmdir(dir), 0);	/* nothing else in it */
+	assert_int_equal(rmdir(top), 0);
+}
+
+/* A file written in place cannot be taken back: it waits for the gate,
+ * and is not written when the gate fails. */
+static void test_gate_in_place(void **state)
+{
+	char dir[] = "/tmp/kr-test-gate-XXXXXX", link[64];
+	int calls = 0;
+	struct gated g = { dir, KR_ECYCLE, 0, 0, 0, &calls };
+	struct kr_diag d = { 0 };
+	size_t len;
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/early", dir);
+	assert_int_equal(symlink("/dev/null", link), 0);
+	assert_int_equal(write_gated(&g, gated_files, &d), KR_ECYCLE);
+	assert_int_equal(calls, 0);
+	g.rc = KR_OK;
+	assert_int_equal(write_gated(&g, gated_files, &d), KR_OK);
+	assert_int_equal(calls, 1);
+	text = slurp_file(dir, "late", &len);
+	assert_string_equal(text, "42\n");
+	free(text);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A file that cannot be written fails the whole after a passing gate,
+ * named in the message; nothing is left. */
+static void test_gate_write_fails(void **state)
+{
+	static const struct kr_dir_file files[] = {
+		{ "bad", failing_file }, { "late", late_file },
+	};
+	char top[] = "/tmp/kr-test-gate-XXXXXX", dir[64], want[128];
+	int calls = 0;
+	struct gated g = { dir, KR_OK, 0, 0, 0, &calls };
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(dir, sizeof(dir), "%s/out", top);
+	assert_int_equal(write_gated(&g, files, &d), KR_EIO);
+	snprintf(want, sizeof(want), "cannot write %s/bad: ", dir);
+	assert_memory_equal(d.msg, want, strlen(want));
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(rmdir(top), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +777,10 @@ int main(void)
 		cmocka_unit_test(test_memory_stream_and_errors),
 		cmocka_unit_test(test_description_beyond_buffer),
 		cmocka_unit_test(test_lft_runs_and_allocation),
+		cmocka_unit_test(test_gate_passes),
+		cmocka_unit_test(test_gate_fails),
+		cmocka_unit_test(test_gate_in_place),
+		cmocka_unit_test(test_gate_write_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
