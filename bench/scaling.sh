@@ -5,11 +5,13 @@
 # CAs, each next to the bound it cannot beat: dd writing as many bytes as
 # the dry run writes, and zeroing as many bytes as the LFTs have entries
 # (dd from /dev/zero to /dev/null, about a memset). Prints one Markdown
-# table per command, with CPU seconds (user + sys as wait4 reports them:
-# the machine may be shared, so wall time says little) and the largest
-# resident set. Each command runs --reps times (default 3), the
-# dry run and dd taking turns, and the run of least CPU time is kept: a
-# single run of a 0.03 s dd says more about the machine than about dd.
+# table per command, with CPU seconds (user + sys as wait4 reports them),
+# wall seconds (the dry run writes its dumps on a second thread while the
+# check runs, so its wall time is less than its CPU time) and the largest
+# resident set. Each command runs --reps times (default 3), the dry run
+# and dd taking turns, and the least CPU time and the least wall time are
+# kept, each on its own: a single run of a 0.03 s dd says more about the
+# machine than about dd.
 #
 #   bench/scaling.sh [--md FILE] [--big] [--reps N] [BUILD_DIR]
 #
@@ -50,8 +52,9 @@ cases=(
 [ "$big" = 1 ] && cases+=("torus 16x16x16 p8|torus --dims 16x16x16 --p 8")
 
 # timed OUT CMD...: runs CMD, leaves "wall user sys maxrss_kB" in OUT,
-# in milliseconds' detail (GNU time's are hundredths of a second), unless
-# OUT already holds a run of less CPU time. Fails as CMD does.
+# in milliseconds' detail (GNU time's are hundredths of a second): the
+# least wall time of the runs so far, and the user, sys and peak of the run
+# of least CPU time. Fails as CMD does.
 timed() {
 	local out=$1
 	shift
@@ -74,9 +77,12 @@ try:
         old = [float(x) for x in f.read().split()]
 except OSError:
     old = None
-if old is None or run[1] + run[2] < old[1] + old[2]:
-    with open(out, "w") as f:
-        f.write("%.3f %.3f %.3f %d\n" % tuple(run))
+if old is not None:
+    if old[1] + old[2] <= run[1] + run[2]:
+        run[1:] = old[1:]
+    run[0] = min(run[0], old[0])
+with open(out, "w") as f:
+    f.write("%.3f %.3f %.3f %d\n" % tuple(run))
 sys.exit(os.waitstatus_to_exitcode(status))
 PY
 }
@@ -99,17 +105,20 @@ for c in "${cases[@]}"; do
 	rm -f "$work"/*.t
 	for ((rep = 0; rep < reps; rep++)); do
 		sync
-		kept=$(cat "$work/route.t" 2>/dev/null)
+		kept=$(awk '{ print $1 }' "$work/route.t" 2>/dev/null)
 		if ! timed "$work/route.t" "$K" route "$net" --out "$out" \
 			>/dev/null; then
 			echo "scaling.sh: $label: route failed" >&2
 			exit 1
 		fi
-		# the plan's and the check's own timers in the run kept
-		[ "$(cat "$work/route.t")" = "$kept" ] ||
-			plan=$(awk '/^compute ms:/ {
-					for (i = 3; i <= NF; i += 2) t += $(i + 1)
-					printf "%.3f", t / 1000 }' "$out/summary")
+		# the summary's own timers in the run of least wall time
+		[ "$(awk '{ print $1 }' "$work/route.t")" = "$kept" ] ||
+			phases=$(awk '/^compute ms:/ {
+					for (i = 3; i <= NF - 3; i += 2) t += $(i + 1)
+					c = $NF }
+				/^write ms:/ { w = $3 }
+				END { printf "%.3f %.3f %.3f", t / 1000, c / 1000,
+					     w / 1000 }' "$out/summary")
 		if [ "$rep" = 0 ]; then
 			nsw=$(grep -c '^Unicast lids' "$out/opensm-lfts.dump")
 			stride=$(( $(head -n 1 "$out/opensm-lfts.dump" |
@@ -138,7 +147,10 @@ for c in "${cases[@]}"; do
 	rc=$(cpu "$work/route.t")
 	cc=$(cpu "$work/check.t")
 	ddc=$(cpu "$work/dd.t")
-	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $rc | $(field "$work/route.t" 1) | $plan | $(rate "$entries" "$rc") | $(( $(field "$work/route.t" 4) / 1024 )) | $ddc | $(field "$work/dd.t" 1) | $(ratio "$rc" "$ddc") |")
+	rw=$(field "$work/route.t" 1)
+	ddw=$(field "$work/dd.t" 1)
+	read -r plan check write <<<"$phases"
+	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $rc | $rw | $plan | $check | $write | $(rate "$entries" "$rw") | $(( $(field "$work/route.t" 4) / 1024 )) | $ddc | $ddw | $(ratio "$rc" "$ddc") | $(ratio "$rw" "$ddw") |")
 	check_rows+=("| $label | $cas | $nsw | $entries | $cc | $(field "$work/check.t" 1) | $(rate "$entries" "$cc") | $(( $(field "$work/check.t" 4) / 1024 )) | $(ratio "$(( $(field "$work/check.t" 4) * 1024 ))" "$entries") | $(cpu "$work/zero.t") |")
 	rm -rf "$out"
 	echo "scaling.sh: $label done" >&2
@@ -147,12 +159,13 @@ done
 report() {
 	echo "Dry run: \`knsroute route FABRIC --out DIR\` (recognise, route, plan,"
 	echo "repair, check, write every file) against dd writing the same bytes."
-	echo "\"plan + check s\" is the part of the wall time that writes nothing:"
-	echo "the summary's own timers of recognition, routing, SL/VL, repair and"
-	echo "check."
+	echo "\"plan s\", \"check s\" and \"write s\" are the summary's own timers"
+	echo "(recognition to repair; the check; the first byte written to the"
+	echo "summary) in the run of least wall time: the check runs while the"
+	echo "dumps are written, so write s overlaps check s."
 	echo
-	echo "| fabric | CAs | switches | LFT entries | MB written | CPU s | wall s | plan + check s | M entries/s (CPU) | peak MB | dd CPU s | dd wall s | CPU / dd CPU |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| fabric | CAs | switches | LFT entries | MB written | CPU s | wall s | plan s | check s | write s | M entries/s (wall) | peak MB | dd CPU s | dd wall s | CPU / dd CPU | wall / dd wall |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${route_rows[@]}"
 	echo
 	echo "Check: \`knsroute check DIR\` of that output (read every dump, check"
@@ -173,11 +186,11 @@ if [ -n "$md" ]; then
 		echo "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'),"
 		echo "$(nproc) cores, $(free -g | awk '/^Mem/ { print $2 }') GiB;"
 		echo "knsroute $(git -C "$top" describe --always --dirty 2>/dev/null)."
-		echo "CPU seconds are user + sys of the whole command (the"
-		echo "machine is shared, so wall time is only indicative); peak is the"
+		echo "CPU seconds are user + sys of the whole command; peak is the"
 		echo "largest resident set. Each command ran $reps times, taking turns"
-		echo "with dd; each row keeps the run of least CPU time. Do not edit:"
-		echo "rerun the command."
+		echo "with dd; each row keeps the least wall time and, on its own, the"
+		echo "run of least CPU time (and its peak). Do not edit: rerun the"
+		echo "command."
 		echo
 		report
 	} >"$md.tmp.$$" && mv "$md.tmp.$$" "$md"
