@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,49 +194,39 @@ struct slot {
 	struct dest to;
 	char tmp[4200];		/* empty when written in place */
 	char old[4200];		/* a hard link to what to.file held, or empty */
+	int rc;			/* writing it: KR_OK, or why not in d */
+	struct kr_diag d;
 };
 
-/* Writes each file to its temporary, or in place; returns how many are
- * done (n when all are), with *rc and d saying why the next one is not. */
-static size_t write_temps(const char *dir, const struct kr_dir_file *files,
-			  size_t n, const void *ctx, struct slot *s,
-			  int *rc, struct kr_diag *d)
+/* One file into its temporary s->tmp, or in place: s->rc. A temporary
+ * that failed is left to the caller's clean-up, like the others. */
+static int write_one(const char *dir, const struct kr_dir_file *file,
+		     const void *ctx, struct slot *s)
 {
 	char path[4200];
-	size_t i;
+	FILE *out;
+	int err;
 
-	for (i = 0; i < n; i++) {
-		FILE *out;
-		int err;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-		*rc = find_dest(path, &s[i].to, d);
-		if (!*rc && s[i].to.in_place)
-			*rc = write_in_place(path, &s[i].to, files[i].fn,
-					     ctx, d);
-		if (*rc)
-			break;
-		if (s[i].to.in_place)
-			continue;
-		if (beside(s[i].tmp, sizeof(s[i].tmp), s[i].to.file, "tmp")) {
-			*rc = kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
-			break;
-		}
-		out = fopen(s[i].tmp, "w");
-		if (!out) {
-			*rc = kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-				      strerror(errno));
-			break;
-		}
-		*rc = fill(out, files[i].fn, ctx, &err);
-		if (*rc) {
-			unlink(s[i].tmp);
-			kr_fail(d, *rc, 0, "cannot write %s: %s", path,
-				io_reason(*rc, err));
-			break;
-		}
+	snprintf(path, sizeof(path), "%s/%s", dir, file->name);
+	if ((s->rc = find_dest(path, &s->to, &s->d)))
+		return s->rc;
+	if (s->to.in_place)
+		return s->rc = write_in_place(path, &s->to, file->fn, ctx,
+					      &s->d);
+	if (beside(s->tmp, sizeof(s->tmp), s->to.file, "tmp")) {
+		s->tmp[0] = '\0';
+		return s->rc = kr_fail(&s->d, KR_EINVAL, 0,
+				       "path too long: %s", path);
 	}
-	return i;
+	out = fopen(s->tmp, "w");
+	if (!out)
+		return s->rc = kr_fail(&s->d, KR_EIO, 0, "cannot write %s: %s",
+				       path, strerror(errno));
+	s->rc = fill(out, file->fn, ctx, &err);
+	if (s->rc)
+		kr_fail(&s->d, s->rc, 0, "cannot write %s: %s", path,
+			io_reason(s->rc, err));
+	return s->rc;
 }
 
 /* Keeps what s->to.file holds as a hard link (s->old empty when there is
@@ -302,24 +293,27 @@ static int commit_temps(const char *dir, const struct kr_dir_file *files,
 	return rc;
 }
 
-/* The files written while a gate runs, in a thread of their own. */
-struct early {
+/* Files taken one at a time, in order, by whoever is free: while a gate
+ * runs, a thread of their own; once it has passed, the caller's too. */
+struct pool {
 	const char *dir;
 	const struct kr_dir_file *files;
 	size_t n;
 	const void *ctx;
 	struct slot *s;
-	size_t written;		/* write_temps' count */
-	int rc;
-	struct kr_diag d;
+	atomic_size_t next;	/* the next file to take */
+	atomic_bool stop;	/* a file failed, or the gate did */
 };
 
-static void *write_early(void *arg)
+static void *take_files(void *arg)
 {
-	struct early *e = arg;
+	struct pool *p = arg;
+	size_t i;
 
-	e->written = write_temps(e->dir, e->files, e->n, e->ctx, e->s, &e->rc,
-				 &e->d);
+	while (!atomic_load(&p->stop) &&
+	       (i = atomic_fetch_add(&p->next, 1)) < p->n)
+		if (write_one(p->dir, &p->files[i], p->ctx, &p->s[i]))
+			atomic_store(&p->stop, true);
 	return NULL;
 }
 
@@ -339,20 +333,22 @@ static bool any_in_place(const char *dir, const struct kr_dir_file *files,
 	return false;
 }
 
-/* Writes files[0..e->n) while the gate runs (after it, when a thread
- * cannot be had or one of them is written in place, and then only when it
- * passed): the gate's code. */
-static int write_gated(struct early *e, const struct kr_dir_gate *gate)
+/* The pool's files written while the gate runs (only after it, when a
+ * thread cannot be had or one of them is written in place), and none more
+ * once it failed: the gate's code. */
+static int write_gated(struct pool *p, const struct kr_dir_gate *gate)
 {
 	pthread_t th;
-	bool threaded = !any_in_place(e->dir, e->files, e->n) &&
-			!pthread_create(&th, NULL, write_early, e);
+	bool threaded = !any_in_place(p->dir, p->files, p->n) &&
+			!pthread_create(&th, NULL, take_files, p);
 	int rc = gate->run(gate->arg);
 
+	if (rc)
+		atomic_store(&p->stop, true);
+	else
+		take_files(p);
 	if (threaded)
 		pthread_join(th, NULL);
-	else if (!rc)
-		write_early(e);
 	return rc;
 }
 
@@ -361,9 +357,8 @@ int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
 		       struct kr_diag *d)
 {
 	struct slot *s = calloc(n + 1, sizeof(*s));
-	struct early e = { dir, files, gate ? gate->first_after : n, ctx, s,
-			   0, KR_OK, { 0 } };
-	size_t written;
+	struct pool p = { .dir = dir, .files = files, .ctx = ctx, .s = s,
+			  .n = gate ? gate->first_after : n };
 	bool made;
 	int rc = KR_OK;
 
@@ -375,25 +370,25 @@ int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
 		return kr_fail(d, KR_EIO, 0, "cannot create %s: %s", dir,
 			       strerror(errno));
 	}
-	if (d)
-		e.d = *d;
+	atomic_init(&p.next, 0);
+	atomic_init(&p.stop, false);
+	for (size_t i = 0; d && i < n; i++)
+		s[i].d = *d;
 	if (gate)
-		rc = write_gated(&e, gate);
+		rc = write_gated(&p, gate);
 	else
-		write_early(&e);
-	if (!rc && e.rc) {
-		rc = e.rc;
-		if (d)
-			*d = e.d;
+		take_files(&p);
+	/* the first file that failed speaks for all */
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (i >= p.n)
+			write_one(dir, &files[i], ctx, &s[i]);
+		if ((rc = s[i].rc) && d)
+			*d = s[i].d;
 	}
-	written = e.written;
-	if (!rc)
-		written += write_temps(dir, files + e.n, n - e.n, ctx, s + e.n,
-				       &rc, d);
 	if (!rc)
 		rc = commit_temps(dir, files, n, s, d);
 	/* the ones already renamed are gone; the rest must go */
-	for (size_t i = 0; rc && i < written; i++)
+	for (size_t i = 0; rc && i < n; i++)
 		if (s[i].tmp[0])
 			unlink(s[i].tmp);
 	if (rc && made)

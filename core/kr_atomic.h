@@ -44,8 +44,9 @@ struct kr_dir_gate {
 
 /* kr_write_dir, with gate->run(gate->arg) called in the calling thread
  * while another writes files[0..first_after) (the two cores of a dry run:
- * the check beside the dumps); the rest are written once it returned
- * KR_OK, then all are renamed. When it fails, every file written is
+ * the check beside the dumps), one after the other; once it returned
+ * KR_OK the calling thread takes the next of them too, then writes the
+ * rest, then all are renamed. When it fails, every file written is
  * removed and its code returned (d is then the gate's business). Without
  * a thread, or when one of the first files is written in place (which
  * could not be taken back), the gate runs first. */
