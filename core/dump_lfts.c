@@ -479,6 +479,7 @@ int kr_lfts_read(const char *path, const struct kr_fabric *f,
 struct lid_lines {
 	char *text;		/* every LID's line, ports as last written */
 	size_t *off;		/* [stride + 1] line of LID l: text[off[l] ..] */
+	char port[256][3];	/* "%03u" of every port number */
 };
 
 #define PORT_AT 7		/* "0xLLLL " */
@@ -533,6 +534,11 @@ static int lines_build(struct lid_lines *l, const struct kr_fabric *f,
 	for (unsigned lid = 0; lid < t->stride; lid++)
 		l->off[lid + 1] = l->off[lid] +
 				  lid_line(l->text + l->off[lid], f, lid);
+	for (unsigned port = 0; port < 256; port++) {
+		l->port[port][0] = (char)('0' + port / 100);
+		l->port[port][1] = (char)('0' + port / 10 % 10);
+		l->port[port][2] = (char)('0' + port % 10);
+	}
 	return KR_OK;
 }
 
@@ -603,13 +609,9 @@ static void write_block(struct kr_out *o, const struct kr_fabric *f,
 
 		while (lid < t->stride && row[lid] > nports)
 			lid++;
-		for (first = lid; lid < t->stride && row[lid] <= nports; lid++) {
-			char *p = l->text + l->off[lid] + PORT_AT;
-
-			p[0] = (char)('0' + row[lid] / 100);
-			p[1] = (char)('0' + row[lid] / 10 % 10);
-			p[2] = (char)('0' + row[lid] % 10);
-		}
+		for (first = lid; lid < t->stride && row[lid] <= nports; lid++)
+			memcpy(l->text + l->off[lid] + PORT_AT,
+			       l->port[row[lid]], 3);
 		kr_out_put(o, l->text + l->off[first],
 			   l->off[lid] - l->off[first]);
 	}

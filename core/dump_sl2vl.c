@@ -9,6 +9,7 @@
 #include "kr_dump.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,10 +250,37 @@ int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 	return dump_read(path, sl2vl_run, f, t, d);
 }
 
-/* "%-3u %-3u :" and " %-2u" per SL, by hand: a fabric has a line per
+/* The " %-2u" of every SL of a map, kept for the maps met last (hashed
+ * into 64 places): a fabric has few distinct maps and a line for every
  * (in, out) port pair of every switch. */
-static void write_map(struct kr_out *o, unsigned in, unsigned outp,
-		      uint64_t map)
+struct map_texts {
+	uint64_t map[64];
+	bool valid[64];
+	char text[64][3 * KR_NSL];
+};
+
+static const char *map_text(struct map_texts *m, uint64_t map)
+{
+	unsigned h = (unsigned)((map * 0x9e3779b97f4a7c15ull) >> 58);
+	char *q = m->text[h];
+
+	if (m->valid[h] && m->map[h] == map)
+		return q;
+	m->valid[h] = true;
+	m->map[h] = map;
+	for (unsigned sl = 0; sl < KR_NSL; sl++, q += 3) {
+		unsigned vl = kr_map_vl(map, sl);
+
+		q[0] = ' ';
+		q[1] = vl < 10 ? (char)('0' + vl) : '1';
+		q[2] = vl < 10 ? ' ' : (char)('0' + vl - 10);
+	}
+	return m->text[h];
+}
+
+/* "%-3u %-3u :" and the map's text, by hand. */
+static void write_map(struct kr_out *o, struct map_texts *m, unsigned in,
+		      unsigned outp, uint64_t map)
 {
 	char *p = kr_out_room(o, 64), *q;
 
@@ -265,20 +293,15 @@ static void write_map(struct kr_out *o, unsigned in, unsigned outp,
 		*q++ = ' ';
 	*q++ = ' ';
 	*q++ = ':';
-	for (unsigned sl = 0; sl < KR_NSL; sl++) {
-		unsigned vl = kr_map_vl(map, sl);
-
-		q[0] = ' ';
-		q[1] = vl < 10 ? (char)('0' + vl) : '1';
-		q[2] = vl < 10 ? ' ' : (char)('0' + vl - 10);
-		q += 3;
-	}
+	memcpy(q, map_text(m, map), 3 * KR_NSL);
+	q += 3 * KR_NSL;
 	*q++ = '\n';
 	kr_out_end(o, q);
 }
 
-static void write_port(struct kr_out *o, const struct kr_fabric *f,
-		       const struct kr_tables *t, uint32_t slot)
+static void write_port(struct kr_out *o, struct map_texts *m,
+		       const struct kr_fabric *f, const struct kr_tables *t,
+		       uint32_t slot)
 {
 	uint32_t node = f->owner[slot];
 	unsigned np = f->nports[node], type = f->type[node];
@@ -299,13 +322,13 @@ static void write_port(struct kr_out *o, const struct kr_fabric *f,
 			if (f->peer[kr_port(f, node, op)] < 0)
 				continue;
 			for (unsigned i = 0; i <= np; i++)
-				write_map(o, i, op, kr_tables_sl2vl(f, t, node,
-								    i, op));
+				write_map(o, m, i, op,
+					  kr_tables_sl2vl(f, t, node, i, op));
 		}
 	} else {
 		unsigned p = kr_port_num(f, slot);
 
-		write_map(o, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
+		write_map(o, m, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
 	}
 	kr_out_str(o, sep_line);
 	kr_out_str(o, "\n\n");
@@ -315,11 +338,15 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 		   const struct kr_tables *t)
 {
 	uint32_t *ids = calloc((size_t)f->nport + 1, sizeof(*ids)), *order;
+	struct map_texts *m = calloc(1, sizeof(*m));
 	uint32_t n = 0;
 	struct kr_out o;
 
-	if (!ids)
+	if (!ids || !m) {
+		free(ids);
+		free(m);
 		return KR_ENOMEM;
+	}
 	for (uint32_t node = 0; node < f->nnode; node++) {
 		if (kr_is_switch(f, node)) {
 			ids[n++] = f->port0[node];
@@ -333,10 +360,12 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 	free(ids);
 	if (!order || kr_out_open(&o, out)) {
 		free(order);
+		free(m);
 		return KR_ENOMEM;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		write_port(&o, f, t, order[i]);
+		write_port(&o, m, f, t, order[i]);
 	free(order);
+	free(m);
 	return kr_out_close(&o);
 }
