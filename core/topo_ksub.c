@@ -25,6 +25,7 @@
  * is symmetric there: any numbering routes alike). */
 #include "topo_int.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,122 @@ static void ksub_free(struct ksub *k)
 	tg_free(&k->cg);
 	free(k->view.guid);
 	free(k->view.name_off);
+}
+
+/* Whether v could be a router that lost its CAs: a switch without CAs
+ * between two or more others that share no neighbour but v and routers
+ * with CAs. Lines of a KNS meet in one router, so the subnets' switches
+ * around such a router meet nowhere else; two switches below one subnet
+ * switch of a whole subnet meet in its other switches of that stage too.
+ * seen[] holds stamps below stamp. */
+static bool could_be_router(const struct tgraph *g, const uint8_t *router,
+			    uint32_t v, uint32_t *seen, uint32_t stamp)
+{
+	if (router[v] || g->nca[v] || tg_deg(g, v) < 2)
+		return false;
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+		uint32_t u = g->nbr[i];
+
+		if (router[u])
+			return false;
+		for (uint32_t j = g->off[u]; j < g->off[u + 1]; j++) {
+			uint32_t w = g->nbr[j];
+
+			if (w == v || router[w])
+				continue;
+			if (seen[w] == stamp)
+				return false;
+			seen[w] = stamp;
+		}
+	}
+	return true;
+}
+
+/* How many of the parts that v's neighbours fall into without v and the
+ * gone switches hold two or more switches next to a router (stage 0).
+ * part[] is scratch, KR_NONE on entry and on return. */
+static unsigned whole_parts(const struct tgraph *g, const uint8_t *gone,
+			    const uint8_t *stage0, uint32_t v, uint32_t *part,
+			    uint32_t *queue)
+{
+	uint32_t tail = 0, whole = 0;
+
+	part[v] = v;
+	queue[tail++] = v;
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+		uint32_t head = tail, first = g->nbr[i], s0 = 0;
+
+		if (part[first] != KR_NONE || gone[first])
+			continue;
+		part[first] = first;
+		queue[tail++] = first;
+		while (head < tail) {
+			uint32_t u = queue[head++];
+
+			s0 += stage0[u];
+			for (uint32_t j = g->off[u]; j < g->off[u + 1]; j++) {
+				uint32_t w = g->nbr[j];
+
+				if (!gone[w] && part[w] == KR_NONE) {
+					part[w] = first;
+					queue[tail++] = w;
+				}
+			}
+		}
+		whole += s0 >= 2;
+	}
+	while (tail)
+		part[queue[--tail]] = KR_NONE;
+	return whole;
+}
+
+/* A router that lost all its CAs (its hosts down or unplugged) looks like
+ * a subnet switch and would join its subnets into one. Candidates are told
+ * by could_be_router; a candidate is a router when, without it and the
+ * other routers, its neighbours lie in two or more whole subnets (parts
+ * with two or more stage-0 switches: k / a >= 2). Faults can make a
+ * subnet switch a candidate too, but not such a cut: what hangs on it
+ * alone is a part with at most one stage-0 switch. The first round
+ * leaves every candidate out, for routers whose lost CAs leave them joined
+ * through each other; later ones only those found, for a router next to
+ * a subnet that a wrong candidate would cut. */
+static int ca_less_routers(const struct tgraph *g, uint8_t *router,
+			   uint32_t *queue)
+{
+	size_t n = (size_t)g->n + 1;
+	uint8_t *cand = calloc(n, 1), *gone = malloc(n), *stage0 = calloc(n, 1);
+	uint32_t *part = malloc(n * sizeof(*part)), *seen = calloc(n, sizeof(*seen));
+	bool found = true;
+	int rc = cand && gone && stage0 && part && seen ? KR_OK : KR_ENOMEM;
+
+	if (!rc) {
+		memset(part, 0xff, n * sizeof(*part));
+		for (uint32_t v = 0; v < g->n; v++)
+			cand[v] = could_be_router(g, router, v, seen, v + 1);
+		for (uint32_t v = 0; v < g->n; v++) {
+			gone[v] = router[v] || cand[v];
+			for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+				stage0[v] |= !gone[v] && gone[g->nbr[i]];
+		}
+	}
+	for (unsigned round = 0; !rc && found; round++) {
+		found = false;
+		for (uint32_t v = 0; v < g->n; v++)
+			if (cand[v] && !router[v] &&
+			    whole_parts(g, gone, stage0, v, part, queue) >= 2) {
+				router[v] = 1;
+				found = true;
+			}
+		for (uint32_t v = 0; v < g->n; v++)
+			gone[v] = router[v];
+		found |= !round;
+	}
+	free(cand);
+	free(gone);
+	free(stage0);
+	free(part);
+	free(seen);
+	return rc;
 }
 
 /* Contracted ids: routers first, then one per subnet; 1 when every subnet
@@ -396,6 +513,8 @@ int topo_ksub(struct rctx *x, struct lab *l)
 	rc = queue && cc && k.router && k.cid ? KR_OK : KR_ENOMEM;
 	for (uint32_t v = 0; !rc && v < x->g->n; v++)
 		k.router[v] = x->g->nca[v] > 0;
+	if (!rc)
+		rc = ca_less_routers(x->g, k.router, queue);
 	if (!rc)
 		rc = components(&k, queue);
 	if (!rc)

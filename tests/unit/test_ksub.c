@@ -218,6 +218,67 @@ static void test_shuffled_recognition(void **state)
 			}
 }
 
+/* Routers whose hosts are all down or unplugged: switches without CAs
+ * that still join their subnets. Each is recognised as the router it is,
+ * on shuffled fabrics, with one subnet link down as well; the plan
+ * routes and checks. */
+static void test_routers_without_cas(void **state)
+{
+	static const struct { unsigned k, n, radix; } shapes[] = {
+		{ 9, 2, 6 }, { 8, 2, 4 }, { 8, 3, 4 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned fail = 0; fail <= 1; fail++) {
+			struct kr_gen_opts o = kns(shapes[i].k, shapes[i].n,
+						   shapes[i].radix, 2);
+			struct kr_fabric f;
+			struct kr_topo t, truth;
+			struct kr_plan plan;
+			struct kr_diag d = { 0 };
+			unsigned stripped = 0;
+
+			o.shuffle = 1;
+			o.shuffle_seed = 40 + i + fail;
+			o.fail = fail;
+			o.fail_seed = 11 + i;
+			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, &d), KR_OK);
+			/* every router at an even position loses its CAs */
+			for (uint32_t s = 0; s < f.nsw; s++) {
+				if (truth.sw_pos[s] == KR_NONE || truth.sw_pos[s] % 2)
+					continue;
+				for (uint32_t slot = f.port0[s] + 1; slot < f.port0[s + 1]; slot++) {
+					int32_t peer = f.peer[slot];
+
+					if (peer >= 0 && f.owner[peer] >= f.nsw) {
+						f.peer[slot] = -1;
+						f.peer[peer] = -1;
+					}
+				}
+				stripped++;
+			}
+			assert_true(stripped >= 8);
+			if (kr_topo_recognize(&f, NULL, &t, &d))
+				fail_msg("shape %u fail %u: %s", i, fail, d.msg);
+			for (uint32_t s = 0; s < f.nsw; s++) {
+				assert_int_equal(t.sw_pos[s] == KR_NONE,
+						 truth.sw_pos[s] == KR_NONE);
+				assert_non_null(t.sw_stage);
+				assert_int_equal(t.sw_pos[s] == KR_NONE ? t.sw_stage[s] : 0,
+						 truth.sw_pos[s] == KR_NONE ? truth.sw_stage[s] : 0);
+			}
+			assert_labels_fit(&f, &t);
+			if (kr_plan_build(&f, NULL, &plan, &d))
+				fail_msg("shape %u fail %u: %s", i, fail, d.msg);
+			assert_true(plan.check.delivered == plan.check.pairs);
+			kr_plan_free(&plan);
+			kr_topo_free(&truth);
+			kr_topo_free(&t);
+			kr_fabric_free(&f);
+		}
+}
+
 /* Links of the path from CA port a to LID lid, walking the LFTs. */
 static unsigned walk(const struct kr_fabric *f, const struct kr_tables *t,
 		     uint32_t a, unsigned lid)
@@ -443,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_gen_shape),
 		cmocka_unit_test(test_hand_8ary_2direct_radix4),
 		cmocka_unit_test(test_shuffled_recognition),
+		cmocka_unit_test(test_routers_without_cas),
 		cmocka_unit_test(test_route_and_check),
 		cmocka_unit_test(test_subnet_faults_repaired_inside),
 		cmocka_unit_test(test_node_order_free),
