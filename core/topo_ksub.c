@@ -308,10 +308,32 @@ static unsigned old_coord(const struct lab *l, uint32_t pos, unsigned d)
 	return pos / st % l->k[d];
 }
 
+/* The dimensions of the subnets each router links into (by contracted
+ * id): a router's coordinate d comes from its links only when it links
+ * into a subnet of another dimension; one that links into dimension d's
+ * alone (its other links down) got it from kns_lines by elimination. */
+static uint8_t *router_dims(const struct ksub *k, const struct lab *l2)
+{
+	const struct tgraph *g = k->g;
+	uint8_t *dims = calloc((size_t)k->nr + 1, 1);
+
+	for (uint32_t v = 0; dims && v < g->n; v++)
+		for (uint32_t i = g->off[v]; k->router[v] && i < g->off[v + 1]; i++)
+			if (!k->router[g->nbr[i]])
+				dims[k->cid[v]] |= (uint8_t)(1u << l2->sw_xdim[k->cid[g->nbr[i]]]);
+	return dims;
+}
+
+static bool by_elimination(const uint8_t *dims, uint32_t router, unsigned d)
+{
+	return !(dims[router] & ~(1u << d));
+}
+
 /* uf over (level, dim, value): values below one switch of stage e join in
- * level e. */
+ * level e; a router's value chosen by elimination says nothing. */
 static int join_blocks(struct ksub *k, const struct lab *l2,
-		       const uint8_t *stage, struct renum *rn, struct uf *u)
+		       const uint8_t *stage, const uint8_t *dims,
+		       struct renum *rn, struct uf *u)
 {
 	const struct tgraph *g = k->g;
 	uint64_t (*ds)[4] = calloc((size_t)g->n + 1, sizeof(*ds));
@@ -330,7 +352,8 @@ static int join_blocks(struct ksub *k, const struct lab *l2,
 				if (k->router[w]) {
 					unsigned c = old_coord(l2, l2->sw_pos[k->cid[w]], d);
 
-					ds[v][c >> 6] |= 1ull << (c & 63);
+					if (!by_elimination(dims, k->cid[w], d))
+						ds[v][c >> 6] |= 1ull << (c & 63);
 				} else if (stage[w] + 1u == e) {
 					for (unsigned b = 0; b < 4; b++)
 						ds[v][b] |= ds[w][b];
@@ -347,6 +370,115 @@ static int join_blocks(struct ksub *k, const struct lab *l2,
 			}
 		}
 	free(ds);
+	return KR_OK;
+}
+
+/* A router below a stage-0 switch whose coordinate was chosen by
+ * elimination, and the block that switch's other routers hold. */
+struct free_router {
+	uint32_t line;		/* the subnet's contracted id */
+	uint32_t router;	/* contracted id */
+	uint32_t want;		/* uf root of the block, KR_NONE: unknown */
+};
+
+static int by_line(const void *a, const void *b)
+{
+	const struct free_router *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The block below v at stage 0 from v's routers whose coordinate d came
+ * from their links, KR_NONE when none did. */
+static uint32_t stage0_block(struct ksub *k, const struct lab *l2,
+			     const uint8_t *dims, struct uf *u, uint32_t v,
+			     unsigned d)
+{
+	const struct tgraph *g = k->g;
+
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+		uint32_t r = k->cid[g->nbr[i]];
+
+		if (k->router[g->nbr[i]] && !by_elimination(dims, r, d))
+			return uf_find(u, d * 256 +
+				       old_coord(l2, l2->sw_pos[r], d), NULL);
+	}
+	return KR_NONE;
+}
+
+/* The values of one line's routers chosen by elimination, dealt out
+ * again so that each lands in the block its stage-0 switch holds: any
+ * of them fitted the crossbar reading, only these fit the subnet's
+ * wiring. A line where they cannot is left as it was (number_blocks then
+ * says why). */
+static void deal_line(struct lab *l2, struct uf *u, struct free_router *fr,
+		      size_t n, unsigned d)
+{
+	uint8_t val[256], got[256];
+	bool used[256] = { false };
+	uint32_t st = 1;
+
+	for (unsigned i = 0; i < d; i++)
+		st *= l2->k[i];
+	for (size_t i = 0; i < n; i++)
+		val[i] = (uint8_t)old_coord(l2, l2->sw_pos[fr[i].router], d);
+	for (int pass = 0; pass < 2; pass++)	/* wanted blocks first */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+
+			if ((fr[i].want == KR_NONE) != pass)
+				continue;
+			while (j < n && (used[j] || (!pass &&
+				uf_find(u, d * 256 + val[j], NULL) != fr[i].want)))
+				j++;
+			if (j == n)
+				return;
+			used[j] = true;
+			got[i] = val[j];
+		}
+	for (size_t i = 0; i < n; i++)
+		l2->sw_pos[fr[i].router] = l2->sw_pos[fr[i].router] -
+					   val[i] * st + got[i] * st;
+}
+
+static int place_free(struct ksub *k, struct lab *l2, const uint8_t *stage,
+		      const uint8_t *dims, struct uf *u)
+{
+	const struct tgraph *g = k->g;
+	struct free_router *fr = malloc(((size_t)k->nr + 1) * sizeof(*fr));
+	uint8_t *met = calloc((size_t)k->nr + 1, 1);	/* one line each */
+	size_t n = 0;
+
+	if (!fr || !met) {
+		free(fr);
+		free(met);
+		return KR_ENOMEM;
+	}
+	for (uint32_t v = 0; v < g->n; v++) {
+		unsigned d = l2->sw_xdim[k->cid[v]];
+		uint32_t want;
+
+		if (k->router[v] || stage[v] != 0)
+			continue;
+		want = stage0_block(k, l2, dims, u, v, d);
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+			uint32_t r = k->cid[g->nbr[i]];
+
+			if (k->router[g->nbr[i]] && by_elimination(dims, r, d) &&
+			    !met[r]++)
+				fr[n++] = (struct free_router){ k->cid[v], r, want };
+		}
+	}
+	qsort(fr, n, sizeof(*fr), by_line);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && fr[j].line == fr[i].line; j++)
+			;
+		if (j - i > 1)
+			deal_line(l2, u, fr + i, j - i,
+				  l2->sw_xdim[fr[i].line]);
+	}
+	free(fr);
+	free(met);
 	return KR_OK;
 }
 
@@ -409,19 +541,22 @@ static int number_blocks(struct ksub *k, struct renum *rn, struct uf *u)
 	return KR_OK;
 }
 
-static int renumber(struct ksub *k, const struct lab *l2, struct renum *rn,
+static int renumber(struct ksub *k, struct lab *l2, struct renum *rn,
 		    uint32_t *queue)
 {
 	const struct tgraph *g = k->g;
-	uint8_t *stage = malloc((size_t)g->n + 1);
+	uint8_t *stage = malloc((size_t)g->n + 1), *dims = router_dims(k, l2);
 	struct uf u = { 0 };
 	uint32_t reach = 1;
 	int rc = KR_ENOMEM;
 
 	rn->n = l2->ndim;
 	rn->kk = l2->k[0];
-	if (!stage)
+	if (!stage || !dims) {
+		free(stage);
+		free(dims);
 		return rc;
+	}
 	rn->s = kns_stages(g, k->router, stage, queue);
 	rn->a = 0;
 	for (uint32_t v = 0; v < g->n; v++) {
@@ -440,12 +575,15 @@ static int renumber(struct ksub *k, const struct lab *l2, struct renum *rn,
 			     "the %u routers of a line as a fat tree", rn->s,
 			     rn->a, rn->kk);
 	} else if (!uf_init(&u, rn->s * rn->n * 256)) {
-		rc = join_blocks(k, l2, stage, rn, &u);
+		rc = join_blocks(k, l2, stage, dims, rn, &u);
+		if (!rc)
+			rc = place_free(k, l2, stage, dims, &u);
 		if (!rc)
 			rc = number_blocks(k, rn, &u);
 	}
 	uf_free(&u);
 	free(stage);
+	free(dims);
 	return rc;
 }
 

@@ -279,6 +279,66 @@ static void test_routers_without_cas(void **state)
 		}
 }
 
+/* Routers of one dimension-1 line with their other links down: only the
+ * crossbar reading's elimination gives their coordinate 1, and only the
+ * subnet's wiring tells which of them takes which value. Every shuffle
+ * must be recognised with labels that fit, and checked. */
+static void test_coordinates_by_elimination(void **state)
+{
+	static const struct { unsigned k, n, radix; } shapes[] = {
+		{ 9, 2, 6 }, { 8, 2, 4 }, { 8, 3, 4 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned seed = 1; seed <= 6; seed++) {
+			struct kr_gen_opts o = kns(shapes[i].k, shapes[i].n,
+						   shapes[i].radix, 1);
+			unsigned k = shapes[i].k, cut = 0;
+			struct kr_fabric f;
+			struct kr_topo t, truth;
+			struct kr_plan plan;
+			struct kr_diag d = { 0 };
+
+			o.shuffle = 1;
+			o.shuffle_seed = seed;
+			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, &d), KR_OK);
+			for (uint32_t s = 0; s < f.nsw; s++) {
+				uint32_t pos = truth.sw_pos[s];
+				unsigned y;
+
+				if (pos == KR_NONE || kr_topo_coord(&truth, pos, 0) != 2 ||
+				    (shapes[i].n > 2 && kr_topo_coord(&truth, pos, 2)))
+					continue;
+				y = kr_topo_coord(&truth, pos, 1);
+				if (y != 1 && y != k / 2 && y != k - 1)
+					continue;
+				for (uint32_t slot = f.port0[s] + 1; slot < f.port0[s + 1]; slot++) {
+					int32_t peer = f.peer[slot];
+					uint32_t w;
+
+					if (peer < 0 || (w = f.owner[peer]) >= f.nsw ||
+					    truth.sw_xdim[w] == 1)
+						continue;
+					f.peer[slot] = -1;
+					f.peer[peer] = -1;
+					cut++;
+				}
+			}
+			assert_int_equal(cut, 3 * (shapes[i].n - 1));
+			if (kr_topo_recognize(&f, NULL, &t, &d))
+				fail_msg("shape %u seed %u: %s", i, seed, d.msg);
+			assert_true(t.s > 1);
+			assert_labels_fit(&f, &t);
+			if (kr_plan_build(&f, NULL, &plan, &d))
+				fail_msg("shape %u seed %u: %s", i, seed, d.msg);
+			kr_plan_free(&plan);
+			kr_topo_free(&truth);
+			kr_topo_free(&t);
+			kr_fabric_free(&f);
+		}
+}
+
 /* Links of the path from CA port a to LID lid, walking the LFTs. */
 static unsigned walk(const struct kr_fabric *f, const struct kr_tables *t,
 		     uint32_t a, unsigned lid)
@@ -505,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_hand_8ary_2direct_radix4),
 		cmocka_unit_test(test_shuffled_recognition),
 		cmocka_unit_test(test_routers_without_cas),
+		cmocka_unit_test(test_coordinates_by_elimination),
 		cmocka_unit_test(test_route_and_check),
 		cmocka_unit_test(test_subnet_faults_repaired_inside),
 		cmocka_unit_test(test_node_order_free),
