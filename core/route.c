@@ -8,11 +8,12 @@
  * own dimension is ignored on the way ("masked"). At a switch the first
  * dimension in the LID's order where the switch and the target differ picks
  * a port group: a direction of a torus ring, a router's crossbar, or a
- * crossbar's router. Groups of parallel links are used round robin within
- * each row, so every link of a group gets the same number of destinations
- * (give or take one). */
+ * crossbar's router. The destinations of a group of parallel links are
+ * shared out so that each link carries about the same CA-to-CA traffic
+ * (row_parallel). */
 #include "kr_route.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,14 @@ struct router {
 	uint8_t *lport;			/* [stride] port delivering llid[i] */
 	uint8_t *portof;		/* [ncls] the row's port per class */
 	uint8_t *multi;			/* [ncls] class's group has parallel links */
+	uint8_t *gof;			/* [ncls] ... that group, in this row */
+	uint64_t *wof;			/* [ncls] ... what a CA LID of it draws:
+					 * on a torus or mesh the sources that
+					 * reach it through this switch on the
+					 * pristine grid (draw), so that a link
+					 * down elsewhere changes nothing here;
+					 * on a KNS 1, every CA alike */
+	uint8_t *is_ca;			/* [stride] LID of a CA port */
 	uint8_t dirtab[KR_MAX_DIM][256];	/* the row's ring directions */
 	uint8_t *coord;			/* [npos * ndim] */
 	unsigned norder;
@@ -49,6 +58,14 @@ struct router {
 	unsigned ngroup;		/* groups per switch */
 	uint32_t *gstart;		/* [nsw * ngroup + 1] into gport */
 	uint8_t *gport;
+	struct par_lid *plid;		/* [2 * stride] row_parallel's LIDs */
+	uint32_t *pcount;		/* [max draw + 2] its counting sort */
+	uint64_t *pload;		/* [512] its traffic and LIDs per port */
+	uint32_t *through[KR_MAX_DIM];
+	uint32_t before[128][KR_MAX_DIM];	/* places of the dimensions an
+						 * order corrects before e */	/* torus, mesh: [(t * k + c) * 2 +
+					 * parity] the places of a line whose
+					 * way to t leaves c (row_parallel) */
 	uint64_t (*dok)[4];		/* [nsw] subnet switch: coordinates of
 					 * its line it reaches going down */
 	uint64_t (*uok)[4];		/* [nsw] ... going up, then down */
@@ -146,8 +163,16 @@ static void router_free(struct router *r)
 	free(r->lport);
 	free(r->portof);
 	free(r->multi);
+	free(r->gof);
+	free(r->wof);
+	free(r->is_ca);
 	free(r->coord);
 	free(r->gstart);
+	for (unsigned d = 0; d < KR_MAX_DIM; d++)
+		free(r->through[d]);
+	free(r->plid);
+	free(r->pcount);
+	free(r->pload);
 	free(r->gport);
 	free(r->dok);
 	free(r->uok);
@@ -564,6 +589,61 @@ static unsigned class_group(const struct router *r, uint32_t sw,
 	return xdim == x->mask ? 0 : r->coord[(size_t)x->tpos * t->ndim + xdim];
 }
 
+/* One step from c towards t along a line of k places, as grid_group
+ * goes: the shorter way round a ring, a tie by the parity of c + t +
+ * parity (odd: down). */
+static unsigned line_step(unsigned c, unsigned t, unsigned k, int ring,
+			  unsigned parity)
+{
+	unsigned fwd = (t + k - c) % k, bwd = k - fwd;
+	int up = !ring ? t > c : fwd != bwd ? fwd < bwd : !((c + t + parity) & 1);
+
+	return up ? (c + 1) % k : (c + k - 1) % k;
+}
+
+/* r->through: for each target t, place c and tie parity of a dimension,
+ * the places whose way to t passes c and leaves it (c itself included). */
+static int build_through(struct router *r)
+{
+	const struct kr_topo *t = r->t;
+
+	for (unsigned j = 0; j < r->norder; j++)
+		for (unsigned i = 0, prod = 1; i < t->ndim; i++) {
+			r->before[j][r->order[j][i]] = prod;
+			prod *= t->k[r->order[j][i]];
+		}
+	for (unsigned d = 0; d < t->ndim; d++) {
+		unsigned k = t->k[d];
+		uint32_t *n = calloc((size_t)k * k * 2, sizeof(*n));
+
+		if (!n)
+			return KR_ENOMEM;
+		r->through[d] = n;
+		for (unsigned to = 0; to < k; to++)
+			for (unsigned par = 0; par < 2; par++)
+				for (unsigned x = 0; x < k; x++)
+					for (unsigned c = x; c != to;
+					     c = line_step(c, to, k, t->wrap[d], par))
+						n[((size_t)to * k + c) * 2 + par]++;
+	}
+	return KR_OK;
+}
+
+/* The CA-to-CA traffic towards x that leaves grid switch sc by dimension
+ * e, per CA of a switch, on the pristine grid: sources anywhere in the
+ * dimensions x's order corrects before e, on sc's line of e behind sc,
+ * and at sc in the later ones. */
+static uint64_t draw(const struct router *r, const uint8_t *sc,
+		     const struct dest *x, unsigned e)
+{
+	const struct kr_topo *t = r->t;
+	const uint8_t *tc = r->coord + (size_t)x->tpos * t->ndim;
+	uint64_t n = r->through[e][((size_t)tc[e] * t->k[e] + sc[e]) * 2 +
+				   x->parity];
+
+	return n * r->before[x->order][e];
+}
+
 /* portof[] for this row; returns whether any class needs parallel links. */
 static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
 		       unsigned xdim)
@@ -585,32 +665,80 @@ static int row_classes(struct router *r, uint32_t sw, const uint8_t *sc,
 			r->portof[u] = r->gport[r->gstart[(size_t)sw * r->ngroup + g]];
 		} else if (n > 1) {
 			r->multi[u] = 1;
+			r->gof[u] = (uint8_t)g;
+			r->wof[u] = r->through[0] && sc ? draw(r, sc, x, g / 2) : 1;
 			any_multi = 1;
 		}
 	}
 	return any_multi;
 }
 
-/* Parallel links: deal each group's LIDs out round robin, in LID order. */
-static void row_parallel(struct router *r, uint32_t sw, const uint8_t *sc,
-			 unsigned xdim, uint8_t *row, uint32_t stride,
-			 uint32_t *rr)
+/* The row's LIDs on parallel links, heaviest draw first (then by LID):
+ * a counting sort on the draw, whose values are few and small. */
+struct par_lid {
+	uint32_t lid;
+	unsigned g;
+	uint64_t w;
+};
+
+static void sort_by_draw(struct par_lid *pl, struct par_lid *tmp, size_t n,
+			 uint32_t *count, uint64_t maxw)
 {
-	memset(rr, 0, r->ngroup * sizeof(*rr));
+	memset(count, 0, (maxw + 2) * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[maxw - pl[i].w + 1]++;
+	for (uint64_t w = 1; w <= maxw + 1; w++)
+		count[w] += count[w - 1];
+	for (size_t i = 0; i < n; i++)
+		tmp[count[maxw - pl[i].w]++] = pl[i];
+	memcpy(pl, tmp, n * sizeof(*pl));
+}
+
+/* Parallel links: the row's LIDs on each group, heaviest draw first, each
+ * to the link with the least traffic so far (then the fewest LIDs):
+ * longest processing time first, so that the busiest link of a group
+ * carries little more than its share, whatever the LIDs' order. A LID
+ * draws CA-to-CA traffic (r->wof) when it is a CA's; a switch's LID draws
+ * management traffic alone. */
+static void row_parallel(struct router *r, uint32_t sw, uint8_t *row,
+			 uint32_t stride)
+{
+	uint64_t *load = r->pload, *nlid = r->pload + 256, maxw = 0;
+	size_t n = 0;
+
 	for (uint32_t lid = 0; lid < stride; lid++) {
 		uint32_t u = r->dcl[lid];
-		unsigned g;
+		uint64_t w;
 
 		if (u == KR_NONE || !r->multi[u])
 			continue;
-		g = class_group(r, sw, sc, xdim, &r->cls[u]);
-		row[lid] = r->gport[r->gstart[(size_t)sw * r->ngroup + g] +
-				    rr[g]++ % group_size(r, sw, g)];
+		w = r->is_ca[lid] ? r->wof[u] : 0;
+		r->plid[n++] = (struct par_lid){ lid, r->gof[u], w };
+		maxw = w > maxw ? w : maxw;
+	}
+	sort_by_draw(r->plid, r->plid + stride, n, r->pcount, maxw);
+	memset(load, 0, 512 * sizeof(*load));
+	for (size_t i = 0; i < n; i++) {
+		const struct par_lid *pl = &r->plid[i];
+		const uint8_t *port = r->gport +
+				      r->gstart[(size_t)sw * r->ngroup + pl->g];
+		size_t size = group_size(r, sw, pl->g);
+		unsigned best;
+
+		best = port[0];
+		for (size_t j = 1; j < size; j++)
+			if (load[port[j]] < load[best] ||
+			    (load[port[j]] == load[best] &&
+			     nlid[port[j]] < nlid[best]))
+				best = port[j];
+		load[best] += pl->w;
+		nlid[best]++;
+		row[pl->lid] = (uint8_t)best;
 	}
 }
 
 static void route_row(struct router *r, uint32_t sw, uint8_t *row,
-		      uint32_t stride, uint32_t *rr)
+		      uint32_t stride)
 {
 	const struct kr_topo *t = r->t;
 	uint32_t pos = t->sw_pos[sw];
@@ -628,7 +756,38 @@ static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 	for (uint32_t i = r->lstart[sw]; i < r->lstart[sw + 1]; i++)
 		row[r->llid[i]] = r->lport[i];
 	if (multi)
-		row_parallel(r, sw, sc, xdim, row, stride, rr);
+		row_parallel(r, sw, row, stride);
+}
+
+/* row_parallel's scratch, when some group has parallel links. The
+ * counting sort's range: no LID draws more than every source of the grid
+ * (per CA of a switch), or one per LID on a KNS. */
+static int parallel_scratch(struct router *r, uint32_t stride)
+{
+	uint64_t maxw = r->through[0] ? r->t->npos : 1;
+	bool any = false;
+
+	for (uint32_t sw = 0; sw < r->f->nsw && !any; sw++)
+		for (unsigned g = 0; g < r->ngroup && !any; g++)
+			any = group_size(r, sw, g) > 1;
+	if (!any)
+		return KR_OK;
+	r->plid = malloc(2 * (size_t)stride * sizeof(*r->plid));
+	r->pcount = malloc((maxw + 2) * sizeof(*r->pcount));
+	r->pload = malloc(512 * sizeof(*r->pload));
+	r->gof = malloc(r->ncls + 1);
+	r->wof = malloc((r->ncls + 1) * sizeof(*r->wof));
+	r->is_ca = malloc(stride);
+	if (!r->plid || !r->pcount || !r->pload || !r->gof || !r->wof ||
+	    !r->is_ca)
+		return KR_ENOMEM;
+	for (uint32_t lid = 0; lid < stride; lid++) {
+		uint32_t slot = kr_port_by_lid(r->f, lid);
+
+		r->is_ca[lid] = slot != KR_NONE &&
+				!kr_is_switch(r->f, r->f->owner[slot]);
+	}
+	return KR_OK;
 }
 
 static int check_topo(const struct kr_topo *t, const struct kr_fabric *f,
@@ -651,7 +810,7 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d)
 {
 	struct router r = { .f = f, .t = topo };
-	uint32_t stride = f->max_lid + 1, *rr = NULL;
+	uint32_t stride = f->max_lid + 1;
 	int rc = check_topo(topo, f, d);
 
 	*t = (struct kr_tables){ 0 };
@@ -673,17 +832,18 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = subnet_reach(&r);
 	if (!rc)
 		rc = build_classes(&r, stride, d);
-	if (!rc && !(rr = malloc(r.ngroup * sizeof(*rr))))
-		rc = KR_ENOMEM;
+	if (!rc && topo->family != KR_FAMILY_KNS)
+		rc = build_through(&r);
+	if (!rc)
+		rc = parallel_scratch(&r, stride);
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)
-		route_row(&r, sw, t->lft + (size_t)sw * stride, stride, rr);
+		route_row(&r, sw, t->lft + (size_t)sw * stride, stride);
 	if (!rc && topo->s > 1)
 		rc = kr_route_subnet_switches(f, topo, t);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	if (rc)
 		kr_tables_free(t);
-	free(rr);
 	router_free(&r);
 	return rc;
 }
