@@ -15,6 +15,7 @@
  * as if given. */
 #include "kr_dump.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -401,29 +402,44 @@ static int pair_by_dlid(const void *a, const void *b)
 int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
 		   struct kr_diag *d)
 {
-	size_t out = 0;
+	size_t out = 0, unknown = 0;
 
 	free(t->pair_sl);
 	t->npair_sl = 0;
 	t->pair_sl = malloc((n + 1) * sizeof(*t->pair_sl));
 	if (!t->dlid_sl)
 		t->dlid_sl = calloc((size_t)t->stride + 1, 1);
-	if (!t->pair_sl || !t->dlid_sl)
+	for (size_t i = 0; i < n; i++)
+		unknown += pairs[i].sl == KR_SL_UNKNOWN;
+	if (unknown && !t->sl_given)
+		t->sl_given = malloc((size_t)t->stride + 1);
+	if (!t->pair_sl || !t->dlid_sl || (unknown && !t->sl_given))
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	memset(t->dlid_sl, 0, t->stride);
+	if (unknown)
+		memset(t->sl_given, KR_SL_ALL, t->stride);
 	qsort(pairs, n, sizeof(*pairs), pair_by_dlid);
 	for (size_t i = 0, j; i < n; i = j) {
 		unsigned cnt[KR_NSL] = { 0 };
 		uint16_t dlid = pairs[i].dlid;
+		bool all = true;
 
 		if (dlid >= t->stride)
 			return kr_fail(d, KR_EINVAL, 0, "DLID %u beyond the "
 				       "tables (%u LIDs)", dlid, t->stride);
-		for (j = i; j < n && pairs[j].dlid == dlid; j++)
-			cnt[pairs[j].sl & 0xf]++;
+		for (j = i; j < n && pairs[j].dlid == dlid; j++) {
+			if (pairs[j].sl == KR_SL_UNKNOWN)
+				all = false;
+			else
+				cnt[pairs[j].sl & 0xf]++;
+		}
 		t->dlid_sl[dlid] = (uint8_t)most_common(cnt);
+		if (!all)
+			t->sl_given[dlid] = KR_SL_ASSUMED;
+		/* where some pair is unknown, only those listed are given */
 		for (size_t k = i; k < j; k++)
-			if (pairs[k].sl != t->dlid_sl[dlid])
+			if (pairs[k].sl != KR_SL_UNKNOWN &&
+			    (pairs[k].sl != t->dlid_sl[dlid] || !all))
 				t->pair_sl[out++] = pairs[k];
 	}
 	t->npair_sl = out;

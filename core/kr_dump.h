@@ -66,7 +66,8 @@ int kr_path_sl_read(const char *path, const struct kr_fabric *f,
 		    struct kr_tables *t, struct kr_diag *d);
 /* Replaces t's path SLs by the n pairs given, in any order (sorts them):
  * each DLID gets the SL most of its pairs carry (the lowest of equals),
- * the pairs that differ become exceptions. */
+ * the pairs that differ become exceptions. A DLID with a pair of SL
+ * KR_SL_UNKNOWN is given only for its other pairs (t->sl_given). */
 int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
 		   struct kr_diag *d);
 /* A "dlid sl" line for every LID a port owns, then "slid dlid sl" lines

@@ -22,8 +22,9 @@
 struct kr_sl_pair {
 	uint16_t slid;
 	uint16_t dlid;
-	uint8_t sl;
+	uint8_t sl;		/* KR_SL_UNKNOWN: no input gave it */
 };
+#define KR_SL_UNKNOWN 0xff
 
 /* One multicast group's forwarding: each switch's MFT entry for the MLID
  * as a port mask (bit p: port p; port 0 is the switch itself). */

@@ -272,6 +272,42 @@ static int step(struct run *r)
 	return fill(r);
 }
 
+/* After a failure: the answers still on their way are waited for (each
+ * until its deadline) and dropped, so that none arrives at a port being
+ * closed; ibsim's umad2sim crashes on one. */
+static void drain(struct run *r)
+{
+	struct kr_diag ignored = { 0 };
+	struct kr_diag *d = r->d;
+	int len;
+
+	r->d = &ignored;
+	for (;;) {
+		double now = cap_now_ms(), last = now;
+		int got;
+
+		for (unsigned k = 0; k < r->nslot; k++)
+			if (r->slot[k].i != SIZE_MAX) {
+				if (r->slot[k].deadline <= now)
+					r->slot[k].i = SIZE_MAX;
+				else if (r->slot[k].deadline > last)
+					last = r->slot[k].deadline;
+			}
+		if (last <= now ||
+		    (got = receive(r, (int)(last - now) + 1, &len)) < 0)
+			break;
+		if (got) {
+			uint8_t *mad = umad_get_mad(r->p->buf);
+			struct slot *s = slot_of(r, (uint32_t)mad_get_field64(
+						 mad, 0, IB_MAD_TRID_F));
+
+			if (s)
+				s->i = SIZE_MAX;
+		}
+	}
+	r->d = d;
+}
+
 int cap_batch_run(struct cap_port *p, const struct cap_batch *b,
 		  struct kr_diag *d)
 {
@@ -291,6 +327,8 @@ int cap_batch_run(struct cap_port *p, const struct cap_batch *b,
 	rc = fill(&r);
 	while (!rc && r.ndone < b->n)
 		rc = step(&r);
+	if (rc)
+		drain(&r);
 	free(r.slot);
 	if (rc && r.pr.tty && !r.pr.quiet && r.ndone)
 		fputc('\n', stderr);

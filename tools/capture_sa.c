@@ -47,8 +47,8 @@ static int pr_answer(void *ctx, size_t i, const uint8_t *mad, int len,
 	uint8_t *rec = (uint8_t *)mad + IB_SA_DATA_OFFS;
 
 	if (!off || len < IB_SA_DATA_OFFS + IB_SA_PR_RECSZ) {
-		snprintf(why, whylen, "the SA knows no path between them");
-		return -1;
+		p->sl = KR_SL_UNKNOWN;	/* no path: the LFTs will tell why */
+		return 0;
 	}
 	if (mad_get_field(rec, 0, IB_SA_PR_SLID_F) != p->slid ||
 	    mad_get_field(rec, 0, IB_SA_PR_DLID_F) != p->dlid) {
@@ -93,6 +93,28 @@ static int list_pairs(const struct kr_fabric *f, struct sa_list *l,
 	return KR_OK;
 }
 
+/* Pairs the SA knows no path for (an engine that leaves LIDs unrouted)
+ * stay out of path-sl, and the check counts their SL as assumed; the LFT
+ * walk shows what happens to them. Said in the log and on stderr. */
+static void nopath_note(struct cap_port *p, const struct sa_list *l)
+{
+	size_t n = 0, first = SIZE_MAX;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->pair[i].sl == KR_SL_UNKNOWN && !n++)
+			first = i;
+	if (!n)
+		return;
+	fprintf(p->log, "path SLs: the SA knows no path for %zu pairs (the "
+		"first SLID %u DLID %u); path-sl leaves them out\n", n,
+		l->pair[first].slid, l->pair[first].dlid);
+	if (!p->o->quiet)
+		fprintf(stderr, "knsroute capture: the SA knows no path for %zu "
+			"of %zu pairs (the first SLID %u DLID %u); path-sl "
+			"leaves them out\n", n, l->n, l->pair[first].slid,
+			l->pair[first].dlid);
+}
+
 int cap_read_path_sls(struct cap_port *p, const struct cap_net *net,
 		      const struct kr_fabric *f, struct kr_tables *t,
 		      struct kr_diag *d)
@@ -112,6 +134,8 @@ int cap_read_path_sls(struct cap_port *p, const struct cap_net *net,
 	b.n = l.n;
 	if (!rc)
 		rc = cap_batch_run(p, &b, d);
+	if (!rc)
+		nopath_note(p, &l);
 	if (!rc)
 		rc = kr_path_sl_set(t, l.pair, l.n, d);
 	free(l.pair);

@@ -9,7 +9,9 @@
 # Expected (independent of knsroute): dor on a torus with one VL has credit
 # loops (rings of 5: every 2-hop path goes the same way round); torus-2QoS
 # with its path SLs and SL2VL maps has none; minhop on a 5-ring has them;
-# updn and ftree on a fat tree have none. lash, minhop, dfsssp and nue on
+# updn and ftree on a fat tree have none; ftree on a KNS with fat-tree
+# subnets leaves pairs unrouted (capture records no SL for them, check
+# finds them undelivered). lash, minhop, dfsssp and nue on
 # tori, KNS and meshes: whatever the reference walk finds (nue, with its
 # default nue_include_switches FALSE, leaves traffic to switch LIDs out of
 # its deadlock avoidance; both find the loop only there; dfsssp's loop
@@ -17,7 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 32
+kr_plan 36
 if ! kr_have_sim || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "ibsim, opensm, infiniband-diags or knsroute missing"
 	kr_done
@@ -227,6 +229,16 @@ engine_case "$T/t44.net" lash t44_lash
 engine_case "$T/k42.net" minhop k42_minhop
 engine_case "$T/m43.net" dfsssp m43_dfsssp
 engine_case "$T/t44.net" nue t44_nue
+# ftree on a KNS with fat-tree subnets leaves pairs unrouted: the SA knows
+# no path for them, and the capture goes on without their SLs
+"$KR_CLI" gen kns --k 4 --n 2 --radix 4 -o "$T/k4r.net"
+engine_case "$T/k4r.net" ftree k4r_ftree
+n=$(sed -n 's/^path SLs: the SA knows no path for \([0-9]*\) pairs.*/\1/p' \
+	"$T/k4r_ftree.cap/capture.log")
+check k4r_ftree "$T/k4r_ftree.cap"
+[ "${n:-0}" -gt 0 ] && [ "$(cat "$T/k4r_ftree.rc")" = 1 ] &&
+	grep -q "verdict: PROBLEM: undelivered pairs" "$T/k4r_ftree.out"
+kr_ok $? "ftree's pairs without a path (${n:-none}) are left out of path-sl, their undelivery found"
 kr_stop_opensm
 
 # ------------------------------------------------------------ fat trees

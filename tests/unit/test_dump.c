@@ -504,6 +504,31 @@ static void test_path_sl_set(void **state)
 	kr_tables_free(&t);
 }
 
+/* A pair the SA knew no path for (KR_SL_UNKNOWN): its DLID is given only
+ * for the pairs listed, every one of them kept; a DLID whose pairs all
+ * came stays given for every source. */
+static void test_path_sl_set_unknown(void **state)
+{
+	struct kr_sl_pair p[] = {
+		{ 10, 1, 5 }, { 11, 1, KR_SL_UNKNOWN }, { 12, 1, 5 },
+		{ 10, 2, 3 }, { 11, 2, 3 },
+	};
+	const struct kr_fabric *f = *state;
+	struct kr_tables t;
+
+	assert_int_equal(kr_tables_init(&t, f, f->max_lid + 1, 0, 1), KR_OK);
+	assert_int_equal(kr_path_sl_set(&t, p, 5, NULL), KR_OK);
+	assert_non_null(t.sl_given);
+	assert_int_equal(t.sl_given[1], KR_SL_ASSUMED);
+	assert_int_equal(t.sl_given[2], KR_SL_ALL);
+	assert_int_equal(t.dlid_sl[1], 5);
+	assert_int_equal(t.npair_sl, 2);	/* 10 -> 1 and 12 -> 1 */
+	assert_int_equal(t.pair_sl[0].sl, 5);
+	assert_int_equal(t.pair_sl[1].sl, 5);
+	assert_int_equal(kr_tables_path_sl(&t, 10, 2), 3);
+	kr_tables_free(&t);
+}
+
 /* Each bad line, the line it is on and words from the message. */
 static const struct bad_case {
 	const char *text;
@@ -991,6 +1016,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_path_sl_text,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_any_lid_of_port,
+						setup_t33, teardown_t33),
+		cmocka_unit_test_setup_teardown(test_path_sl_set_unknown,
 						setup_t33, teardown_t33),
 		cmocka_unit_test_setup_teardown(test_path_sl_set,
 						setup_t33, teardown_t33),
