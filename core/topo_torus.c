@@ -49,7 +49,7 @@ struct tan {
 	int32_t *pot;		/* [nsw * ng] */
 	uint8_t *seen;		/* [nsw] */
 	uint32_t gcd[TOPO_MAX_PRIME];
-	uint32_t root;		/* on the largest class: where potentials start */
+	uint32_t root;		/* where potentials start (pick_root) */
 };
 
 static const char *nm(const struct tan *t, uint32_t sw)
@@ -281,12 +281,6 @@ static int orient(struct tan *t)
 				       nm(t, t->g->eu[e]), nm(t, t->g->ev[e]));
 		}
 	}
-	t->root = 0;
-	for (uint32_t c = 0, best = 0; c < t->ncls; c++)
-		if (!c || t->csize[c] > t->csize[best]) {
-			best = c;
-			t->root = t->g->eu[t->cedge[c]];
-		}
 	t->flip = malloc((size_t)t->ncls + 1);
 	if (!t->flip)
 		return KR_ENOMEM;
@@ -302,6 +296,50 @@ static int orient(struct tan *t)
 		if (best != KR_NONE)
 			t->flip[uf_find(&t->cu, best, NULL)] = 0;
 	}
+	return KR_OK;
+}
+
+static int known(struct tan *t, uint32_t e);
+
+/* The potentials start in the largest part that the settled links join
+ * (the first of equals): the rest goes to the placement search, which
+ * then has the fewest switches left to place. Faults can cut the settled
+ * links into parts; a walk that started in a small one left a cluster
+ * too large to search. */
+static int pick_root(struct tan *t)
+{
+	const struct tgraph *g = t->g;
+	uint32_t *part = malloc(((size_t)g->n + 1) * sizeof(*part));
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue));
+	uint32_t best = 0;
+
+	if (!part || !queue) {
+		free(part);
+		free(queue);
+		return KR_ENOMEM;
+	}
+	memset(part, 0xff, (size_t)g->n * sizeof(*part));
+	t->root = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t head = 0, tail = 0;
+
+		if (part[v] != KR_NONE)
+			continue;
+		part[v] = v;
+		queue[tail++] = v;
+		while (head < tail)
+			for (uint32_t u = queue[head++], i = g->off[u]; i < g->off[u + 1]; i++)
+				if (part[g->nbr[i]] == KR_NONE && known(t, g->eid[i])) {
+					part[g->nbr[i]] = v;
+					queue[tail++] = g->nbr[i];
+				}
+		if (tail > best) {
+			best = tail;
+			t->root = v;
+		}
+	}
+	free(part);
+	free(queue);
 	return KR_OK;
 }
 
@@ -581,6 +619,8 @@ int topo_torus(struct rctx *x, struct lab *l)
 		rc = dimensions(&t);
 	if (!rc)
 		rc = orient(&t);
+	if (!rc)
+		rc = pick_root(&t);
 	if (!rc)
 		rc = potentials(&t);
 	if (!rc)
