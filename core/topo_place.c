@@ -108,7 +108,7 @@ struct search {
 	int32_t cur[SEARCH_MAX][TOPO_MAX_PRIME];
 	int32_t best[SEARCH_MAX][TOPO_MAX_PRIME];
 	uint64_t best_npos;
-	unsigned best_miss, nbest;
+	unsigned best_miss, best_beside, nbest;
 	unsigned long budget;
 };
 
@@ -222,11 +222,13 @@ static void step(const struct tplace *p, int32_t *c, unsigned h, int s,
  * be part of it), so a place is not better for being next to switches
  * still unplaced elsewhere. */
 static unsigned gaps(const struct search *sr, uint32_t closed,
-		     const int32_t *lo, const int32_t *hi)
+		     const int32_t *lo, const int32_t *hi, unsigned *beside)
 {
 	const struct tplace *p = sr->p;
 	int32_t c[TOPO_MAX_PRIME];
 	unsigned miss = 0;
+
+	*beside = 0;
 
 	for (unsigned j = 0; j < sr->m; j++)
 		for (unsigned h = 0; h < p->ng; h++)
@@ -238,10 +240,14 @@ static unsigned gaps(const struct search *sr, uint32_t closed,
 				if (!p->ring[h] && (c[h] < lo[h] || c[h] > hi[h]))
 					continue;	/* off the grid */
 				o = occupant(sr, c, sr->m);
-				if (o == KR_NONE)
+				if (o == KR_NONE) {
 					miss += p->mult[h];
-				else if (o != sr->cl[j])
-					miss += link_gap(p, sr->cl[j], o, h);
+				} else if (o != sr->cl[j]) {
+					unsigned gap = link_gap(p, sr->cl[j], o, h);
+
+					miss += gap;
+					*beside += gap;
+				}
 			}
 	for (uint32_t v = 0; v < p->g->n && closed; v++)
 		for (unsigned h = 0; h < p->ng && p->seen[v]; h++) {
@@ -252,8 +258,12 @@ static unsigned gaps(const struct search *sr, uint32_t closed,
 			memcpy(c, pot_of(p, v), p->ng * sizeof(*c));
 			c[h] = hi[h];
 			o = ptab_find(p, sr->t, c, NULL);
-			if (o != KR_NONE)
-				miss += link_gap(p, v, o, h);
+			if (o != KR_NONE) {
+				unsigned gap = link_gap(p, v, o, h);
+
+				miss += gap;
+				*beside += gap;
+			}
 		}
 	return miss;
 }
@@ -279,13 +289,18 @@ static int same_place(const struct search *sr, const int32_t *lo,
 }
 
 /* A complete arrangement: still valid with the final extent (a path that
- * became a ring), then scored. */
+ * became a ring), then scored: the smallest grid, then the fewest links
+ * missing. Of arrangements that tie, the one kept for a choice has the
+ * fewest missing towards switches that are there: an empty place may be a
+ * switch gone, while a switch that is there without a link is a worse fit,
+ * as topo_build's rigid() judges (the first of the best could put a switch
+ * where rigid() then refuses the whole reading). */
 static void judge(struct search *sr)
 {
 	const struct tplace *p = sr->p;
 	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];
 	uint64_t npos = 1;
-	unsigned miss;
+	unsigned miss, beside;
 
 	extent(sr, sr->m, NULL, lo, hi);
 	for (unsigned j = 0; j < sr->m; j++)
@@ -293,17 +308,24 @@ static void judge(struct search *sr)
 			return;
 	for (unsigned h = 0; h < p->ng; h++)
 		npos *= p->ring[h] ? p->ring[h] : (uint64_t)(hi[h] - lo[h] + 1);
-	miss = gaps(sr, closures(sr, lo, hi), lo, hi);
+	miss = gaps(sr, closures(sr, lo, hi), lo, hi, &beside);
 	if (sr->nbest && (npos > sr->best_npos ||
 			  (npos == sr->best_npos && miss > sr->best_miss)))
 		return;
 	if (sr->nbest && npos == sr->best_npos && miss == sr->best_miss) {
-		sr->nbest += !same_place(sr, lo, hi);
+		if (same_place(sr, lo, hi))
+			return;
+		sr->nbest++;
+		if (beside < sr->best_beside) {
+			sr->best_beside = beside;
+			memcpy(sr->best, sr->cur, sizeof(sr->cur));
+		}
 		return;
 	}
 	sr->nbest = 1;
 	sr->best_npos = npos;
 	sr->best_miss = miss;
+	sr->best_beside = beside;
 	memcpy(sr->best, sr->cur, sizeof(sr->cur));
 }
 

