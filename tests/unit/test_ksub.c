@@ -218,6 +218,33 @@ static void test_shuffled_recognition(void **state)
 			}
 }
 
+/* Unplugs the link at slot, both ends. */
+static void cut(struct kr_fabric *f, uint32_t slot)
+{
+	f->peer[f->peer[slot]] = -1;
+	f->peer[slot] = -1;
+}
+
+/* f recognised as a KNS with subnets whose labels fit its links; with
+ * plan, the plan built too and every pair delivered. what names the case. */
+static void read_and_route(const struct kr_fabric *f, struct kr_topo *t,
+			   int plan, const char *what)
+{
+	struct kr_diag d = { 0 };
+	struct kr_plan p;
+
+	if (kr_topo_recognize(f, NULL, t, &d))
+		fail_msg("%s: %s", what, d.msg);
+	assert_true(t->s > 1);
+	assert_labels_fit(f, t);
+	if (!plan)
+		return;
+	if (kr_plan_build(f, NULL, &p, &d))
+		fail_msg("%s: %s", what, d.msg);
+	assert_true(p.check.delivered == p.check.pairs);
+	kr_plan_free(&p);
+}
+
 /* Routers whose hosts are all down or unplugged: switches without CAs
  * that still join their subnets. Each is recognised as the router it is,
  * on shuffled fabrics, with one subnet link down as well; on the 2-direct
@@ -235,46 +262,31 @@ static void test_routers_without_cas(void **state)
 						   shapes[i].radix, 2);
 			struct kr_fabric f;
 			struct kr_topo t, truth;
-			struct kr_plan plan;
-			struct kr_diag d = { 0 };
 			unsigned stripped = 0;
+			char what[64];
 
 			o.shuffle = 1;
 			o.shuffle_seed = 40 + i + fail;
 			o.fail = fail;
 			o.fail_seed = 11 + i;
-			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, &d), KR_OK);
+			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, NULL), KR_OK);
 			/* every router at an even position loses its CAs */
 			for (uint32_t s = 0; s < f.nsw; s++) {
 				if (truth.sw_pos[s] == KR_NONE || truth.sw_pos[s] % 2)
 					continue;
-				for (uint32_t slot = f.port0[s] + 1; slot < f.port0[s + 1]; slot++) {
-					int32_t peer = f.peer[slot];
-
-					if (peer >= 0 && f.owner[peer] >= f.nsw) {
-						f.peer[slot] = -1;
-						f.peer[peer] = -1;
-					}
-				}
+				for (uint32_t slot = f.port0[s] + 1; slot < f.port0[s + 1]; slot++)
+					if (f.peer[slot] >= 0 && f.owner[f.peer[slot]] >= f.nsw)
+						cut(&f, slot);
 				stripped++;
 			}
 			assert_true(stripped >= 8);
-			if (kr_topo_recognize(&f, NULL, &t, &d))
-				fail_msg("shape %u fail %u: %s", i, fail, d.msg);
+			snprintf(what, sizeof(what), "shape %u fail %u", i, fail);
+			read_and_route(&f, &t, shapes[i].n == 2, what);
 			for (uint32_t s = 0; s < f.nsw; s++) {
 				assert_int_equal(t.sw_pos[s] == KR_NONE,
 						 truth.sw_pos[s] == KR_NONE);
-				assert_non_null(t.sw_stage);
 				assert_int_equal(t.sw_pos[s] == KR_NONE ? t.sw_stage[s] : 0,
 						 truth.sw_pos[s] == KR_NONE ? truth.sw_stage[s] : 0);
-			}
-			assert_labels_fit(&f, &t);
-			if (shapes[i].n == 2) {
-				if (kr_plan_build(&f, NULL, &plan, &d))
-					fail_msg("shape %u fail %u: %s", i, fail,
-						 d.msg);
-				assert_true(plan.check.delivered == plan.check.pairs);
-				kr_plan_free(&plan);
 			}
 			kr_topo_free(&truth);
 			kr_topo_free(&t);
@@ -299,15 +311,14 @@ static void test_coordinates_by_elimination(void **state)
 		for (unsigned seed = 1; seed <= 6; seed++) {
 			struct kr_gen_opts o = kns(shapes[i].k, shapes[i].n,
 						   shapes[i].radix, 1);
-			unsigned k = shapes[i].k, cut = 0;
+			unsigned k = shapes[i].k, ncut = 0;
 			struct kr_fabric f;
 			struct kr_topo t, truth;
-			struct kr_plan plan;
-			struct kr_diag d = { 0 };
+			char what[64];
 
 			o.shuffle = 1;
 			o.shuffle_seed = seed;
-			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, &d), KR_OK);
+			assert_int_equal(kr_gen(&o, &f, &truth, NULL, NULL, NULL), KR_OK);
 			for (uint32_t s = 0; s < f.nsw; s++) {
 				uint32_t pos = truth.sw_pos[s];
 				unsigned y;
@@ -320,26 +331,17 @@ static void test_coordinates_by_elimination(void **state)
 					continue;
 				for (uint32_t slot = f.port0[s] + 1; slot < f.port0[s + 1]; slot++) {
 					int32_t peer = f.peer[slot];
-					uint32_t w;
 
-					if (peer < 0 || (w = f.owner[peer]) >= f.nsw ||
-					    truth.sw_xdim[w] == 1)
-						continue;
-					f.peer[slot] = -1;
-					f.peer[peer] = -1;
-					cut++;
+					if (peer >= 0 && f.owner[peer] < f.nsw &&
+					    truth.sw_xdim[f.owner[peer]] != 1) {
+						cut(&f, slot);
+						ncut++;
+					}
 				}
 			}
-			assert_int_equal(cut, 3 * (shapes[i].n - 1));
-			if (kr_topo_recognize(&f, NULL, &t, &d))
-				fail_msg("shape %u seed %u: %s", i, seed, d.msg);
-			assert_true(t.s > 1);
-			assert_labels_fit(&f, &t);
-			if (seed == 1 && shapes[i].n == 2) {
-				if (kr_plan_build(&f, NULL, &plan, &d))
-					fail_msg("shape %u: %s", i, d.msg);
-				kr_plan_free(&plan);
-			}
+			assert_int_equal(ncut, 3 * (shapes[i].n - 1));
+			snprintf(what, sizeof(what), "shape %u seed %u", i, seed);
+			read_and_route(&f, &t, seed == 1 && shapes[i].n == 2, what);
 			kr_topo_free(&truth);
 			kr_topo_free(&t);
 			kr_fabric_free(&f);

@@ -31,6 +31,17 @@ static struct kr_gen_opts grid_opts(const char *dims, const char *wrap,
 	return o;
 }
 
+/* A generated fabric f with its truth tr, and g, tr2 the same without
+ * some switches (tc_without). */
+static void free_without(struct kr_fabric *f, struct tc_truth *tr,
+			 struct kr_fabric *g, struct tc_truth *tr2)
+{
+	tc_truth_free(tr2);
+	tc_truth_free(tr);
+	kr_fabric_free(g);
+	kr_fabric_free(f);
+}
+
 static struct kr_gen_opts kns_opts(const char *dims, unsigned p)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .p = p };
@@ -203,10 +214,7 @@ static void test_kns_some_routers_without_cas(void **state)
 		tc_assert_valid(&g, &t);
 		assert_null(tc_iso(&g, &tr2, &t));
 		kr_topo_free(&t);
-		tc_truth_free(&tr2);
-		tc_truth_free(&tr);
-		kr_fabric_free(&g);
-		kr_fabric_free(&f);
+		free_without(&f, &tr, &g, &tr2);
 		free(drop);
 	}
 }
@@ -458,10 +466,7 @@ static void test_faulty_grids_any_order(void **state)
 				fail_msg("%s seed %u: %s", cases[i].dims, seed, why);
 			assert_int_equal(t.nmissing_sw, 2);
 			kr_topo_free(&t);
-			tc_truth_free(&tr2);
-			tc_truth_free(&tr);
-			kr_fabric_free(&g);
-			kr_fabric_free(&f);
+			free_without(&f, &tr, &g, &tr2);
 			free(drop);
 		}
 }
@@ -511,10 +516,7 @@ static void test_random_faults(void **state)
 				chosen += why != NULL;
 			}
 			kr_topo_free(&t);
-			tc_truth_free(&tr2);
-			tc_truth_free(&tr);
-			kr_fabric_free(&g);
-			kr_fabric_free(&f);
+			free_without(&f, &tr, &g, &tr2);
 			free(drop);
 		}
 	if (passed * 10 < runs * 9)
@@ -1025,10 +1027,7 @@ static void test_json_missing_link(void **state)
 			       "\"to\": [1, 0], \"dim\": 0}\n  ]"));
 	free(text);
 	kr_topo_free(&t);
-	tc_truth_free(&tr2);
-	tc_truth_free(&tr);
-	kr_fabric_free(&g);
-	kr_fabric_free(&f);
+	free_without(&f, &tr, &g, &tr2);
 }
 
 int main(void)
