@@ -302,6 +302,16 @@ static char *slurp_file(const char *dir, const char *name, size_t *len)
 	return buf;
 }
 
+/* dir/name holds text (and is removed). */
+static void assert_file(const char *dir, const char *name, const char *text)
+{
+	size_t len;
+	char *got = slurp_file(dir, name, &len);
+
+	assert_string_equal(got, text);
+	free(got);
+}
+
 /* Compared line by line, so that a failure shows where. */
 static void assert_same_text(const char *what, const char *got, size_t glen,
 			     const char *want, size_t wlen)
@@ -670,20 +680,14 @@ static void test_gate_passes(void **state)
 	int calls = 0;
 	struct gated g = { dir, KR_OK, 1, 0, 0, &calls };
 	struct kr_diag d = { 0 };
-	size_t len;
-	char *text;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(write_gated(&g, gated_files, &d), KR_OK);
 	assert_int_equal(g.saw_early, 1);
 	assert_int_equal(calls, 1);
-	text = slurp_file(dir, "late", &len);
-	assert_string_equal(text, "42\n");
-	free(text);
-	text = slurp_file(dir, "early", &len);
-	assert_string_equal(text, "early\n");
-	free(text);
+	assert_file(dir, "late", "42\n");
+	assert_file(dir, "early", "early\n");
 	assert_int_equal(rmdir(dir), 0);	/* no temporaries either */
 }
 
@@ -695,8 +699,6 @@ static void test_gate_fails(void **state)
 	int calls = 0;
 	struct gated g = { dir, KR_ECYCLE, 1, 0, 0, &calls };
 	struct kr_diag d = { 0 };
-	size_t len;
-	char *text;
 	FILE *old;
 
 	(void)state;
@@ -713,9 +715,7 @@ static void test_gate_fails(void **state)
 	g.saw_early = 0;
 	assert_int_equal(write_gated(&g, gated_files, &d), KR_ECYCLE);
 	assert_int_equal(g.saw_early, 1);
-	text = slurp_file(dir, "early", &len);
-	assert_string_equal(text, "old\n");
-	free(text);
+	assert_file(dir, "early", "old\n");
 	assert_int_equal(rmdir(dir), 0);	/* nothing else in it */
 	assert_int_equal(rmdir(top), 0);
 }
@@ -728,8 +728,6 @@ static void test_gate_in_place(void **state)
 	int calls = 0;
 	struct gated g = { dir, KR_ECYCLE, 0, 0, 0, &calls };
 	struct kr_diag d = { 0 };
-	size_t len;
-	char *text;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -740,9 +738,7 @@ static void test_gate_in_place(void **state)
 	g.rc = KR_OK;
 	assert_int_equal(write_gated(&g, gated_files, &d), KR_OK);
 	assert_int_equal(calls, 1);
-	text = slurp_file(dir, "late", &len);
-	assert_string_equal(text, "42\n");
-	free(text);
+	assert_file(dir, "late", "42\n");
 	assert_int_equal(unlink(link), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
