@@ -43,7 +43,8 @@ enum kr_repair_kind {		/* how a path was repaired, by its source */
 };
 
 struct kr_repair_stats {
-	uint32_t faults;		/* missing links + missing switches */
+	uint32_t faults;		/* missing links and switches, those
+					 * inside KNS subnets included */
 	uint32_t dests;			/* LIDs routed */
 	uint32_t dests_repaired;	/* LIDs whose tree had a cut path */
 	uint32_t dests_detour;		/* of those, moved off their SL */

@@ -1523,7 +1523,9 @@ static int repair_pass(struct repair *proto, enum col_mode mode,
 
 	r.first_mode = mode;
 	*st = (struct kr_repair_stats){ .faults = r.topo->nmissing_link +
-						  r.topo->nmissing_sw };
+						  r.topo->nmissing_sw +
+						  r.topo->nmissing_sublink +
+						  r.topo->nmissing_subsw };
 	if (!rc)
 		rc = run(&r, prev, whole, plan_sl, cut, st, d);
 	teardown(&r);

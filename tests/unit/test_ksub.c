@@ -474,6 +474,7 @@ static void test_subnet_faults_repaired_inside(void **state)
 		fail_msg("%s", d.msg);
 	assert_int_equal(plan.topo.nmissing_sublink, 2);
 	assert_int_equal(plan.topo.nmissing_link, 0);
+	assert_int_equal(plan.repair.faults, 2);	/* the repair line's */
 	assert_true(plan.repair.paths[KR_REPAIR_NONE] == plan.repair.pairs);
 	assert_true(plan.check.delivered == plan.check.pairs);
 	for (unsigned c = 0; c < KR_CHECK_NCLASS; c++)
