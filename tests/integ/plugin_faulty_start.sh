@@ -4,11 +4,12 @@
 # cache yet: a 4-ary 2-direct KNS whose routers (0,2) and (1,2) both lost
 # their dimension-1 link, so each fits two places. knsroute must recognise
 # it (saying which places it took) and route it itself; it used to refuse,
-# and minhop, the fallback, installed tables with a credit loop.
+# and minhop, the fallback, installed tables with a credit loop. Then a KNS
+# with fat-tree subnets that starts with a host down.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 3
+kr_plan 5
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, jq and a built plugin"
@@ -31,4 +32,24 @@ kr_ok $? "the log names both routers placed by choice"
 
 kr_check_rb "$KR_TMP/rb"
 kr_ok $? "read back: every pair delivered, no credit loop with the SA's SLs"
+kr_stop_opensm
+kr_stop_ibsim
+
+# A KNS with fat-tree subnets whose router (3,3) has its only host down:
+# a switch without CAs that joins two subnets, still a router. It used to
+# make the whole fabric unrecognisable at a fresh start.
+"$KR_CLI" gen kns --k 9 --n 2 --radix 6 -o "$KR_TMP/sub.net"
+awk '/^(Ca|Hca)/ { skip = $0 ~ /"ca\(3,3\)\/0"/ }
+     /^\[/ && /"ca\(3,3\)\/0"/ { next }
+     !skip' "$KR_TMP/sub.net" >"$KR_TMP/sub-down.net"
+rm -rf "$KR_OSM_DIR"
+kr_start_ibsim "$KR_TMP/sub-down.net"
+kr_start_opensm -F "$KR_TMP/opensm.conf"
+kr_wait_sm 90
+grep -q "knsroute: sweep 1: KNS 9-ary 2-direct 2-indirect" "$KR_OSM_LOG" &&
+	! grep -q "ERR KR02" "$KR_OSM_LOG" &&
+	grep -q "knsroute tables configured on all switches" "$KR_OSM_LOG"
+kr_ok $? "knsroute routes the KNS with subnets whose router lost its only host"
+kr_check_rb "$KR_TMP/rb2"
+kr_ok $? "read back: every pair delivered, no credit loop"
 kr_done
