@@ -61,11 +61,11 @@ struct router {
 	struct par_lid *plid;		/* [2 * stride] row_parallel's LIDs */
 	uint32_t *pcount;		/* [max draw + 2] its counting sort */
 	uint64_t *pload;		/* [512] its traffic and LIDs per port */
-	uint32_t *through[KR_MAX_DIM];
-	uint32_t before[128][KR_MAX_DIM];	/* places of the dimensions an
-						 * order corrects before e */	/* torus, mesh: [(t * k + c) * 2 +
+	uint32_t *through[KR_MAX_DIM];	/* torus, mesh: [(t * k + c) * 2 +
 					 * parity] the places of a line whose
 					 * way to t leaves c (row_parallel) */
+	uint32_t before[128][KR_MAX_DIM];	/* places of the dimensions an
+						 * order corrects before e */
 	uint64_t (*dok)[4];		/* [nsw] subnet switch: coordinates of
 					 * its line it reaches going down */
 	uint64_t (*uok)[4];		/* [nsw] ... going up, then down */
@@ -759,12 +759,13 @@ static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 		row_parallel(r, sw, row, stride);
 }
 
-/* row_parallel's scratch, when some group has parallel links. The
- * counting sort's range: no LID draws more than every source of the grid
- * (per CA of a switch), or one per LID on a KNS. */
+/* row_parallel's tables and scratch, when some group has parallel links.
+ * The counting sort's range: no LID draws more than every source of the
+ * grid (per CA of a switch), or one per LID on a KNS. */
 static int parallel_scratch(struct router *r, uint32_t stride)
 {
-	uint64_t maxw = r->through[0] ? r->t->npos : 1;
+	int torus = r->t->family != KR_FAMILY_KNS;
+	uint64_t maxw = torus ? r->t->npos : 1;
 	bool any = false;
 
 	for (uint32_t sw = 0; sw < r->f->nsw && !any; sw++)
@@ -772,6 +773,8 @@ static int parallel_scratch(struct router *r, uint32_t stride)
 			any = group_size(r, sw, g) > 1;
 	if (!any)
 		return KR_OK;
+	if (torus && build_through(r))
+		return KR_ENOMEM;
 	r->plid = malloc(2 * (size_t)stride * sizeof(*r->plid));
 	r->pcount = malloc((maxw + 2) * sizeof(*r->pcount));
 	r->pload = malloc(512 * sizeof(*r->pload));
@@ -832,8 +835,6 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = subnet_reach(&r);
 	if (!rc)
 		rc = build_classes(&r, stride, d);
-	if (!rc && topo->family != KR_FAMILY_KNS)
-		rc = build_through(&r);
 	if (!rc)
 		rc = parallel_scratch(&r, stride);
 	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)

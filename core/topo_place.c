@@ -229,7 +229,6 @@ static unsigned gaps(const struct search *sr, uint32_t closed,
 	unsigned miss = 0;
 
 	*beside = 0;
-
 	for (unsigned j = 0; j < sr->m; j++)
 		for (unsigned h = 0; h < p->ng; h++)
 			for (int s = -1; s <= 1; s += 2) {

@@ -299,50 +299,6 @@ static int orient(struct tan *t)
 	return KR_OK;
 }
 
-static int known(struct tan *t, uint32_t e);
-
-/* The potentials start in the largest part that the settled links join
- * (the first of equals): the rest goes to the placement search, which
- * then has the fewest switches left to place. Faults can cut the settled
- * links into parts; a walk that started in a small one left a cluster
- * too large to search. */
-static int pick_root(struct tan *t)
-{
-	const struct tgraph *g = t->g;
-	uint32_t *part = malloc(((size_t)g->n + 1) * sizeof(*part));
-	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue));
-	uint32_t best = 0;
-
-	if (!part || !queue) {
-		free(part);
-		free(queue);
-		return KR_ENOMEM;
-	}
-	memset(part, 0xff, (size_t)g->n * sizeof(*part));
-	t->root = 0;
-	for (uint32_t v = 0; v < g->n; v++) {
-		uint32_t head = 0, tail = 0;
-
-		if (part[v] != KR_NONE)
-			continue;
-		part[v] = v;
-		queue[tail++] = v;
-		while (head < tail)
-			for (uint32_t u = queue[head++], i = g->off[u]; i < g->off[u + 1]; i++)
-				if (part[g->nbr[i]] == KR_NONE && known(t, g->eid[i])) {
-					part[g->nbr[i]] = v;
-					queue[tail++] = g->nbr[i];
-				}
-		if (tail > best) {
-			best = tail;
-			t->root = v;
-		}
-	}
-	free(part);
-	free(queue);
-	return KR_OK;
-}
-
 static uint32_t orient_root(struct tan *t, uint32_t e, uint8_t *par)
 {
 	return uf_find(&t->cu, t->ecls[e], par);
@@ -362,6 +318,47 @@ static int step(struct tan *t, uint32_t e, uint32_t from)
 	uint32_t r = orient_root(t, e, &p);
 
 	return (t->epar[e] ^ p ^ t->flip[r] ^ dirbit(t->g, e, from)) ? -1 : 1;
+}
+
+/* The potentials start in the largest part that the settled links join
+ * (the first of equals): the rest goes to the placement search, which
+ * then has the fewest switches left to place. Faults can cut the settled
+ * links into parts; a walk that started in a small one left a cluster
+ * too large to search. */
+static int pick_root(struct tan *t)
+{
+	const struct tgraph *g = t->g;
+	uint8_t *met = calloc((size_t)g->n + 1, 1);
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue));
+	uint32_t best = 0;
+
+	if (!met || !queue) {
+		free(met);
+		free(queue);
+		return KR_ENOMEM;
+	}
+	t->root = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t head = 0, tail = 0;
+
+		if (met[v])
+			continue;
+		met[v] = 1;
+		queue[tail++] = v;
+		while (head < tail)
+			for (uint32_t u = queue[head++], i = g->off[u]; i < g->off[u + 1]; i++)
+				if (!met[g->nbr[i]] && known(t, g->eid[i])) {
+					met[g->nbr[i]] = 1;
+					queue[tail++] = g->nbr[i];
+				}
+		if (tail > best) {
+			best = tail;
+			t->root = v;
+		}
+	}
+	free(met);
+	free(queue);
+	return KR_OK;
 }
 
 static void bfs(struct tan *t, uint32_t *queue)
