@@ -27,9 +27,15 @@ struct dest {
 };
 
 /* The reason for a failed write: errno when the C library set one. */
-static const char *io_reason(int rc, int err)
+/* "cannot write PATH: why" into d; rc, or KR_ENOMEM when memory (err
+ * ENOMEM: the C library's buffers, the kernel's) was what failed. */
+static int cannot_write(struct kr_diag *d, const char *path, int rc, int err)
 {
-	return rc == KR_EIO ? strerror(err ? err : EIO) : kr_strerror(rc);
+	if (rc == KR_ENOMEM || (rc == KR_EIO && err == ENOMEM))
+		return kr_fail(d, KR_ENOMEM, 0, "cannot write %s: out of memory",
+			       path);
+	return kr_fail(d, rc, 0, "cannot write %s: %s", path,
+		       rc == KR_EIO ? strerror(err ? err : EIO) : kr_strerror(rc));
 }
 
 /* path with its symbolic links followed to the name they end at, into
@@ -70,8 +76,7 @@ static int find_dest(const char *path, struct dest *to, struct kr_diag *d)
 
 	*to = (struct dest){ 0 };
 	if (!exists && errno != ENOENT)
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(errno));
+		return cannot_write(d, path, KR_EIO, errno);
 	/* /dev/stdout, or any name of it: the descriptor the shell opened
 	 * may be one we could not open again (another user's pipe) and knows
 	 * where to write (>> appends, a { ...; } > file block goes on) */
@@ -84,8 +89,7 @@ static int find_dest(const char *path, struct dest *to, struct kr_diag *d)
 		return KR_OK;
 	}
 	if (follow(path, to->file, sizeof(to->file)))
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(errno));
+		return cannot_write(d, path, KR_EIO, errno);
 	/* /dev/fd/3 on a deleted file: the kernel follows the link, readlink
 	 * gives no name that rename could replace */
 	if (exists && (lstat(to->file, &end) || end.st_dev != st.st_dev ||
@@ -137,20 +141,17 @@ static int write_in_place(const char *path, const struct dest *to,
 		fflush(stdout);	/* what was printed before comes first */
 	fd = to->is_stdout ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(errno));
+		return cannot_write(d, path, KR_EIO, errno);
 	/* a regular file that rename could not reach is rewritten from its
 	 * start; standard output is where the shell's > or >> left it */
 	if ((!to->is_stdout && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	     ftruncate(fd, 0)) || !(out = fdopen(fd, "w"))) {
 		err = errno;
 		close(fd);
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(err));
+		return cannot_write(d, path, KR_EIO, err);
 	}
 	rc = fill(out, fn, ctx, &err);
-	return rc ? kr_fail(d, rc, 0, "cannot write %s: %s", path,
-			    io_reason(rc, err)) : KR_OK;
+	return rc ? cannot_write(d, path, rc, err) : KR_OK;
 }
 
 int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
@@ -168,14 +169,12 @@ int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
 		return write_in_place(path, &to, fn, ctx, d);
 	/* said before the writing, which can take long */
 	if (!stat(to.file, &st) && S_ISDIR(st.st_mode))
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(EISDIR));
+		return cannot_write(d, path, KR_EIO, EISDIR);
 	if (beside(tmp, sizeof(tmp), to.file, "tmp"))
 		return kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
 	out = fopen(tmp, "w");
 	if (!out)
-		return kr_fail(d, KR_EIO, 0, "cannot write %s: %s", path,
-			       strerror(errno));
+		return cannot_write(d, path, KR_EIO, errno);
 	rc = fill(out, fn, ctx, &err);
 	if (!rc && rename(tmp, to.file)) {
 		rc = KR_EIO;
@@ -183,8 +182,7 @@ int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
 	}
 	if (rc) {
 		unlink(tmp);
-		return kr_fail(d, rc, 0, "cannot write %s: %s", path,
-			       io_reason(rc, err));
+		return cannot_write(d, path, rc, err);
 	}
 	return KR_OK;
 }
@@ -220,12 +218,10 @@ static int write_one(const char *dir, const struct kr_dir_file *file,
 	}
 	out = fopen(s->tmp, "w");
 	if (!out)
-		return s->rc = kr_fail(&s->d, KR_EIO, 0, "cannot write %s: %s",
-				       path, strerror(errno));
+		return s->rc = cannot_write(&s->d, path, KR_EIO, errno);
 	s->rc = fill(out, file->fn, ctx, &err);
 	if (s->rc)
-		kr_fail(&s->d, s->rc, 0, "cannot write %s: %s", path,
-			io_reason(s->rc, err));
+		s->rc = cannot_write(&s->d, path, s->rc, err);
 	return s->rc;
 }
 

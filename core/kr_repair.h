@@ -54,6 +54,8 @@ struct kr_repair_stats {
 	uint64_t paths[KR_REPAIR_NKIND];	/* pairs by how they are routed */
 	uint64_t pairs_disconnected;	/* no physical path at all */
 	uint64_t pairs_sl_changed;	/* SL differs from the plan's */
+	uint64_t pairs_sl_moved;	/* from the one in force (prev's, else
+					 * the plan's) */
 	uint64_t pairs_stale_unsafe;	/* would close a loop on the old SL */
 	/* repaired pairs, against the shortest path in the live graph
 	 * (switch hops): extra hops and the ratio of hops */

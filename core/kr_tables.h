@@ -57,6 +57,12 @@ struct kr_tables {
 	uint8_t *dlid_sl;	/* [stride] SL towards each LID; NULL: SL 0 */
 	struct kr_sl_pair *pair_sl;	/* sorted by (slid, dlid) */
 	size_t npair_sl;
+	/* The LIDs whose routes fault repair made, in the order their
+	 * dependencies went into its graph (NULL: none, or tables not made
+	 * by kr_repair). The next sweep's repair takes them first, in this
+	 * order, so their SLs fit where they fitted before. */
+	uint16_t *repaired;
+	uint32_t nrepaired;
 
 	/* What the inputs vouch for; the rest was assumed (VL 0 for a map no
 	 * file gave, dlid_sl for a pair no file gave). NULL: everything, as

@@ -138,6 +138,7 @@ static int setup(struct repair *r)
 	r->moved = calloc(nsw + 1, 1);
 	r->carrier = malloc(nsw + 1);
 	r->seed = malloc(nsw + 1);
+	r->held_sl = malloc(nsw + 1);
 	r->off_anchor = calloc(nsw + 1, 1);
 	if ((r->pair_sl = malloc(r->stride + 1)))
 		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
@@ -150,7 +151,7 @@ static int setup(struct repair *r)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
 	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
-	    !r->seed ||
+	    !r->seed || !r->held_sl ||
 	    !r->off_anchor ||
 	    !r->pair_sl || !r->isw || !r->isw_of || !r->memo_buf ||
 	    !r->memo_dist)
@@ -189,6 +190,8 @@ static void teardown(struct repair *r)
 	free(r->moved);
 	free(r->carrier);
 	free(r->seed);
+	free(r->held_sl);
+	free(r->held);
 	free(r->off_anchor);
 	free(r->bylid);
 	free(r->pair_sl);
@@ -1025,35 +1028,129 @@ static int admit_moved(struct repair *r, const struct rdest *x, unsigned sl)
 	return repair_deps(r, x, r->col, r->dist, sl, SRC_MOVED);
 }
 
+static bool is_tree_sl(const struct kr_slvl *p, unsigned sl)
+{
+	for (unsigned i = 0; i < p->ntree; i++)
+		if (p->tree_sl[i] == sl)
+			return true;
+	return false;
+}
+
+#define PLACED 0x80		/* r->held_sl: the switch's traffic is in */
+#define NOWHERE 0x7f		/* r->held_sl: it fitted on no SL tried */
+
+/* Admits the new traffic of x from the switches whose r->held_sl asks for
+ * SL v: all at once, else switch by switch (a pair's dependencies are
+ * its route's alone, so any split of the sources is sound), those that
+ * close a loop asking for next instead. */
+static int admit_asking(struct repair *r, const struct rdest *x, unsigned v,
+			unsigned next)
+{
+	bool any = false;
+	int rc;
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		any |= (r->moved[s] = r->held_sl[s] == v);
+	if (!any)
+		return KR_OK;
+	rc = repair_deps(r, x, r->col, r->dist, v, SRC_MOVED);
+	if (rc == KR_OK)
+		for (uint32_t s = 0; s < r->nsw; s++)
+			r->held_sl[s] |= r->moved[s] ? PLACED : 0;
+	if (rc != KR_ECYCLE)
+		return rc;
+	memset(r->moved, 0, r->nsw);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		if (r->held_sl[s] != v)
+			continue;
+		r->moved[s] = 1;
+		rc = repair_deps(r, x, r->col, r->dist, v, SRC_MOVED);
+		r->moved[s] = 0;
+		if (rc && rc != KR_ECYCLE)
+			return rc;
+		r->held_sl[s] = rc ? (uint8_t)next : (uint8_t)(v | PLACED);
+	}
+	return KR_OK;
+}
+
 /* Only the pairs whose route the repair changed need another SL: those of
- * the CAs on repaired switches (their packets never meet a switch whose
- * route survived before it). The rest stay on x's SL, where their surviving
- * routes are in the graph already; the moved ones take the first layer of
- * repaired trees where theirs fit. KR_ECYCLE leaves the graph as it was. */
-static int move_pairs(struct repair *r, const struct rdest *x)
+ * the CAs on the switches it routed anew (their packets never meet a
+ * switch whose route survived before it). The rest stay on x's SL sl,
+ * where their surviving routes are in the graph already. The new ones go
+ * where r->held_sl asks (a layer of repaired trees they were on before,
+ * else sl), else on sl, else on the layers of repaired trees in order,
+ * switch by switch where not all fit. The pairs off sl are kept.
+ * KR_ECYCLE, the graph as it was, when some fit nowhere. */
+static int split_pairs(struct repair *r, const struct rdest *x, unsigned sl)
 {
 	const struct kr_slvl *p = r->plan;
 	uint32_t mark = r->g.nedge;
 	int rc = KR_OK;
 
-	mark_repaired(r);
-	for (unsigned i = 0; !rc && i < p->ntree; i++) {
-		rc = repair_deps(r, x, r->col, r->dist, p->tree_sl[i], SRC_MOVED);
-		if (rc == KR_ECYCLE) {
-			rc = KR_OK;
-			continue;
-		}
-		for (uint32_t s = 0; !rc && s < r->nsw; s++)
-			for (uint32_t j = r->src_start[s];
-			     !rc && r->moved[s] && j < r->src_start[s + 1]; j++)
-				if (r->src_port[j] != x->ca_port)
-					rc = keep_pair(r, r->f->lid[r->src_port[j]],
-						       x->lid, p->tree_sl[i]);
-		return rc;
+	for (unsigned i = 0; !rc && i < p->ntree; i++)
+		if (p->tree_sl[i] != sl)
+			rc = admit_asking(r, x, p->tree_sl[i], sl);
+	if (!rc)
+		rc = admit_asking(r, x, sl, p->ntree ? p->tree_sl[0] : NOWHERE);
+	for (unsigned i = 0; !rc && i < p->ntree; i++)
+		rc = admit_asking(r, x, p->tree_sl[i],
+				  i + 1 < p->ntree ? p->tree_sl[i + 1] : NOWHERE);
+	/* count_pairs counts the pairs of the switches left marked */
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		r->moved[s] = r->held_sl[s] != KR_NO_SL &&
+			      r->held_sl[s] != (sl | PLACED);
+		if (r->moved[s] && !(r->held_sl[s] & PLACED) && !rc)
+			rc = KR_ECYCLE;
 	}
-	if (!rc || rc == KR_ECYCLE)
+	for (uint32_t s = 0; !rc && s < r->nsw; s++)
+		for (uint32_t j = r->src_start[s];
+		     !rc && r->moved[s] && j < r->src_start[s + 1]; j++)
+			if (r->src_port[j] != x->ca_port)
+				rc = keep_pair(r, r->f->lid[r->src_port[j]],
+					       x->lid, r->held_sl[s] & ~PLACED);
+	if (rc == KR_ECYCLE)
 		repair_undo(r, mark);
-	return rc ? rc : KR_ECYCLE;
+	r->pairs_moved = !rc;
+	return rc;
+}
+
+/* What x's switches routed anew by r->col ask for in r->held_sl: the SL
+ * their CAs sent on to x under prev (that of the first but x's own
+ * port) when it was a layer of repaired trees, else x's SL sl; KR_NO_SL
+ * for the other switches. Whether any asks for a layer. */
+static bool ask_sls(struct repair *r, const struct rdest *x, unsigned sl)
+{
+	bool any = false;
+
+	mark_repaired(r);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t j = r->src_start[s];
+		unsigned was;
+
+		r->held_sl[s] = r->moved[s] ? (uint8_t)sl : KR_NO_SL;
+		if (j < r->src_start[s + 1] && r->src_port[j] == x->ca_port)
+			j++;
+		if (!r->moved[s] || !r->held || !r->held[x->lid] ||
+		    j == r->src_start[s + 1])
+			continue;
+		was = kr_tables_path_sl(r->prev, r->f->lid[r->src_port[j]],
+					x->lid);
+		if (was != sl && is_tree_sl(r->plan, was)) {
+			r->held_sl[s] = (uint8_t)was;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* The pairs of x's switches routed anew off x's SL where they must be
+ * (split_pairs). */
+static int move_pairs(struct repair *r, const struct rdest *x)
+{
+	unsigned sl = r->t->dlid_sl[x->lid];
+
+	ask_sls(r, x, sl);
+	return split_pairs(r, x, sl);
 }
 
 /* Moves x, or the pairs of x that need it, off x's SL: the repaired routes
@@ -1231,6 +1328,53 @@ static int pairs_to_trees(struct repair *r, const struct rdest *x,
 	return rc;
 }
 
+/* x as the tables in force had it, when they had it or some of its pairs
+ * off its planned SL sl and that still closes no loop: applications keep
+ * the SLs of their PathRecords, and a route that did not change should
+ * not make them ask again. All of x on the layer of repaired trees or the
+ * up*-down* SL it was on, or the pairs the repair moves on the layers
+ * they were on and the others on sl; a column of either kind of
+ * intermediates within max_intermediates. KR_ECYCLE: not so, the graph
+ * as it was. */
+static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
+		     struct kr_repair_stats *st)
+{
+	const struct kr_slvl *p = r->plan;
+	unsigned was = r->prev->dlid_sl[x->lid];
+	int rc = KR_ECYCLE;
+
+	if (was != sl && p->detour_vl != KR_NONE && was == p->detour_sl) {
+		repair_updn_column(r, x, r->col);
+		if (repair_deps(r, x, r->col, r->dist, was, SRC_ALL))
+			return KR_ECYCLE;
+		st->dests_updn++;
+		st->dests_detour++;
+		r->t->dlid_sl[x->lid] = (uint8_t)was;
+		return KR_OK;
+	}
+	if (was != sl && !is_tree_sl(p, was))
+		return KR_ECYCLE;
+	for (int b = 0; rc == KR_ECYCLE && b < 2; b++) {
+		if (b)
+			fresh_column(r, x, second_mode(r));
+		else
+			reuse_repair(r, x);	/* cached_column left it there */
+		if (over_bound(r, x) || sa_refuses(r, x))
+			continue;
+		if (was != sl) {
+			rc = repair_deps(r, x, r->col, r->dist, was, SRC_ALL);
+			if (!rc) {
+				r->t->dlid_sl[x->lid] = (uint8_t)was;
+				st->dests_detour++;
+			}
+		} else if (ask_sls(r, x, sl)) {
+			rc = split_pairs(r, x, sl);
+			st->dests_detour += !rc;
+		}
+	}
+	return rc;
+}
+
 static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		       struct kr_repair_stats *st, struct kr_diag *d)
 {
@@ -1243,6 +1387,10 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
+	rc = r->held && r->held[lid] ? as_before(r, &x, sl, st) : KR_ECYCLE;
+	if (rc != KR_ECYCLE)
+		goto done;
+	reuse_repair(r, &x);
 	/* Best first, as the thesis orders it: a column whose paths keep
 	 * within max_intermediates, on x's SL (the first kind of
 	 * intermediates, then the second); such a column's moved pairs on a
@@ -1281,8 +1429,10 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 		rc = to_detour(r, &x, st, d);
 		st->dests_detour++;
 	}
+done:
 	if (rc)
 		return rc;
+	r->t->repaired[r->t->nrepaired++] = (uint16_t)lid;
 	st->dests_repaired++;
 	st->entries_changed += put_column(r, lid, r->col);
 	/* a layer of repaired trees keeps the repair's kind of route (it is
@@ -1323,11 +1473,12 @@ static int stale_dest(struct repair *r, const struct rdest *x,
 		r->pair_sl[r->pairs[i].slid] = r->pairs[i].sl;
 	for (uint32_t j = 0; j < r->src_start[r->nsw]; j++) {
 		unsigned slid = f->lid[r->src_port[j]];
+		unsigned was = old_sl_of(old, plan_sl, slid, x->lid);
 
-		if (r->src_port[j] != x->ca_port &&
-		    old_sl_of(old, plan_sl, slid, x->lid) !=
-		    new_sl_of(r, slid, x->lid))
-			left |= (uint16_t)(1u << old_sl_of(old, plan_sl, slid, x->lid));
+		if (r->src_port[j] == x->ca_port || was == new_sl_of(r, slid, x->lid))
+			continue;
+		left |= (uint16_t)(1u << was);
+		st->pairs_sl_moved += x->ca_port != KR_NONE;
 	}
 	if (!left)
 		return KR_OK;
@@ -1382,18 +1533,6 @@ static int stale_pass(struct repair *r, const struct kr_tables *old,
 			r->pair_sl[r->pairs[k].slid] = KR_NO_SL;
 	}
 	free(old_pairs);
-	return rc;
-}
-
-static int repair_cut(struct repair *r, const uint8_t *cut,
-		      const uint8_t *plan_sl, struct kr_repair_stats *st,
-		      struct kr_diag *d)
-{
-	int rc = KR_OK;
-
-	for (uint32_t i = 0; i < r->nlids && !rc; i++)
-		if (cut[r->lids[i]])
-			rc = repair_dest(r, r->lids[i], plan_sl, st, d);
 	return rc;
 }
 
@@ -1455,6 +1594,54 @@ static bool sls_in_force(const struct kr_tables *prev, const uint8_t *plan_sl,
 			 !memcmp(prev->dlid_sl, plan_sl, stride));
 }
 
+/* The destinations prev had, or some of whose pairs it had, off their
+ * planned SL, into r->held (stays NULL when there are none). */
+static int find_held(struct repair *r, const uint8_t *plan_sl)
+{
+	const struct kr_tables *prev = r->prev;
+
+	if (sls_in_force(prev, plan_sl, r->stride))
+		return KR_OK;
+	if (!(r->held = calloc(r->stride + 1, 1)))
+		return KR_ENOMEM;
+	for (unsigned lid = 1; lid < r->stride; lid++)
+		r->held[lid] = prev->dlid_sl[lid] != plan_sl[lid];
+	for (size_t i = 0; i < prev->npair_sl; i++)
+		if (prev->pair_sl[i].dlid < r->stride)
+			r->held[prev->pair_sl[i].dlid] = 1;
+	return KR_OK;
+}
+
+/* The cut destinations: first those prev's repair made, in its order,
+ * then the others. A fault that joins others cuts the same routes and
+ * more, and the graph a destination meets at its turn holds a part of
+ * what it met then (fewer routes survive): where its repair still takes
+ * the same routes, they fit on the same SLs again. */
+static int repair_cut(struct repair *r, uint8_t *cut, const uint8_t *plan_sl,
+		      struct kr_repair_stats *st, struct kr_diag *d)
+{
+	const struct kr_tables *prev = r->prev;
+	struct kr_tables *t = r->t;
+	int rc = find_held(r, plan_sl);
+
+	free(t->repaired);
+	t->nrepaired = 0;
+	if (!(t->repaired = malloc((r->nlids + 1) * sizeof(*t->repaired))))
+		return KR_ENOMEM;
+	for (uint32_t i = 0; prev && i < prev->nrepaired && !rc; i++) {
+		unsigned lid = prev->repaired[i];
+
+		if (lid < r->stride && cut[lid]) {
+			cut[lid] = 0;	/* not again below */
+			rc = repair_dest(r, lid, plan_sl, st, d);
+		}
+	}
+	for (uint32_t i = 0; i < r->nlids && !rc; i++)
+		if (cut[r->lids[i]])
+			rc = repair_dest(r, r->lids[i], plan_sl, st, d);
+	return rc;
+}
+
 /* whole: nothing to repair and no old SLs to prove (see kr_repair). */
 static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
@@ -1463,6 +1650,8 @@ static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	uint32_t ncut = 0;
 	bool sls_kept = sls_in_force(prev, plan_sl, r->stride);
 	int rc = setup(r);
+
+	r->prev = prev;
 
 	if (!rc && !whole)
 		rc = kr_cdg_init(&r->g, r->f->port0[r->nsw] * 16);
@@ -1533,11 +1722,14 @@ static int repair_pass(struct repair *proto, enum col_mode mode,
 	return rc;
 }
 
-/* Fewer pairs off their SL first (applications keep their PathRecords),
- * then fewer destinations off theirs, then fewer extra hops. */
+/* Fewer pairs moved from the SL in force first, then fewer off the
+ * plan's (applications keep their PathRecords), then fewer destinations
+ * off theirs, then fewer extra hops. */
 static int better(const struct kr_repair_stats *a,
 		  const struct kr_repair_stats *b)
 {
+	if (a->pairs_sl_moved != b->pairs_sl_moved)
+		return a->pairs_sl_moved < b->pairs_sl_moved;
 	if (a->pairs_sl_changed != b->pairs_sl_changed)
 		return a->pairs_sl_changed < b->pairs_sl_changed;
 	if (a->dests_detour != b->dests_detour)
@@ -1555,16 +1747,21 @@ struct tables_state {
 	uint8_t *lft, *dlid_sl;
 	struct kr_sl_pair *pair_sl;
 	size_t npair_sl;
+	uint16_t *repaired;
+	uint32_t nrepaired;
 };
 
 static void swap_state(struct kr_tables *t, struct tables_state *s)
 {
-	struct tables_state tmp = { t->lft, t->dlid_sl, t->pair_sl, t->npair_sl };
+	struct tables_state tmp = { t->lft, t->dlid_sl, t->pair_sl, t->npair_sl,
+				    t->repaired, t->nrepaired };
 
 	t->lft = s->lft;
 	t->dlid_sl = s->dlid_sl;
 	t->pair_sl = s->pair_sl;
 	t->npair_sl = s->npair_sl;
+	t->repaired = s->repaired;
+	t->nrepaired = s->nrepaired;
 	*s = tmp;
 }
 
@@ -1573,6 +1770,7 @@ static void free_state(struct tables_state *s)
 	free(s->lft);
 	free(s->dlid_sl);
 	free(s->pair_sl);
+	free(s->repaired);
 }
 
 /* Anchored intermediates come first: their turns cannot close a loop

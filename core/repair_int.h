@@ -86,6 +86,13 @@ struct repair {
 					 * SL, in DLID order */
 	size_t npairs, cap_pairs;
 	int pairs_moved;	/* the destination at hand moved pairs */
+	/* the tables in force before (kr_repair's prev; NULL: the plan's
+	 * SLs were) */
+	const struct kr_tables *prev;
+	uint8_t *held;		/* [stride] 1: prev had the destination or
+				 * some of its pairs off its planned SL */
+	uint8_t *held_sl;	/* [nsw] the SL a switch's CAs sent on to the
+				 * destination at hand under prev */
 	/* recent distinct columns of one target (see recall): [MEMO_WAYS]
 	 * triples of [nsw] (pristine, repaired, levels) in memo_buf */
 	uint8_t *memo_buf;

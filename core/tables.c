@@ -274,6 +274,7 @@ void kr_tables_free(struct kr_tables *t)
 	free(t->sl2vl);
 	free(t->dlid_sl);
 	free(t->pair_sl);
+	free(t->repaired);
 	free(t->lft_given);
 	free(t->mft_given);
 	free(t->sl2vl_given);
