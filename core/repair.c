@@ -1059,13 +1059,10 @@ static int admit_asking(struct repair *r, const struct rdest *x, unsigned v,
 			r->held_sl[s] |= r->moved[s] ? PLACED : 0;
 	if (rc != KR_ECYCLE)
 		return rc;
-	memset(r->moved, 0, r->nsw);
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		if (r->held_sl[s] != v)
 			continue;
-		r->moved[s] = 1;
-		rc = repair_deps(r, x, r->col, r->dist, v, SRC_MOVED);
-		r->moved[s] = 0;
+		rc = repair_deps_from(r, x, r->col, v, s);
 		if (rc && rc != KR_ECYCLE)
 			return rc;
 		r->held_sl[s] = rc ? (uint8_t)next : (uint8_t)(v | PLACED);

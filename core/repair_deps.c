@@ -153,3 +153,32 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		repair_undo(r, mark);
 	return rc;
 }
+
+int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
+		     unsigned sl, uint32_t s)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t mark = r->g.nedge, n = 0;
+	uint16_t vls = ca_vls(r, s, col[s], sl);
+	int rc = KR_OK;
+
+	/* the route is loop-free (dist[s] hops): nsw bounds it all the same */
+	for (uint32_t y = s; y != x->target && vls && !rc && n++ < r->nsw;) {
+		int32_t peer = f->peer[f->port0[y] + col[y]];
+		uint32_t xs = f->owner[peer], from = (f->port0[y] + col[y]) * 16;
+		unsigned in = kr_port_num(f, (uint32_t)peer), vl;
+
+		vl = kr_map_vl(kr_tables_sl2vl(f, r->t, xs, in, col[xs]), sl);
+		if (xs == x->target)
+			break;
+		for (unsigned v = 0; v < 16 && !rc; v++)
+			if (vls >> v & 1)
+				rc = emit(r, from + v,
+					  (f->port0[xs] + col[xs]) * 16 + vl);
+		vls = (uint16_t)(1u << vl);
+		y = xs;
+	}
+	if (rc && r->admitting)
+		repair_undo(r, mark);
+	return rc;
+}

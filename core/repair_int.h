@@ -143,6 +143,9 @@ enum { SRC_ALL, SRC_MOVED };
  * leaves the graph as it was before the call). */
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		const uint32_t *dist, unsigned sl, int sources);
+/* The same for the CAs of switch s alone, along their route. */
+int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
+		     unsigned sl, uint32_t s);
 /* Takes the edges added since the graph had mark of them out again. */
 void repair_undo(struct repair *r, uint32_t mark);
 
