@@ -63,9 +63,12 @@ struct kr_topo {
 	uint32_t *sw_xline;	/* [nsw] KNS crossbar line (pos with own dim 0) */
 	int32_t *xbar;		/* [npos*ndim] KNS: crossbar serving (pos, d), -1 */
 	uint8_t *port_dir;	/* [nport] see KR_DIR_* */
-	uint32_t *ca_slot;	/* [nport] CA port: rank among its switch's CA
-				 * ports by that switch's port number; else
-				 * KR_NONE */
+	uint32_t *ca_slot;	/* [nport] CA port: rank of its switch port's
+				 * number among those CAs hang off anywhere,
+				 * when every switch uses the same p numbers
+				 * (a CA gone leaves its siblings' slots);
+				 * else among its switch's live CA ports;
+				 * KR_NONE for other ports */
 
 	/* KNS with s > 1: each line's crossbar is a radix/2-ary s-tree of
 	 * radix-port switches (thesis 4.3); every switch of that subnet has

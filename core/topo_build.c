@@ -252,6 +252,40 @@ static int kns_dir(struct bctx *b, uint32_t u, uint32_t w)
 	return r == u ? (int)(2 * d) : KR_DIR_XBAR;
 }
 
+/* Where every switch has its CAs on the same p port numbers (how
+ * fabrics are cabled), a CA's slot is its port number's rank among them,
+ * so a host down or unplugged leaves its siblings' slots, and with them
+ * their SLs and routes, as they were. Otherwise the rank among the
+ * switch's live CA ports stays (label_ports). */
+static void slots_by_port_number(const struct kr_fabric *f, struct kr_topo *t)
+{
+	uint64_t used[4] = { 0 };
+	unsigned n = 0;
+
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		if (t->ca_slot[s] != KR_NONE) {
+			unsigned port = kr_port_num(f, (uint32_t)f->peer[s]);
+
+			used[port / 64] |= 1ull << (port % 64);
+		}
+	for (unsigned k = 0; k < 4; k++)
+		n += (unsigned)__builtin_popcountll(used[k]);
+	if (n != t->p)
+		return;
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++) {
+		unsigned port, rank = 0;
+
+		if (t->ca_slot[s] == KR_NONE)
+			continue;
+		port = kr_port_num(f, (uint32_t)f->peer[s]);
+		for (unsigned k = 0; k < port / 64; k++)
+			rank += (unsigned)__builtin_popcountll(used[k]);
+		rank += (unsigned)__builtin_popcountll(used[port / 64] &
+						       ((1ull << (port % 64)) - 1));
+		t->ca_slot[s] = rank;
+	}
+}
+
 static int label_ports(struct bctx *b)
 {
 	const struct kr_fabric *f = b->x->f;
@@ -285,6 +319,7 @@ static int label_ports(struct bctx *b)
 		if (rank > t->p)
 			t->p = rank;
 	}
+	slots_by_port_number(f, t);
 	return KR_OK;
 }
 

@@ -466,6 +466,77 @@ static void test_hops_match_walk(void **state)
 	}
 }
 
+/* A host down (its CA unlinked, its LID gone) on a fabric cabled alike
+ * everywhere: the CAs left on its switch keep their slots, so every
+ * other LID keeps its LFT column and SL; with each switch's ports
+ * shuffled (no common cabling) the fabric is still planned. Both the
+ * first and the last CA of a switch, on a torus and a KNS. */
+static void host_down(struct kr_gen_opts o, unsigned which)
+{
+	struct kr_fabric f, g;
+	struct kr_plan a, b;
+	struct kr_conf c;
+	struct kr_diag d = { 0 };
+	uint32_t sw, ca = KR_NONE, nth = 0;
+
+	kr_conf_init(&c);
+	o.assign_lids = 1;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_gen(&o, &g, NULL, NULL, NULL, NULL), KR_OK);
+	if (kr_plan_build(&f, &c, &a, &d))
+		fail_msg("plan: %s", d.msg);
+	/* the which-th CA (in port order) of the first switch with CAs */
+	for (sw = 0; sw < g.nsw && ca == KR_NONE; sw++)
+		for (uint32_t s = g.port0[sw] + 1; s < g.port0[sw + 1]; s++)
+			if (g.peer[s] >= 0 && !kr_is_switch(&g, g.owner[g.peer[s]]) &&
+			    nth++ == which)
+				ca = (uint32_t)g.peer[s];
+	assert_int_not_equal(ca, KR_NONE);
+	g.lid[ca] = 0;
+	g.peer[g.peer[ca]] = -1;
+	g.peer[ca] = -1;
+	assert_int_equal(kr_fabric_index_lids(&g, NULL), KR_OK);
+	if (kr_plan_build(&g, &c, &b, &d))
+		fail_msg("plan without the host: %s", d.msg);
+	if (!o.shuffle) {
+		for (unsigned lid = 1; lid < a.tables.stride; lid++) {
+			if (lid == f.lid[ca] || kr_port_by_lid(&g, lid) == KR_NONE)
+				continue;
+			assert_int_equal(a.tables.dlid_sl[lid], b.tables.dlid_sl[lid]);
+			for (uint32_t s = 0; s < f.nsw; s++)
+				if (kr_lft_port(&a.tables, s, lid) !=
+				    kr_lft_port(&b.tables, s, lid))
+					fail_msg("LID %u at switch %u: port %u, "
+						 "then %u", lid, s,
+						 kr_lft_port(&a.tables, s, lid),
+						 kr_lft_port(&b.tables, s, lid));
+		}
+	}
+	kr_plan_free(&a);
+	kr_plan_free(&b);
+	kr_fabric_free(&f);
+	kr_fabric_free(&g);
+}
+
+static void test_host_down_keeps_siblings(void **state)
+{
+	struct kr_gen_opts torus = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				     .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 3 };
+	struct kr_gen_opts kns = { .family = KR_FAMILY_KNS, .ndim = 2,
+				   .k = { 4, 4 }, .p = 3 };
+
+	(void)state;
+	for (unsigned which = 0; which < 3; which += 2) {
+		host_down(torus, which);
+		host_down(kns, which);
+		torus.shuffle = kns.shuffle = 1;
+		torus.shuffle_seed = kns.shuffle_seed = 5;
+		host_down(torus, which);
+		host_down(kns, which);
+		torus.shuffle = kns.shuffle = 0;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_missing_link_left_open),
 		cmocka_unit_test(test_hops_torus3x3),
 		cmocka_unit_test(test_hops_match_walk),
+		cmocka_unit_test(test_host_down_keeps_siblings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
