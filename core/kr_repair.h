@@ -67,9 +67,12 @@ struct kr_repair_stats {
 };
 
 /* Repairs t (from kr_route and kr_slvl_plan, which reserved the detour
- * layers) in place on the live fabric f. prev (NULL: the plan's SLs) holds
- * the path SLs in force before, per destination and per pair, for the
- * stale-SL proof; it is ignored unless its LIDs are t's. Fails with
+ * layers) in place on the live fabric f. prev (NULL: the plan's SLs) is
+ * the tables in force before: their path SLs, per destination and per
+ * pair, for the stale-SL proof, and to keep them: the destinations their
+ * repair made go first, in its order, their routes that stay (when
+ * prev's LFT rows are f's switches) on the SLs they had, before any
+ * route that changed. It is ignored unless its LIDs are t's. Fails with
  * KR_ECYCLE when a destination cannot be admitted and no detour layer is
  * left (d names it); pairs that no physical path joins are counted, not
  * failed on. */

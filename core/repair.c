@@ -1609,6 +1609,83 @@ static int find_held(struct repair *r, const uint8_t *plan_sl)
 	return KR_OK;
 }
 
+/* Whether prev's LFT rows are this fabric's switches, row for row: each
+ * switch's row sends its own LID to port 0 (switches keep their LIDs from
+ * sweep to sweep; one come or gone shifts the rows). */
+static bool rows_align(const struct repair *r)
+{
+	const struct kr_tables *prev = r->prev;
+	const struct kr_fabric *f = r->f;
+
+	if (prev->nsw != r->nsw || !prev->lft)
+		return false;
+	for (uint32_t u = 0; u < r->nsw; u++) {
+		unsigned lid = f->lid[f->port0[u]];
+
+		if (lid && kr_lft_port(prev, u, lid) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the route of x's packets from switch s along r->col is the one
+ * prev had. */
+static bool same_route(const struct repair *r, const struct rdest *x,
+		       uint32_t s)
+{
+	for (uint32_t n = 0; s != KR_NONE && n < r->nsw; n++) {
+		if (kr_lft_port(r->prev, s, x->lid) != r->col[s])
+			return false;
+		if (s == x->target)
+			return true;
+		s = repair_next(r, s, r->col[s]);
+	}
+	return false;
+}
+
+/* The traffic of prev's repaired destinations whose routes stay as they
+ * were, on the SLs it had, before any route that changed: a destination
+ * repaired again at its turn then finds its kept routes in, and one taken
+ * later cannot crowd them off their SLs. (Admission can still refuse one,
+ * which is left to repair_dest.) The columns are those repair_dest will
+ * try first. */
+static int keep_routes(struct repair *r, const uint8_t *cut)
+{
+	const struct kr_tables *prev = r->prev;
+	struct rdest x;
+	int rc = KR_OK;
+
+	if (!prev || !prev->repaired || !rows_align(r))
+		return KR_OK;
+	for (uint32_t i = 0; i < prev->nrepaired && !rc; i++) {
+		unsigned lid = prev->repaired[i];
+
+		if (lid >= r->stride || !cut[lid] || !dest_of(r, lid, &x))
+			continue;
+		get_column(r, lid, r->col);
+		cached_column(r, &x);
+		mark_repaired(r);
+		for (uint32_t s = 0; s < r->nsw && !rc; s++) {
+			uint32_t j = r->src_start[s];
+			unsigned was;
+
+			if (j < r->src_start[s + 1] && r->src_port[j] == x.ca_port)
+				j++;
+			if (!r->moved[s] || j == r->src_start[s + 1] ||
+			    !same_route(r, &x, s))
+				continue;
+			was = kr_tables_path_sl(prev, r->f->lid[r->src_port[j]],
+						lid);
+			if (was == KR_SL_UNKNOWN || was >= KR_NSL)
+				continue;
+			rc = repair_deps_from(r, &x, r->col, was, s);
+			if (rc == KR_ECYCLE)
+				rc = KR_OK;
+		}
+	}
+	return rc;
+}
+
 /* The cut destinations: first those prev's repair made, in its order,
  * then the others. A fault that joins others cuts the same routes and
  * more, and the graph a destination meets at its turn holds a part of
@@ -1625,6 +1702,8 @@ static int repair_cut(struct repair *r, uint8_t *cut, const uint8_t *plan_sl,
 	t->nrepaired = 0;
 	if (!(t->repaired = malloc((r->nlids + 1) * sizeof(*t->repaired))))
 		return KR_ENOMEM;
+	if (!rc)
+		rc = keep_routes(r, cut);
 	for (uint32_t i = 0; prev && i < prev->nrepaired && !rc; i++) {
 		unsigned lid = prev->repaired[i];
 
