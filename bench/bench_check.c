@@ -222,6 +222,7 @@ static void run_case(const struct bench_case *c)
 }
 
 static const struct bench_case engine_cases[] = {
+	{ "torus 8x8x8 p2", TORUS(8, 8, 8, 2) },
 	{ "kns k8 n3 p8", KNS(8, 3, 8) },
 	{ "torus 8x8x8 p8", TORUS(8, 8, 8, 8) },
 	{ "kns k10 n3 p10", KNS(10, 3, 10) },
