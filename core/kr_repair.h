@@ -70,9 +70,10 @@ struct kr_repair_stats {
  * layers) in place on the live fabric f. prev (NULL: the plan's SLs) is
  * the tables in force before: their path SLs, per destination and per
  * pair, for the stale-SL proof, and to keep them: the destinations their
- * repair made go first, in its order, their routes that stay (when
- * prev's LFT rows are f's switches) on the SLs they had, before any
- * route that changed. It is ignored unless its LIDs are t's. Fails with
+ * repair made go first, in its order, their routes that stay on the SLs
+ * they had, before any route that changed (a switch's row in prev is the
+ * one sending its own LID to port 0). It is ignored unless its LIDs are
+ * t's. Fails with
  * KR_ECYCLE when a destination cannot be admitted and no detour layer is
  * left (d names it); pairs that no physical path joins are counted, not
  * failed on. */

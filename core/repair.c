@@ -192,6 +192,7 @@ static void teardown(struct repair *r)
 	free(r->seed);
 	free(r->held_sl);
 	free(r->held);
+	free(r->prev_row);
 	free(r->off_anchor);
 	free(r->bylid);
 	free(r->pair_sl);
@@ -1609,23 +1610,34 @@ static int find_held(struct repair *r, const uint8_t *plan_sl)
 	return KR_OK;
 }
 
-/* Whether prev's LFT rows are this fabric's switches, row for row: each
- * switch's row sends its own LID to port 0 (switches keep their LIDs from
- * sweep to sweep; one come or gone shifts the rows). */
-static bool rows_align(const struct repair *r)
+/* Each switch's row in prev's LFTs, into r->prev_row (KR_NONE: none): the
+ * row that sends the switch's own LID to port 0. Switches keep their LIDs
+ * from sweep to sweep and rows follow GUID order, so a switch come or
+ * gone since shifts the rows after it by one: the row is looked for that
+ * far around the switch's own index. Whether any switch has one. */
+static bool map_rows(struct repair *r)
 {
 	const struct kr_tables *prev = r->prev;
 	const struct kr_fabric *f = r->f;
+	uint32_t span = (prev->nsw > r->nsw ? prev->nsw - r->nsw
+					     : r->nsw - prev->nsw) + 1;
+	bool any = false;
 
-	if (prev->nsw != r->nsw || !prev->lft)
-		return false;
 	for (uint32_t u = 0; u < r->nsw; u++) {
 		unsigned lid = f->lid[f->port0[u]];
 
-		if (lid && kr_lft_port(prev, u, lid) != 0)
-			return false;
+		r->prev_row[u] = KR_NONE;
+		for (uint32_t d = 0; lid && d <= span &&
+		     r->prev_row[u] == KR_NONE; d++) {
+			if (u + d < prev->nsw && kr_lft_port(prev, u + d, lid) == 0)
+				r->prev_row[u] = u + d;
+			else if (d <= u && u - d < prev->nsw &&
+				 kr_lft_port(prev, u - d, lid) == 0)
+				r->prev_row[u] = u - d;
+		}
+		any |= r->prev_row[u] != KR_NONE;
 	}
-	return true;
+	return any;
 }
 
 /* Whether the route of x's packets from switch s along r->col is the one
@@ -1634,7 +1646,8 @@ static bool same_route(const struct repair *r, const struct rdest *x,
 		       uint32_t s)
 {
 	for (uint32_t n = 0; s != KR_NONE && n < r->nsw; n++) {
-		if (kr_lft_port(r->prev, s, x->lid) != r->col[s])
+		if (r->prev_row[s] == KR_NONE ||
+		    kr_lft_port(r->prev, r->prev_row[s], x->lid) != r->col[s])
 			return false;
 		if (s == x->target)
 			return true;
@@ -1648,14 +1661,18 @@ static bool same_route(const struct repair *r, const struct rdest *x,
  * repaired again at its turn then finds its kept routes in, and one taken
  * later cannot crowd them off their SLs. (Admission can still refuse one,
  * which is left to repair_dest.) The columns are those repair_dest will
- * try first. */
+ * try first; a route through a switch prev has no row for has changed. */
 static int keep_routes(struct repair *r, const uint8_t *cut)
 {
 	const struct kr_tables *prev = r->prev;
 	struct rdest x;
 	int rc = KR_OK;
 
-	if (!prev || !prev->repaired || !rows_align(r))
+	if (!prev || !prev->repaired || !prev->lft)
+		return KR_OK;
+	if (!(r->prev_row = malloc((r->nsw + 1) * sizeof(*r->prev_row))))
+		return KR_ENOMEM;
+	if (!map_rows(r))
 		return KR_OK;
 	for (uint32_t i = 0; i < prev->nrepaired && !rc; i++) {
 		unsigned lid = prev->repaired[i];

@@ -93,6 +93,8 @@ struct repair {
 				 * some of its pairs off its planned SL */
 	uint8_t *held_sl;	/* [nsw] the SL a switch's CAs sent on to the
 				 * destination at hand under prev */
+	uint32_t *prev_row;	/* [nsw] the switch's row in prev->lft, or
+				 * KR_NONE (see map_rows) */
 	/* recent distinct columns of one target (see recall): [MEMO_WAYS]
 	 * triples of [nsw] (pristine, repaired, levels) in memo_buf */
 	uint8_t *memo_buf;
