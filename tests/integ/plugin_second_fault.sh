@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-# A second link fault while a first is repaired, in OpenSM: every CA pair
-# whose route the second fault leaves alone keeps its SL (applications
-# keep their PathRecords), and the tables pass the check after each
-# fault. The fabric as read back from the simulator after each sweep, the
+# A second link fault while a first is repaired, then a router down, in
+# OpenSM: every CA pair whose route a further fault leaves alone keeps its
+# SL (applications keep their PathRecords), and the tables pass the check
+# after each fault. The router gone shifts the rows of the switches after
+# it, which the repair must see through. The fabric as read back from the simulator after each sweep, the
 # routes walked and compared by ref_stable.py, which shares no code with
 # knsroute. On this 4-ary 2-direct KNS the plugin of e7bd3bb moved 12
 # pairs of unchanged route to another SL for this pair of faults (259 of
@@ -11,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 5
+kr_plan 7
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, python3 and a built plugin"
@@ -49,16 +50,28 @@ kr_ok $? "the first fault repaired, read back and checked"
 fault 2 'Unlink "router(1,1)"[2]'
 kr_ok $? "the second fault repaired, read back and checked"
 
-"$KR_CLI" info --nodes "$KR_TMP/rb2/topology.net" >"$KR_TMP/nodes" &&
-	python3 "$KR_LIBDIR/ref_stable.py" "$KR_TMP/nodes" \
-		"$KR_TMP/links1" "$KR_TMP/lfts1" "$KR_TMP/psl1" \
-		"$KR_TMP/links2" "$KR_TMP/lfts2" "$KR_TMP/psl2" >"$KR_TMP/stable"
-read -r _ same _ moved _ changed <"$KR_TMP/stable"
-echo "# $(cat "$KR_TMP/stable")"
-[ "${same:-0}" -gt 100 ] && [ "${moved:-1}" -eq 0 ]
-kr_ok $? "no pair on an unchanged route changes SL (${same:-0} such pairs, ${moved:-?} moved, ${changed:-?} SL changes in all)"
-# a second fault repairs routes the first did not: some pairs change route
-[ -s "$KR_TMP/stable" ] && ! cmp -s "$KR_TMP/lfts1" "$KR_TMP/lfts2"
-kr_ok $? "the second fault changed the tables"
+# stable A B: the pairs of unchanged route from fault A's sweep to B's
+stable() {
+	"$KR_CLI" info --nodes "$KR_TMP/rb$1/topology.net" >"$KR_TMP/nodes$1" &&
+		"$KR_CLI" info --nodes "$KR_TMP/rb$2/topology.net" >"$KR_TMP/nodes$2" &&
+		python3 "$KR_LIBDIR/ref_stable.py" \
+			"$KR_TMP/nodes$1" "$KR_TMP/links$1" "$KR_TMP/lfts$1" "$KR_TMP/psl$1" \
+			"$KR_TMP/nodes$2" "$KR_TMP/links$2" "$KR_TMP/lfts$2" "$KR_TMP/psl$2" \
+			>"$KR_TMP/stable$2"
+	read -r _ same _ moved _ changed <"$KR_TMP/stable$2"
+	echo "# fault $1 -> $2: $(cat "$KR_TMP/stable$2")"
+	[ "${same:-0}" -gt 100 ] && [ "${moved:-1}" -eq 0 ] &&
+		! cmp -s "$KR_TMP/lfts$1" "$KR_TMP/lfts$2"
+}
+
+stable 1 2
+kr_ok $? "the second fault moves no pair of unchanged route to another SL (${same:-0} such pairs, ${moved:-?} moved, ${changed:-?} SL changes in all)"
+
+fault 3 'Unlink "router(2,3)"'
+kr_ok $? "a router down too: repaired, read back and checked"
+stable 2 3
+kr_ok $? "the router down moves no pair of unchanged route to another SL (${same:-0} such pairs, ${moved:-?} moved, ${changed:-?} SL changes in all)"
+! grep -q "ERR KR0[12]" "$KR_OSM_LOG"
+kr_ok $? "knsroute routed every sweep itself"
 
 kr_done

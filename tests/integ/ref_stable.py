@@ -7,9 +7,10 @@ it leaves switches by, on that sweep's links) and the pair's SL. Prints
 "SAME n MOVED m CHANGED c": n pairs delivered on the same route in both,
 m of them with another SL, c pairs with another SL in all.
 
-Usage: ref_stable.py NODES LINKS1 LFTS1 PATH_SL1 LINKS2 LFTS2 PATH_SL2
+Usage: ref_stable.py NODES1 LINKS1 LFTS1 PATH_SL1 NODES2 LINKS2 LFTS2 PATH_SL2
 (NODES, LINKS from `knsroute info --nodes/--links`, LFTS in the format
-of opensm-lfts.dump, PATH_SL as `knsroute route` writes it)
+of opensm-lfts.dump, PATH_SL as `knsroute route` writes it; a node may
+be gone in the second)
 """
 import sys
 
@@ -17,11 +18,11 @@ from ref_check import read_links, read_lfts, read_nodes, read_path_sl
 
 
 def main(argv):
-    if len(argv) != 8:
+    if len(argv) != 9:
         sys.exit(__doc__)
-    nodes = read_nodes(argv[1])
-    sweeps = []
-    for links, lfts, path_sl in (argv[2:5], argv[5:8]):
+    nodes, sweeps = {}, []
+    for nodes_file, links, lfts, path_sl in (argv[1:5], argv[5:9]):
+        nodes.update(read_nodes(nodes_file))
         lft, owner = read_lfts(lfts)
         sweeps.append((read_links(links), lft, owner, read_path_sl(path_sl)))
 
