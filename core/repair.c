@@ -193,6 +193,8 @@ static void teardown(struct repair *r)
 	free(r->held_sl);
 	free(r->held);
 	free(r->prev_row);
+	free(r->kept_at);
+	free(r->kept_buf);
 	free(r->off_anchor);
 	free(r->bylid);
 	free(r->pair_sl);
@@ -855,6 +857,22 @@ static void reuse_repair(struct repair *r, const struct rdest *x)
 	r->col[x->target] = (uint8_t)x->local;
 }
 
+/* x's repair as keep_routes made it, when it kept it: the same column
+ * and levels repair_column would make again. */
+static bool kept_column(struct repair *r, const struct rdest *x)
+{
+	const uint8_t *at;
+
+	if (!r->kept_at || r->kept_at[x->lid] == KR_NONE)
+		return false;
+	at = r->kept_buf + (size_t)r->kept_at[x->lid] * 2 * r->nsw;
+	memcpy(r->col, at, r->nsw);
+	memcpy(r->lvl, at + r->nsw, r->nsw);
+	live_distances(r, x->target);
+	repair_walk(r, r->col, x, r->dist);
+	return true;
+}
+
 static void cached_column(struct repair *r, const struct rdest *x)
 {
 	if (recall(r, x)) {
@@ -862,7 +880,8 @@ static void cached_column(struct repair *r, const struct rdest *x)
 		return;
 	}
 	remember(r, x);
-	repair_column(r, x, r->first_mode);
+	if (!kept_column(r, x))
+		repair_column(r, x, r->first_mode);
 	memcpy(memo_col(r, r->memo_cur, MEMO_REPAIRED), r->col, r->nsw);
 	memcpy(memo_col(r, r->memo_cur, MEMO_LVL), r->lvl, r->nsw);
 	memcpy(r->memo_dist + (size_t)r->memo_cur * r->nsw, r->dist,
@@ -1656,6 +1675,31 @@ static bool same_route(const struct repair *r, const struct rdest *x,
 	return false;
 }
 
+/* Keeps r->col and r->lvl, lid's repair, for kept_column, so that
+ * repair_dest does not make it a second time: up to KEPT_BYTES, the rest
+ * are made again. */
+#define KEPT_BYTES (64u << 20)
+static void keep_column(struct repair *r, unsigned lid)
+{
+	size_t each = 2 * (size_t)r->nsw, cap = KEPT_BYTES / each;
+	uint8_t *at;
+
+	if (cap > r->prev->nrepaired)
+		cap = r->prev->nrepaired;
+	if (!r->kept_at) {
+		if (!(r->kept_at = malloc(r->stride * sizeof(*r->kept_at))))
+			return;
+		memset(r->kept_at, 0xff, r->stride * sizeof(*r->kept_at));
+		r->kept_buf = malloc(cap * each);
+	}
+	if (!r->kept_buf || r->nkept == cap)
+		return;
+	at = r->kept_buf + r->nkept * each;
+	memcpy(at, r->col, r->nsw);
+	memcpy(at + r->nsw, r->lvl, r->nsw);
+	r->kept_at[lid] = (uint32_t)r->nkept++;
+}
+
 /* The traffic of prev's repaired destinations whose routes stay as they
  * were, on the SLs it had, before any route that changed: a destination
  * repaired again at its turn then finds its kept routes in, and one taken
@@ -1681,6 +1725,7 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 			continue;
 		get_column(r, lid, r->col);
 		cached_column(r, &x);
+		keep_column(r, lid);
 		mark_repaired(r);
 		for (uint32_t s = 0; s < r->nsw && !rc; s++) {
 			uint32_t j = r->src_start[s];

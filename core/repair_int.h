@@ -95,6 +95,11 @@ struct repair {
 				 * destination at hand under prev */
 	uint32_t *prev_row;	/* [nsw] the switch's row in prev->lft, or
 				 * KR_NONE (see map_rows) */
+	/* keep_routes' repairs, for repair_dest to take again: per LID the
+	 * offset of its column and levels in kept_buf, or KR_NONE */
+	uint32_t *kept_at;
+	uint8_t *kept_buf;
+	size_t nkept;
 	/* recent distinct columns of one target (see recall): [MEMO_WAYS]
 	 * triples of [nsw] (pristine, repaired, levels) in memo_buf */
 	uint8_t *memo_buf;
