@@ -54,36 +54,25 @@ static int sweep(const struct kr_fabric *f, const struct kr_topo *t,
 	return 0;
 }
 
-/* The route from CA port src to dlid: a hash of the ports it leaves
- * switches by (0: not delivered). */
+/* The route from CA port src to dlid, as knsroute path follows it: a
+ * hash of the ports it leaves switches by (0: not delivered). */
 static uint64_t route_of(const struct kr_fabric *f, const struct kr_tables *t,
 			 uint32_t src, unsigned dlid)
 {
 	uint64_t h = 1469598103934665603ull;
-	uint32_t dst = kr_port_by_lid(f, dlid), sw;
+	struct kr_path p;
 
-	if (f->peer[src] < 0 || dst == KR_NONE)
-		return 0;
-	sw = f->owner[f->peer[src]];
-	for (uint32_t n = 0; n <= f->nsw; n++) {
-		unsigned port = kr_lft_port(t, sw, dlid);
-		uint32_t out;
-
-		if (port == KR_NO_PORT || port > f->nports[sw])
-			return 0;
-		if (port == 0)
-			return f->port0[sw] == dst ? h : 0;
-		out = f->port0[sw] + port;
-		h = (h ^ out) * 1099511628211ull;
-		if (f->peer[out] < 0)
-			return 0;
-		if ((uint32_t)f->peer[out] == dst)
-			return h;
-		sw = f->owner[f->peer[out]];
-		if (!kr_is_switch(f, sw))
-			return 0;
+	if (kr_check_path(f, t, src, dlid, &p)) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
 	}
-	return 0;
+	for (unsigned i = 0; i < p.nhop && p.fail < 0; i++)
+		h = (h ^ (f->port0[p.hop[i].node] + p.hop[i].out)) *
+		    1099511628211ull;
+	if (p.fail >= 0)
+		h = 0;
+	kr_path_free(&p);
+	return h;
 }
 
 struct tally {
