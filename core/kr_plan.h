@@ -45,8 +45,9 @@ struct kr_plan {
 int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d);
 /* The same, for a fabric whose previous plan prev on prev_f (NULL: none)
- * is in force: repair then also proves that packets still sent on an old
- * SL close no credit loop, and when prev holds a proof and only some
+ * is in force: the CA slots carry over (kr_topo_keep_slots), repair keeps
+ * the SLs of routes that stay and proves that packets still sent on an
+ * old SL close no credit loop, and when prev holds a proof and only some
  * destinations' routes or SLs changed on the same ports, LIDs, CA links
  * and SL2VL maps, only their dependencies are checked, against prev's
  * graph (kr_check_incremental), which p takes over; a full check runs

@@ -118,6 +118,15 @@ struct kr_conf;
  * when c's coords_file cannot be read (d names that file and line). */
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d);
+/* The CA slots of pt, the labelling in force on the fabric pf before,
+ * carried over to t (just recognised on f): a CA on the switch port
+ * (GUID, port number) that held a CA then takes that CA's slot, the
+ * others the lowest free ones, and t->p becomes pt->p, so that the SLs
+ * and routes of the CAs left do not follow one gone or come back. Nothing
+ * changes when the slots would not fit (more CAs on a switch than pt->p,
+ * another family). */
+void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
+			const struct kr_fabric *pf, const struct kr_topo *pt);
 /* The coordinates file (also the persisted cache), documented in
  * knsroute.conf(5): a header (family, dims, wrap), then one switch per line,
  * "0xGUID c0 c1 ...", a crossbar with '*' in its own dimension. A conf's

@@ -174,9 +174,11 @@ static void start(const struct kr_conf *c, struct kr_plan *p,
 		c->on_phase(c->on_phase_ctx, kr_phase_name(ph));
 }
 
-/* Recognition to repair: everything but the check. */
+/* Recognition to repair: everything but the check; the CA slots of the
+ * plan in force (prev on prev_f) carried over. */
 static int compute(const struct kr_fabric *f, const struct kr_conf *c,
-		   struct kr_plan *prev, struct kr_plan *p, struct kr_diag *d)
+		   const struct kr_fabric *prev_f, struct kr_plan *prev,
+		   struct kr_plan *p, struct kr_diag *d)
 {
 	double t0 = now_ms();
 	int rc;
@@ -184,6 +186,8 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 	*p = (struct kr_plan){ 0 };
 	start(c, p, KR_PHASE_TOPO);
 	rc = kr_topo_recognize(f, c, &p->topo, d);
+	if (!rc && prev && prev_f)
+		kr_topo_keep_slots(f, &p->topo, prev_f, &prev->topo);
 	p->ms[KR_PHASE_TOPO] = now_ms() - t0;
 	if (!rc) {
 		start(c, p, KR_PHASE_ROUTE);
@@ -236,7 +240,7 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_plan *p, struct kr_diag *d)
 {
-	return compute(f, c, NULL, p, d);
+	return compute(f, c, NULL, NULL, p, d);
 }
 
 int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
@@ -249,7 +253,7 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		    const struct kr_fabric *prev_f, struct kr_plan *prev,
 		    struct kr_plan *p, struct kr_diag *d)
 {
-	int rc = compute(f, c, prev, p, d);
+	int rc = compute(f, c, prev_f, prev, p, d);
 
 	return rc ? rc : prove(f, c, prev_f, prev, p, d);
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *kr_family_name(enum kr_family fam)
 {
@@ -34,6 +35,67 @@ void kr_topo_free(struct kr_topo *t)
 	free(t->missing_sw);
 	free(t->report);
 	*t = (struct kr_topo){ 0 };
+}
+
+/* The slot CA port ca of t had under pt when the port it hangs off, on a
+ * switch of the same GUID, held a CA then; KR_NONE otherwise. */
+static uint32_t slot_before(const struct kr_fabric *f, uint32_t ca,
+			    const struct kr_fabric *pf, const struct kr_topo *pt)
+{
+	uint32_t at = (uint32_t)f->peer[ca], o = kr_node_by_guid(pf,
+						f->guid[f->owner[at]]);
+	unsigned port = kr_port_num(f, at);
+	int32_t was;
+
+	if (o == KR_NONE || !kr_is_switch(pf, o) || port > pf->nports[o])
+		return KR_NONE;
+	was = pf->peer[pf->port0[o] + port];
+	return was < 0 ? KR_NONE : pt->ca_slot[was];
+}
+
+void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
+			const struct kr_fabric *pf, const struct kr_topo *pt)
+{
+	uint32_t *slot;
+
+	if (!t->ca_slot || !pt->ca_slot || t->family != pt->family ||
+	    pt->p < t->p || pt->p > 256 ||
+	    !(slot = malloc(((size_t)f->nport + 1) * sizeof(*slot))))
+		return;
+	memcpy(slot, t->ca_slot, (size_t)f->nport * sizeof(*slot));
+	for (uint32_t u = 0; u < f->nsw; u++) {
+		uint64_t used[4] = { 0 }, done[4] = { 0 };
+
+		/* first the CAs on ports that held one, then the others on
+		 * the lowest slots left */
+		for (int pass = 0; pass < 2; pass++)
+			for (unsigned port = 1; port <= f->nports[u]; port++) {
+				int32_t ca = f->peer[f->port0[u] + port];
+				uint32_t s = 0;
+
+				if (ca < 0 || t->ca_slot[ca] == KR_NONE ||
+				    done[port / 64] >> (port % 64) & 1)
+					continue;
+				if (!pass) {
+					s = slot_before(f, (uint32_t)ca, pf, pt);
+					if (s == KR_NONE || s >= pt->p ||
+					    used[s / 64] >> (s % 64) & 1)
+						continue;
+				} else {
+					while (s < pt->p && used[s / 64] >> (s % 64) & 1)
+						s++;
+					if (s == pt->p)
+						goto out;	/* does not fit */
+				}
+				used[s / 64] |= 1ull << (s % 64);
+				done[port / 64] |= 1ull << (port % 64);
+				slot[ca] = s;
+			}
+	}
+	memcpy(t->ca_slot, slot, (size_t)f->nport * sizeof(*slot));
+	t->p = pt->p;
+out:
+	free(slot);
 }
 
 const char *kr_dim_name(unsigned d, char *buf, size_t len)

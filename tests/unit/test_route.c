@@ -466,15 +466,34 @@ static void test_hops_match_walk(void **state)
 	}
 }
 
-/* A host down (its CA unlinked, its LID gone) on a fabric cabled alike
- * everywhere: the CAs left on its switch keep their slots, so every
- * other LID keeps its LFT column and SL; with each switch's ports
- * shuffled (no common cabling) the fabric is still planned. Both the
- * first and the last CA of a switch, on a torus and a KNS. */
+/* Every LID of f but gone keeps its LFT column and SL from a to b. */
+static void same_but(const struct kr_fabric *f, const struct kr_fabric *g,
+		     const struct kr_plan *a, const struct kr_plan *b,
+		     unsigned gone)
+{
+	for (unsigned lid = 1; lid < a->tables.stride; lid++) {
+		if (lid == gone || kr_port_by_lid(g, lid) == KR_NONE)
+			continue;
+		assert_int_equal(a->tables.dlid_sl[lid], b->tables.dlid_sl[lid]);
+		for (uint32_t s = 0; s < f->nsw; s++)
+			if (kr_lft_port(&a->tables, s, lid) !=
+			    kr_lft_port(&b->tables, s, lid))
+				fail_msg("LID %u at switch %u: port %u, then %u",
+					 lid, s, kr_lft_port(&a->tables, s, lid),
+					 kr_lft_port(&b->tables, s, lid));
+	}
+}
+
+/* A host down (its CA unlinked, its LID gone): the CAs left on its switch
+ * keep their slots, so every other LID keeps its LFT column and SL. On a
+ * fabric cabled alike everywhere from the graph alone; with each switch's
+ * ports shuffled (no common cabling) from the plan in force, as the
+ * plugin's next sweep has it; the host back, the first tables again. Both
+ * the first and the last CA of a switch, on a torus and a KNS. */
 static void host_down(struct kr_gen_opts o, unsigned which)
 {
 	struct kr_fabric f, g;
-	struct kr_plan a, b;
+	struct kr_plan a, b, back;
 	struct kr_conf c;
 	struct kr_diag d = { 0 };
 	uint32_t sw, ca = KR_NONE, nth = 0;
@@ -496,24 +515,23 @@ static void host_down(struct kr_gen_opts o, unsigned which)
 	g.peer[g.peer[ca]] = -1;
 	g.peer[ca] = -1;
 	assert_int_equal(kr_fabric_index_lids(&g, NULL), KR_OK);
-	if (kr_plan_build(&g, &c, &b, &d))
-		fail_msg("plan without the host: %s", d.msg);
 	if (!o.shuffle) {
-		for (unsigned lid = 1; lid < a.tables.stride; lid++) {
-			if (lid == f.lid[ca] || kr_port_by_lid(&g, lid) == KR_NONE)
-				continue;
-			assert_int_equal(a.tables.dlid_sl[lid], b.tables.dlid_sl[lid]);
-			for (uint32_t s = 0; s < f.nsw; s++)
-				if (kr_lft_port(&a.tables, s, lid) !=
-				    kr_lft_port(&b.tables, s, lid))
-					fail_msg("LID %u at switch %u: port %u, "
-						 "then %u", lid, s,
-						 kr_lft_port(&a.tables, s, lid),
-						 kr_lft_port(&b.tables, s, lid));
-		}
+		if (kr_plan_build(&g, &c, &b, &d))
+			fail_msg("plan without the host: %s", d.msg);
+		same_but(&f, &g, &a, &b, f.lid[ca]);
+		kr_plan_free(&b);
 	}
+	if (kr_plan_rebuild(&g, &c, &f, &a, &b, &d))
+		fail_msg("plan without the host, after the plan with it: %s",
+			 d.msg);
+	same_but(&f, &g, &a, &b, f.lid[ca]);
+	/* the host back: its old slot is the one free, the tables as first */
+	if (kr_plan_rebuild(&f, &c, &g, &b, &back, &d))
+		fail_msg("plan with the host back: %s", d.msg);
+	same_but(&f, &f, &a, &back, 0);
 	kr_plan_free(&a);
 	kr_plan_free(&b);
+	kr_plan_free(&back);
 	kr_fabric_free(&f);
 	kr_fabric_free(&g);
 }
