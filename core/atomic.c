@@ -301,15 +301,25 @@ struct pool {
 	atomic_bool stop;	/* a file failed, or the gate did */
 };
 
+/* The stop flag of the pool this thread writes a file for, NULL: none. */
+static _Thread_local const atomic_bool *writing_for;
+
+bool kr_write_stopped(void)
+{
+	return writing_for && atomic_load(writing_for);
+}
+
 static void *take_files(void *arg)
 {
 	struct pool *p = arg;
 	size_t i;
 
+	writing_for = &p->stop;
 	while (!atomic_load(&p->stop) &&
 	       (i = atomic_fetch_add(&p->next, 1)) < p->n)
 		if (write_one(p->dir, &p->files[i], p->ctx, &p->s[i]))
 			atomic_store(&p->stop, true);
+	writing_for = NULL;
 	return NULL;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dump_int.h"
+#include "kr_atomic.h"
 #include "kr_io.h"
 #include "out_int.h"
 
@@ -620,7 +621,9 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		bytes += block_bytes(f, t, &l, sw);
 	kr_out_expect(&o, bytes);
-	for (uint32_t i = 0; i < f->nsw; i++) {
+	/* a dry run whose check failed throws the file away: no reason to
+	 * write gigabytes more of it */
+	for (uint32_t i = 0; i < f->nsw && !kr_write_stopped(); i++) {
 		write_header(&o, f, t, order[i]);
 		write_block(&o, f, t, &l, order[i]);
 		write_trailer(&o, t);

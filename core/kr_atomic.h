@@ -3,6 +3,7 @@
 #ifndef KR_ATOMIC_H
 #define KR_ATOMIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -53,5 +54,10 @@ struct kr_dir_gate {
 int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
 		       size_t n, const void *ctx, const struct kr_dir_gate *gate,
 		       struct kr_diag *d);
+
+/* Whether the file this thread writes for kr_write_dir_while is no longer
+ * wanted (its gate, or another file, failed): what it writes goes, so a
+ * writer of a large file may stop early. false outside such a writer. */
+bool kr_write_stopped(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -720,6 +721,59 @@ static void test_gate_fails(void **state)
 	assert_int_equal(rmdir(top), 0);
 }
 
+/* A writer told that its file is no longer wanted: the gate fails while
+ * it writes (it waits for that, 10 s at most), and it sees
+ * kr_write_stopped(), which a writer of a large file heeds to stop early;
+ * outside a gated writer it is false. */
+struct stopping {
+	const char *dir;
+	atomic_int started;	/* the writer has begun */
+	int saw_stop;
+};
+
+static int stopping_file(FILE *out, const void *ctx)
+{
+	struct stopping *w = (struct stopping *)ctx;
+	struct timespec ms = { 0, 1000000 };
+
+	fputs("begun\n", out);
+	atomic_store(&w->started, 1);
+	for (int i = 0; i < 10000 && !kr_write_stopped(); i++)
+		nanosleep(&ms, NULL);
+	w->saw_stop = kr_write_stopped();
+	return KR_OK;
+}
+
+static int failing_gate(void *arg)
+{
+	struct stopping *w = arg;
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 10000 && !atomic_load(&w->started); i++)
+		nanosleep(&ms, NULL);
+	return KR_ECYCLE;
+}
+
+static void test_gate_stops_writer(void **state)
+{
+	char dir[] = "/tmp/kr-test-gate-XXXXXX", sub[64];
+	static const struct kr_dir_file files[] = { { "big", stopping_file } };
+	struct stopping w = { sub, 0, 0 };
+	struct kr_dir_gate gt = { failing_gate, &w, 1 };
+	struct kr_diag d = { 0 };
+
+	(void)state;
+	assert_false(kr_write_stopped());
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	assert_int_equal(kr_write_dir_while(sub, files, 1, &w, &gt, &d),
+			 KR_ECYCLE);
+	assert_int_equal(w.saw_stop, 1);
+	assert_false(kr_write_stopped());
+	assert_int_equal(access(sub, F_OK), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A file written in place cannot be taken back: it waits for the gate,
  * and is not written when the gate fails. */
 static void test_gate_in_place(void **state)
@@ -775,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_lft_runs_and_allocation),
 		cmocka_unit_test(test_gate_passes),
 		cmocka_unit_test(test_gate_fails),
+		cmocka_unit_test(test_gate_stops_writer),
 		cmocka_unit_test(test_gate_in_place),
 		cmocka_unit_test(test_gate_write_fails),
 	};
