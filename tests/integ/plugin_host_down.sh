@@ -31,15 +31,6 @@ kr_start_opensm -F "$KR_TMP/opensm.conf"
 kr_wait_sm 60
 kr_ok $? "opensm with knsroute brings the subnet up"
 
-# state N: what the fabric holds, read back, checked and normalised
-state() {
-	kr_readback "$KR_TMP/rb$1" &&
-		"$KR_CLI" check "$KR_TMP/rb$1" --write-lfts "$KR_TMP/lfts$1" \
-			--write-path-sl "$KR_TMP/psl$1" >"$KR_TMP/check$1" 2>&1 &&
-		"$KR_CLI" info --links "$KR_TMP/rb$1/topology.net" >"$KR_TMP/links$1" &&
-		"$KR_CLI" info --nodes "$KR_TMP/rb$1/topology.net" >"$KR_TMP/nodes$1"
-}
-
 # sweep_after CMD: CMD to the simulator, then the sweep after it done
 sweep_after() {
 	local before
@@ -54,23 +45,17 @@ sweep_after() {
 	sleep 1	# let OpenSM send the changed blocks
 }
 
-compare() {
-	python3 "$KR_LIBDIR/ref_stable.py" \
-		"$KR_TMP/nodes$1" "$KR_TMP/links$1" "$KR_TMP/lfts$1" "$KR_TMP/psl$1" \
-		"$KR_TMP/nodes$2" "$KR_TMP/links$2" "$KR_TMP/lfts$2" "$KR_TMP/psl$2"
-}
-
-state 1
+kr_snapshot "$KR_TMP/s1"
 kr_ok $? "the intact fabric read back and checked"
-[ -n "$host" ] && sweep_after "Unlink \"$host\"" && state 2
+[ -n "$host" ] && sweep_after "Unlink \"$host\"" && kr_snapshot "$KR_TMP/s2"
 kr_ok $? "host $host down: read back and checked"
-read -r _ same _ moved _ <<<"$(compare 1 2)"
+read -r _ same _ moved _ <<<"$(kr_stable "$KR_TMP/s1" "$KR_TMP/s2")"
 echo "# $host down: SAME $same MOVED $moved (pairs among the $((ncas - 1)) hosts left: $(((ncas - 1) * (ncas - 2))))"
 [ "${same:-0}" -eq $(((ncas - 1) * (ncas - 2))) ] && [ "${moved:-1}" -eq 0 ]
 kr_ok $? "every pair between the hosts left keeps its route and SL"
-sweep_after "ReLink \"$host\"" && state 3
+sweep_after "ReLink \"$host\"" && kr_snapshot "$KR_TMP/s3"
 kr_ok $? "host back: read back and checked"
-cmp -s "$KR_TMP/lfts1" "$KR_TMP/lfts3" && cmp -s "$KR_TMP/psl1" "$KR_TMP/psl3"
+cmp -s "$KR_TMP/s1/lfts" "$KR_TMP/s3/lfts" && cmp -s "$KR_TMP/s1/psl" "$KR_TMP/s3/psl"
 kr_ok $? "with the host back, the first tables and SLs again"
 
 kr_done

@@ -39,10 +39,7 @@ fault() {
 	done
 	grep -qE "$re" "$KR_OSM_LOG" || return 1
 	sleep 1	# let OpenSM send the changed blocks
-	kr_readback "$KR_TMP/rb$n" &&
-		"$KR_CLI" check "$KR_TMP/rb$n" --write-lfts "$KR_TMP/lfts$n" \
-			--write-path-sl "$KR_TMP/psl$n" >"$KR_TMP/check$n" 2>&1 &&
-		"$KR_CLI" info --links "$KR_TMP/rb$n/topology.net" >"$KR_TMP/links$n"
+	kr_snapshot "$KR_TMP/s$n"
 }
 
 fault 1 'Unlink "router(3,3)"[3]'
@@ -52,16 +49,11 @@ kr_ok $? "the second fault repaired, read back and checked"
 
 # stable A B: the pairs of unchanged route from fault A's sweep to B's
 stable() {
-	"$KR_CLI" info --nodes "$KR_TMP/rb$1/topology.net" >"$KR_TMP/nodes$1" &&
-		"$KR_CLI" info --nodes "$KR_TMP/rb$2/topology.net" >"$KR_TMP/nodes$2" &&
-		python3 "$KR_LIBDIR/ref_stable.py" \
-			"$KR_TMP/nodes$1" "$KR_TMP/links$1" "$KR_TMP/lfts$1" "$KR_TMP/psl$1" \
-			"$KR_TMP/nodes$2" "$KR_TMP/links$2" "$KR_TMP/lfts$2" "$KR_TMP/psl$2" \
-			>"$KR_TMP/stable$2"
+	kr_stable "$KR_TMP/s$1" "$KR_TMP/s$2" >"$KR_TMP/stable$2"
 	read -r _ same _ moved _ changed <"$KR_TMP/stable$2"
 	echo "# fault $1 -> $2: $(cat "$KR_TMP/stable$2")"
 	[ "${same:-0}" -gt 100 ] && [ "${moved:-1}" -eq 0 ] &&
-		! cmp -s "$KR_TMP/lfts$1" "$KR_TMP/lfts$2"
+		! cmp -s "$KR_TMP/s$1/lfts" "$KR_TMP/s$2/lfts"
 }
 
 stable 1 2

@@ -31,6 +31,12 @@
 #                        two path-sl files that say the same compare equal
 #   kr_norm_topo TOPO    "NODE LID LMC" and "NODE[P] PEER[Q]" lines, sorted,
 #                        from ibnetdiscover output or a capture's topology.net
+#   kr_snapshot DIR      kr_readback DIR, checked, with what ref_stable.py
+#                        reads: DIR/lfts and DIR/psl (as knsroute check
+#                        writes them), DIR/links and DIR/nodes (knsroute info)
+#   kr_stable A B        ref_stable.py on snapshots A and B: prints
+#                        "SAME n MOVED m CHANGED c" (pairs on an unchanged
+#                        route, of those with another SL, all with another SL)
 # The normalisers fail on input they find nothing in, so that two empty
 # results never compare equal. gawk: mawk lacks strtonum.
 
@@ -62,6 +68,20 @@ kr_capture_ports() {
 
 kr_readback() {
 	kr_sim_try /dev/null "$KR_CLI" capture "$1" --quiet
+}
+
+kr_snapshot() {
+	kr_readback "$1" &&
+		"$KR_CLI" check "$1" --write-lfts "$1/lfts" --write-path-sl "$1/psl" \
+			>"$1/check.out" 2>&1 &&
+		"$KR_CLI" info --links "$1/topology.net" >"$1/links" &&
+		"$KR_CLI" info --nodes "$1/topology.net" >"$1/nodes"
+}
+
+kr_stable() {
+	python3 "$KR_LIBDIR/ref_stable.py" \
+		"$1/nodes" "$1/links" "$1/lfts" "$1/psl" \
+		"$2/nodes" "$2/links" "$2/lfts" "$2/psl"
 }
 
 kr_sm_args() {
