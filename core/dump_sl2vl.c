@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dump_int.h"
+#include "kr_atomic.h"
 #include "kr_io.h"
 #include "out_int.h"
 
@@ -363,7 +364,9 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 		free(m);
 		return KR_ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++)
+	/* stops early, as the LFT dump does, for a dry run whose check
+	 * failed (asked every 1024 ports) */
+	for (uint32_t i = 0; i < n && ((i & 1023) || !kr_write_stopped()); i++)
 		write_port(&o, m, f, t, order[i]);
 	free(order);
 	free(m);
