@@ -1131,27 +1131,38 @@ static int split_pairs(struct repair *r, const struct rdest *x, unsigned sl)
 	return rc;
 }
 
+/* The SL the CAs of switch s sent on to x under prev (that of the first
+ * but x's own port), KR_NO_SL when s has no other CA or prev none known. */
+static unsigned sl_before(const struct repair *r, const struct rdest *x,
+			  uint32_t s)
+{
+	uint32_t j = r->src_start[s];
+	unsigned sl;
+
+	if (j < r->src_start[s + 1] && r->src_port[j] == x->ca_port)
+		j++;
+	if (j == r->src_start[s + 1])
+		return KR_NO_SL;
+	sl = kr_tables_path_sl(r->prev, r->f->lid[r->src_port[j]], x->lid);
+	return sl < KR_NSL ? sl : KR_NO_SL;
+}
+
 /* What x's switches routed anew by r->col ask for in r->held_sl: the SL
- * their CAs sent on to x under prev (that of the first but x's own
- * port) when it was a layer of repaired trees, else x's SL sl; KR_NO_SL
- * for the other switches. Whether any asks for a layer. */
+ * their CAs sent on to x under prev when it was a layer of repaired trees,
+ * else x's SL sl; KR_NO_SL for the other switches. Whether any asks for a
+ * layer. */
 static bool ask_sls(struct repair *r, const struct rdest *x, unsigned sl)
 {
 	bool any = false;
 
 	mark_repaired(r);
 	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t j = r->src_start[s];
 		unsigned was;
 
 		r->held_sl[s] = r->moved[s] ? (uint8_t)sl : KR_NO_SL;
-		if (j < r->src_start[s + 1] && r->src_port[j] == x->ca_port)
-			j++;
-		if (!r->moved[s] || !r->held || !r->held[x->lid] ||
-		    j == r->src_start[s + 1])
+		if (!r->moved[s] || !r->held || !r->held[x->lid])
 			continue;
-		was = kr_tables_path_sl(r->prev, r->f->lid[r->src_port[j]],
-					x->lid);
+		was = sl_before(r, x, s);
 		if (was != sl && is_tree_sl(r->plan, was)) {
 			r->held_sl[s] = (uint8_t)was;
 			any = true;
@@ -1728,17 +1739,10 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 		keep_column(r, lid);
 		mark_repaired(r);
 		for (uint32_t s = 0; s < r->nsw && !rc; s++) {
-			uint32_t j = r->src_start[s];
 			unsigned was;
 
-			if (j < r->src_start[s + 1] && r->src_port[j] == x.ca_port)
-				j++;
-			if (!r->moved[s] || j == r->src_start[s + 1] ||
-			    !same_route(r, &x, s))
-				continue;
-			was = kr_tables_path_sl(prev, r->f->lid[r->src_port[j]],
-						lid);
-			if (was == KR_SL_UNKNOWN || was >= KR_NSL)
+			if (!r->moved[s] || !same_route(r, &x, s) ||
+			    (was = sl_before(r, &x, s)) == KR_NO_SL)
 				continue;
 			rc = repair_deps_from(r, &x, r->col, was, s);
 			if (rc == KR_ECYCLE)
