@@ -259,31 +259,22 @@ static int kns_dir(struct bctx *b, uint32_t u, uint32_t w)
  * switch's live CA ports stays (label_ports). */
 static void slots_by_port_number(const struct kr_fabric *f, struct kr_topo *t)
 {
-	uint64_t used[4] = { 0 };
+	bool used[256] = { false };
+	uint8_t rank[256];
 	unsigned n = 0;
 
 	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
-		if (t->ca_slot[s] != KR_NONE) {
-			unsigned port = kr_port_num(f, (uint32_t)f->peer[s]);
-
-			used[port / 64] |= 1ull << (port % 64);
-		}
-	for (unsigned k = 0; k < 4; k++)
-		n += (unsigned)__builtin_popcountll(used[k]);
+		if (t->ca_slot[s] != KR_NONE)
+			used[kr_port_num(f, (uint32_t)f->peer[s])] = true;
+	for (unsigned port = 0; port < 256; port++) {
+		rank[port] = (uint8_t)n;
+		n += used[port];
+	}
 	if (n != t->p)
 		return;
-	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++) {
-		unsigned port, rank = 0;
-
-		if (t->ca_slot[s] == KR_NONE)
-			continue;
-		port = kr_port_num(f, (uint32_t)f->peer[s]);
-		for (unsigned k = 0; k < port / 64; k++)
-			rank += (unsigned)__builtin_popcountll(used[k]);
-		rank += (unsigned)__builtin_popcountll(used[port / 64] &
-						       ((1ull << (port % 64)) - 1));
-		t->ca_slot[s] = rank;
-	}
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		if (t->ca_slot[s] != KR_NONE)
+			t->ca_slot[s] = rank[kr_port_num(f, (uint32_t)f->peer[s])];
 }
 
 static int label_ports(struct bctx *b)

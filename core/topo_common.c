@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "kr_topo.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +63,11 @@ void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
 	    pt->p < t->p || pt->p > 256 ||
 	    !(slot = malloc(((size_t)f->nport + 1) * sizeof(*slot))))
 		return;
-	memcpy(slot, t->ca_slot, (size_t)f->nport * sizeof(*slot));
+	/* KR_NONE for every CA port: the passes below give each its slot */
+	for (uint32_t s = 0; s < f->nport; s++)
+		slot[s] = KR_NONE;
 	for (uint32_t u = 0; u < f->nsw; u++) {
-		uint64_t used[4] = { 0 }, done[4] = { 0 };
+		bool used[256] = { false };
 
 		/* first the CAs on ports that held one, then the others on
 		 * the lowest slots left */
@@ -74,21 +77,19 @@ void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
 				uint32_t s = 0;
 
 				if (ca < 0 || t->ca_slot[ca] == KR_NONE ||
-				    done[port / 64] >> (port % 64) & 1)
+				    slot[ca] != KR_NONE)
 					continue;
 				if (!pass) {
 					s = slot_before(f, (uint32_t)ca, pf, pt);
-					if (s == KR_NONE || s >= pt->p ||
-					    used[s / 64] >> (s % 64) & 1)
+					if (s >= pt->p || used[s])
 						continue;
 				} else {
-					while (s < pt->p && used[s / 64] >> (s % 64) & 1)
+					while (s < pt->p && used[s])
 						s++;
 					if (s == pt->p)
 						goto out;	/* does not fit */
 				}
-				used[s / 64] |= 1ull << (s % 64);
-				done[port / 64] |= 1ull << (port % 64);
+				used[s] = true;
 				slot[ca] = s;
 			}
 	}
