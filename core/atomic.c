@@ -26,9 +26,9 @@ struct dest {
 	int is_stdout;		/* and is what our standard output is */
 };
 
-/* The reason for a failed write: errno when the C library set one. */
-/* "cannot write PATH: why" into d; rc, or KR_ENOMEM when memory (err
- * ENOMEM: the C library's buffers, the kernel's) was what failed. */
+/* "cannot write PATH: why" into d (errno err when the C library set
+ * one); rc, or KR_ENOMEM when memory (err ENOMEM: the C library's
+ * buffers, the kernel's) was what failed. */
 static int cannot_write(struct kr_diag *d, const char *path, int rc, int err)
 {
 	if (rc == KR_ENOMEM || (rc == KR_EIO && err == ENOMEM))

@@ -416,6 +416,18 @@ static int build_classes(struct router *r, uint32_t stride, struct kr_diag *d)
 
 #define TIE 0xff
 
+/* The way from place c towards v != c along a line of k places: 0 up
+ * (c + 1), 1 down, TIE where both ways round a ring are equally short
+ * (grid_group splits those by parity). */
+static unsigned line_way(unsigned c, unsigned v, unsigned k, bool ring)
+{
+	unsigned fwd = (v + k - c) % k, bwd = k - fwd;
+
+	if (!ring)
+		return v < c;
+	return fwd == bwd ? TIE : bwd < fwd;
+}
+
 /* This row's direction group (2d or 2d+1) from coordinate c towards each
  * v in every dimension d, or TIE where both ways are equally short. */
 static void row_directions(struct router *r, const uint8_t *sc)
@@ -423,15 +435,10 @@ static void row_directions(struct router *r, const uint8_t *sc)
 	const struct kr_topo *t = r->t;
 
 	for (unsigned d = 0; d < t->ndim; d++)
-		for (unsigned v = 0, c = sc[d], k = t->k[d]; v < k; v++) {
-			unsigned fwd = (v + k - c) % k, bwd = k - fwd;
+		for (unsigned v = 0; v < t->k[d]; v++) {
+			unsigned w = line_way(sc[d], v, t->k[d], t->wrap[d]);
 
-			if (!t->wrap[d])
-				r->dirtab[d][v] = (uint8_t)(2 * d + (v < c));
-			else if (fwd == bwd)
-				r->dirtab[d][v] = TIE;
-			else
-				r->dirtab[d][v] = (uint8_t)(2 * d + (bwd < fwd));
+			r->dirtab[d][v] = (uint8_t)(w == TIE ? TIE : 2 * d + w);
 		}
 }
 
@@ -590,15 +597,15 @@ static unsigned class_group(const struct router *r, uint32_t sw,
 }
 
 /* One step from c towards t along a line of k places, as grid_group
- * goes: the shorter way round a ring, a tie by the parity of c + t +
- * parity (odd: down). */
-static unsigned line_step(unsigned c, unsigned t, unsigned k, int ring,
+ * goes: a tie by the parity of c + t + parity (odd: down). */
+static unsigned line_step(unsigned c, unsigned t, unsigned k, bool ring,
 			  unsigned parity)
 {
-	unsigned fwd = (t + k - c) % k, bwd = k - fwd;
-	int up = !ring ? t > c : fwd != bwd ? fwd < bwd : !((c + t + parity) & 1);
+	unsigned w = line_way(c, t, k, ring);
 
-	return up ? (c + 1) % k : (c + k - 1) % k;
+	if (w == TIE)
+		w = (c + t + parity) & 1;
+	return w ? (c + k - 1) % k : (c + 1) % k;
 }
 
 /* r->through: for each target t, place c and tie parity of a dimension,
