@@ -845,28 +845,37 @@ static int one_dest(struct walk *w, unsigned dlid, unsigned srcs)
 	return KR_OK;
 }
 
-/* LFT columns base .. base + BLOCK - 1, switch by switch: one cache line
- * of each row instead of one line per switch and DLID. BLOCK switches at
- * a time, so that the lines read and written stay in the L1 cache. */
+/* LFT columns base .. base + BLOCK - 1, BLOCK switches at a time: their
+ * rows' lines are copied into one contiguous square first, then read
+ * across. Read across in place, rows a stride of a multiple of 2 KiB
+ * apart (e.g. 10240 LIDs) fall into two or four sets of the L1 cache,
+ * and every byte was a miss. */
 static void load_block(struct walk *w, unsigned base)
 {
 	const uint8_t *lft = w->t->lft + base;
 	size_t stride = w->t->stride;
 	uint32_t nsw = w->f->nsw;
 	unsigned nd = stride - base < BLOCK ? (unsigned)(stride - base) : BLOCK;
+	uint8_t sq[BLOCK][BLOCK];
 
 	for (uint32_t sw0 = 0; sw0 < nsw; sw0 += BLOCK) {
-		uint32_t sw1 = nsw - sw0 < BLOCK ? nsw : sw0 + BLOCK;
+		uint32_t n = nsw - sw0 < BLOCK ? nsw - sw0 : BLOCK;
 
-		for (unsigned d = 0; d < BLOCK; d++) {
-			uint8_t *col = w->col + (size_t)d * nsw;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *row = lft + (size_t)(sw0 + i) * stride;
 
-			if (d >= nd) {
-				memset(col + sw0, KR_NO_PORT, sw1 - sw0);
+			if (nd == BLOCK) {	/* a copy the compiler inlines */
+				memcpy(sq[i], row, BLOCK);
 				continue;
 			}
-			for (uint32_t sw = sw0; sw < sw1; sw++)
-				col[sw] = lft[sw * stride + d];
+			memcpy(sq[i], row, nd);
+			memset(sq[i] + nd, KR_NO_PORT, BLOCK - nd);
+		}
+		for (unsigned d = 0; d < BLOCK; d++) {
+			uint8_t *col = w->col + (size_t)d * nsw + sw0;
+
+			for (uint32_t i = 0; i < n; i++)
+				col[i] = sq[i][d];
 		}
 	}
 }
