@@ -69,6 +69,11 @@ struct kr_topo {
 				 * (a CA gone leaves its siblings' slots);
 				 * else among its switch's live CA ports;
 				 * KR_NONE for other ports */
+	uint32_t *held;		/* [port0[nsw]] switch port: the slot of
+				 * the CA on it, or of the one last on it
+				 * while that CA is away and no other took
+				 * the slot (kr_topo_keep_slots, the
+				 * coordinates cache); KR_NONE otherwise */
 
 	/* KNS with s > 1: each line's crossbar is a radix/2-ary s-tree of
 	 * radix-port switches (thesis 4.3); every switch of that subnet has
@@ -119,18 +124,21 @@ struct kr_conf;
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d);
 /* The CA slots of pt, the labelling in force on the fabric pf before,
- * carried over to t (just recognised on f): a CA on the switch port
- * (GUID, port number) that held a CA then takes that CA's slot, the
- * others the lowest free ones, and t->p becomes pt->p, so that the SLs
- * and routes of the CAs left do not follow one gone or come back. Nothing
- * changes when the slots would not fit (more CAs on a switch than pt->p,
- * another family). */
-void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
-			const struct kr_fabric *pf, const struct kr_topo *pt);
+ * carried over to t (just recognised on f): a CA on a switch port (GUID,
+ * port number) that held a slot then (pt->held: its CA there or away)
+ * takes that slot, the others the lowest free ones, slots of CAs away
+ * last; t->p becomes pt->p. So the SLs and routes of the CAs left do not
+ * follow one gone or come back. Switches pf lacks keep what recognition
+ * gave them (the coordinates cache's slots, if any). Nothing changes when
+ * the slots would not fit (more CAs on a switch than pt->p, another
+ * family). KR_OK or KR_ENOMEM. */
+int kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
+		       const struct kr_fabric *pf, const struct kr_topo *pt);
 /* The coordinates file (also the persisted cache), documented in
  * knsroute.conf(5): a header (family, dims, wrap), then one switch per line,
- * "0xGUID c0 c1 ...", a crossbar with '*' in its own dimension. A conf's
- * coords_file or coords_cache names such a file for recognition to honour. */
+ * "0xGUID c0 c1 ...", a crossbar with '*' in its own dimension, a switch
+ * with CAs followed by "cas PORT:SLOT ..." (t->held). A conf's coords_file
+ * or coords_cache names such a file for recognition to honour. */
 int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 			const struct kr_topo *t);
 /* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */

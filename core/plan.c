@@ -186,8 +186,9 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 	*p = (struct kr_plan){ 0 };
 	start(c, p, KR_PHASE_TOPO);
 	rc = kr_topo_recognize(f, c, &p->topo, d);
-	if (!rc && prev && prev_f)
-		kr_topo_keep_slots(f, &p->topo, prev_f, &prev->topo);
+	if (!rc && prev && prev_f &&
+	    (rc = kr_topo_keep_slots(f, &p->topo, prev_f, &prev->topo)))
+		rc = kr_fail(d, rc, 0, "out of memory");
 	p->ms[KR_PHASE_TOPO] = now_ms() - t0;
 	if (!rc) {
 		start(c, p, KR_PHASE_ROUTE);

@@ -220,18 +220,24 @@ struct cache_ctx {
 	char *old;		/* the cache being replaced, or NULL */
 };
 
-/* A cache line's words after the first: a switch's coordinates. */
-static const char *coords_of(const char *line)
+/* A cache line's words after the first, up to its CA slots: a switch's
+ * coordinates (n characters). */
+static const char *coords_of(const char *line, size_t *n)
 {
-	return line + strcspn(line, " \t");
+	const char *c = line + strcspn(line, " \t"), *cas = strstr(c, " cas");
+
+	*n = cas ? (size_t)(cas - c) : strlen(c);
+	return c;
 }
 
 static int by_coords(const void *a, const void *b)
 {
-	const char *x = coords_of(*(char *const *)a);
-	const char *y = coords_of(*(char *const *)b);
+	size_t nx, ny;
+	const char *x = coords_of(*(char *const *)a, &nx);
+	const char *y = coords_of(*(char *const *)b, &ny);
+	int cmp = memcmp(x, y, nx < ny ? nx : ny);
 
-	return strcmp(x, y);
+	return cmp ? cmp : (nx > ny) - (nx < ny);
 }
 
 /* The lines of text that start with 0x (switches) or not (the header),

@@ -54,8 +54,9 @@ static int alloc_topo(struct kr_topo *t, const struct kr_fabric *f)
 	t->xbar = malloc((nx + 1) * sizeof(*t->xbar));
 	t->port_dir = malloc((size_t)f->nport + 1);
 	t->ca_slot = malloc(((size_t)f->nport + 1) * sizeof(*t->ca_slot));
+	t->held = malloc(((size_t)f->port0[f->nsw] + 1) * sizeof(*t->held));
 	if (!t->pos_sw || !t->sw_pos || !t->sw_xdim || !t->sw_xline ||
-	    !t->xbar || !t->port_dir || !t->ca_slot)
+	    !t->xbar || !t->port_dir || !t->ca_slot || !t->held)
 		return KR_ENOMEM;
 	memset(t->pos_sw, 0xff, (size_t)t->npos * sizeof(*t->pos_sw));
 	memset(t->xbar, 0xff, nx * sizeof(*t->xbar));
@@ -277,6 +278,22 @@ static void slots_by_port_number(const struct kr_fabric *f, struct kr_topo *t)
 			t->ca_slot[s] = rank[kr_port_num(f, (uint32_t)f->peer[s])];
 }
 
+/* Each switch port holds the slot of its CA; with a coordinates file
+ * that gives slots (a cache written while hosts were away, before OpenSM
+ * restarted), those slots come back. */
+static int held_slots(struct bctx *b)
+{
+	const struct kr_fabric *f = b->x->f;
+	const struct pins *pins = b->x->pins;
+	struct kr_topo *t = b->t;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)
+		t->held[s] = f->peer[s] < 0 ? KR_NONE : t->ca_slot[f->peer[s]];
+	if (!pins || !pins->held || pins->lab.family != t->family)
+		return KR_OK;
+	return topo_take_slots(f, t, pins->held, pins->p);
+}
+
 static int label_ports(struct bctx *b)
 {
 	const struct kr_fabric *f = b->x->f;
@@ -311,7 +328,7 @@ static int label_ports(struct bctx *b)
 			t->p = rank;
 	}
 	slots_by_port_number(f, t);
-	return KR_OK;
+	return held_slots(b);
 }
 
 static void count_parallel(struct bctx *b)

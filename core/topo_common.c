@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topo_int.h"
+
 const char *kr_family_name(enum kr_family fam)
 {
 	switch (fam) {
@@ -30,6 +32,7 @@ void kr_topo_free(struct kr_topo *t)
 	free(t->xbar);
 	free(t->port_dir);
 	free(t->ca_slot);
+	free(t->held);
 	free(t->sw_stage);
 	free(t->sw_order);
 	free(t->missing_link);
@@ -38,65 +41,106 @@ void kr_topo_free(struct kr_topo *t)
 	*t = (struct kr_topo){ 0 };
 }
 
-/* The slot CA port ca of t had under pt when the port it hangs off, on a
- * switch of the same GUID, held a CA then; KR_NONE otherwise. */
-static uint32_t slot_before(const struct kr_fabric *f, uint32_t ca,
-			    const struct kr_fabric *pf, const struct kr_topo *pt)
+/* The lowest slot below p that no CA of the switch took (used) and, when
+ * there is one, that none of its CAs away holds (away); p when none. */
+static unsigned free_slot(const bool *used, const bool *away, unsigned p)
 {
-	uint32_t at = (uint32_t)f->peer[ca], o = kr_node_by_guid(pf,
-						f->guid[f->owner[at]]);
-	unsigned port = kr_port_num(f, at);
-	int32_t was;
+	unsigned k, any = p;
 
-	if (o == KR_NONE || !kr_is_switch(pf, o) || port > pf->nports[o])
-		return KR_NONE;
-	was = pf->peer[pf->port0[o] + port];
-	return was < 0 ? KR_NONE : pt->ca_slot[was];
+	for (k = 0; k < p; k++) {
+		if (used[k])
+			continue;
+		if (!away[k])
+			return k;
+		if (any == p)
+			any = k;
+	}
+	return any;
 }
 
-void kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
-			const struct kr_fabric *pf, const struct kr_topo *pt)
+int topo_take_slots(const struct kr_fabric *f, struct kr_topo *t,
+		    const uint32_t *old, unsigned p)
 {
-	uint32_t *slot;
+	uint32_t nsp = f->port0[f->nsw], *slot, *held;
 
-	if (!t->ca_slot || !pt->ca_slot || t->family != pt->family ||
-	    pt->p < t->p || pt->p > 256 ||
-	    !(slot = malloc(((size_t)f->nport + 1) * sizeof(*slot))))
-		return;
-	/* KR_NONE for every CA port: the passes below give each its slot */
-	for (uint32_t s = 0; s < f->nport; s++)
-		slot[s] = KR_NONE;
+	if (!t->ca_slot || !t->held || p < t->p || p > 256)
+		return KR_OK;
+	slot = malloc(((size_t)f->nport + 1) * sizeof(*slot));
+	held = malloc(((size_t)nsp + 1) * sizeof(*held));
+	if (!slot || !held) {
+		free(slot);
+		free(held);
+		return KR_ENOMEM;
+	}
+	memcpy(slot, t->ca_slot, (size_t)f->nport * sizeof(*slot));
+	memset(held, 0xff, (size_t)nsp * sizeof(*held));
 	for (uint32_t u = 0; u < f->nsw; u++) {
-		bool used[256] = { false };
+		bool used[256] = { false }, away[256] = { false };
+		uint32_t s0 = f->port0[u], s1 = f->port0[u + 1];
 
-		/* first the CAs on ports that held one, then the others on
-		 * the lowest slots left */
+		for (uint32_t s = s0 + 1; s < s1; s++)
+			if (f->peer[s] < 0 && old[s] < p)
+				away[old[s]] = true;
+		/* first the CAs on ports that held a slot, then the others
+		 * on the lowest free ones */
 		for (int pass = 0; pass < 2; pass++)
-			for (unsigned port = 1; port <= f->nports[u]; port++) {
-				int32_t ca = f->peer[f->port0[u] + port];
-				uint32_t s = 0;
+			for (uint32_t s = s0 + 1; s < s1; s++) {
+				int32_t ca = f->peer[s];
+				unsigned k;
 
 				if (ca < 0 || t->ca_slot[ca] == KR_NONE ||
-				    slot[ca] != KR_NONE)
+				    held[s] != KR_NONE)
 					continue;
-				if (!pass) {
-					s = slot_before(f, (uint32_t)ca, pf, pt);
-					if (s >= pt->p || used[s])
+				k = pass ? free_slot(used, away, p) : old[s];
+				if (k >= p || (!pass && used[k])) {
+					if (!pass)
 						continue;
-				} else {
-					while (s < pt->p && used[s])
-						s++;
-					if (s == pt->p)
-						goto out;	/* does not fit */
+					free(slot);	/* does not fit */
+					free(held);
+					return KR_OK;
 				}
-				used[s] = true;
-				slot[ca] = s;
+				used[k] = true;
+				slot[ca] = held[s] = k;
+			}
+		/* a port whose CA is away keeps its slot while no CA took it */
+		for (uint32_t s = s0 + 1; s < s1; s++)
+			if (f->peer[s] < 0 && old[s] < p && !used[old[s]]) {
+				used[old[s]] = true;
+				held[s] = old[s];
 			}
 	}
-	memcpy(t->ca_slot, slot, (size_t)f->nport * sizeof(*slot));
-	t->p = pt->p;
-out:
-	free(slot);
+	free(t->ca_slot);
+	free(t->held);
+	t->ca_slot = slot;
+	t->held = held;
+	t->p = p;
+	return KR_OK;
+}
+
+int kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
+		       const struct kr_fabric *pf, const struct kr_topo *pt)
+{
+	uint32_t nsp = f->port0[f->nsw], *old;
+	int rc;
+
+	if (!t->held || !pt->held || t->family != pt->family)
+		return KR_OK;
+	if (!(old = malloc(((size_t)nsp + 1) * sizeof(*old))))
+		return KR_ENOMEM;
+	/* a switch pf lacks keeps what recognition gave it */
+	memcpy(old, t->held, (size_t)nsp * sizeof(*old));
+	for (uint32_t u = 0; u < f->nsw; u++) {
+		uint32_t o = kr_node_by_guid(pf, f->guid[u]);
+
+		if (o == KR_NONE || !kr_is_switch(pf, o))
+			continue;
+		for (unsigned port = 1; port <= f->nports[u]; port++)
+			old[f->port0[u] + port] = port <= pf->nports[o] ?
+				pt->held[pf->port0[o] + port] : KR_NONE;
+	}
+	rc = topo_take_slots(f, t, old, pt->p);
+	free(old);
+	return rc;
 }
 
 const char *kr_dim_name(unsigned d, char *buf, size_t len)

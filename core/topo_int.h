@@ -67,6 +67,10 @@ uint32_t lab_npos(const struct lab *l);	/* 0 when too large */
  * struct lab; switches of the file that the fabric lacks are dropped. */
 struct pins {
 	struct lab lab;
+	uint32_t *held;		/* [port0[nsw]] CA slots of switch ports
+				 * (kr_topo.held), KR_NONE where the file
+				 * gives none; NULL: it gives none at all */
+	unsigned p;		/* 1 + the largest slot in held */
 	uint32_t npinned;	/* fabric switches with a line in the file */
 	int from_cache;
 	const char *path;
@@ -75,6 +79,14 @@ struct pins {
 int pins_read(const struct kr_fabric *f, const char *path,
 	      struct pins *p, struct kr_diag *d);
 void pins_free(struct pins *p);
+
+/* The CA slots of t given back from old (t->held's meaning, indexed by
+ * f's switch ports) with p slots per switch: a CA on a port that held a
+ * slot takes it, the others the lowest free ones (those of CAs away
+ * last); a port whose CA is away keeps its slot while no CA took it.
+ * Nothing changes when the CAs do not fit. KR_OK or KR_ENOMEM. */
+int topo_take_slots(const struct kr_fabric *f, struct kr_topo *t,
+		    const uint32_t *old, unsigned p);
 
 /* A growing text of notes for the admin, one per line. */
 struct notes {

@@ -9,10 +9,14 @@
  *   0xGUID c0 c1 ...          a grid switch or KNS router
  *   0xGUID c0 * c2 ...        a KNS crossbar: '*' marks its dimension,
  *                             the other values name its line
+ *   ... cas P:S P:S ...       after a switch's coordinates: its CA slots
+ *                             by port number (kr_topo.held)
  * GUIDs the fabric does not have are skipped (the switch is gone). */
 #include "kr_topo.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +24,13 @@
 #include "kr_gen.h"
 #include "topo_int.h"
 
+/* A switch line with 256 CA slots fits ("254:255 " each). */
+#define LINE_MAX_COORDS 4096
+
 void pins_free(struct pins *p)
 {
 	lab_free(&p->lab);
+	free(p->held);
 	*p = (struct pins){ 0 };
 }
 
@@ -88,11 +96,57 @@ static int check_header(struct cread *r)
 	return KR_OK;
 }
 
-static int switch_line(struct cread *r, const char *gs, char **w, unsigned nw)
+static bool cas_item(const char *w, unsigned long *port, unsigned long *slot)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*w))
+		return false;
+	*port = strtoul(w, &end, 10);
+	if (*end != ':' || !isdigit((unsigned char)end[1]))
+		return false;
+	*slot = strtoul(end + 1, &end, 10);
+	return !*end && *port && *port <= 254 && *slot <= 255;
+}
+
+/* "cas P:S ..." of switch sw (KR_NONE: not in the fabric, only checked)
+ * into p->held. */
+static int cas_list(struct cread *r, uint32_t sw, char *list)
+{
+	const struct kr_fabric *f = r->f;
+	struct pins *p = r->p;
+	char *save = NULL;
+
+	if (sw != KR_NONE && !p->held) {
+		uint32_t n = f->port0[f->nsw];
+
+		if (!(p->held = malloc(((size_t)n + 1) * sizeof(*p->held))))
+			return kr_fail(r->d, KR_ENOMEM, r->line, "out of memory");
+		memset(p->held, 0xff, (size_t)n * sizeof(*p->held));
+	}
+	for (char *w = strtok_r(list, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		unsigned long port, slot;
+
+		if (!cas_item(w, &port, &slot))
+			return kr_fail(r->d, KR_EPARSE, r->line, "cas: expected "
+				       "PORT:SLOT (port 1..254, slot 0..255), "
+				       "not \"%s\"", w);
+		if (sw == KR_NONE || port > f->nports[sw])
+			continue;	/* a switch now smaller: not its port */
+		p->held[f->port0[sw] + port] = (uint32_t)slot;
+		if (slot + 1 > p->p)
+			p->p = (unsigned)slot + 1;
+	}
+	return KR_OK;
+}
+
+static int switch_line(struct cread *r, const char *gs, char **w, unsigned nw,
+		       char *cas)
 {
 	struct lab *l = &r->p->lab;
 	uint32_t pos = 0, st = 1, sw;
-	int star = -1;
+	int star = -1, rc;
 	char *end;
 	uint64_t guid;
 
@@ -122,11 +176,16 @@ static int switch_line(struct cread *r, const char *gs, char **w, unsigned nw)
 		pos += (uint32_t)v * st;
 	}
 	sw = kr_node_by_guid(r->f, guid);
-	if (sw == KR_NONE)
-		return KR_OK;
-	if (sw >= r->f->nsw)
+	if (sw != KR_NONE && sw >= r->f->nsw)
 		return kr_fail(r->d, KR_EPARSE, r->line, "0x%016" PRIx64 " is not "
 			       "a switch of the fabric", guid);
+	if (cas && star >= 0)
+		return kr_fail(r->d, KR_EPARSE, r->line, "cas: a crossbar has "
+			       "no CAs");
+	if (cas && (rc = cas_list(r, sw, cas)))
+		return rc;
+	if (sw == KR_NONE)
+		return KR_OK;
 	if (r->seen[sw])
 		return kr_fail(r->d, KR_EPARSE, r->line, "0x%016" PRIx64 " listed "
 			       "twice", guid);
@@ -143,18 +202,26 @@ static int switch_line(struct cread *r, const char *gs, char **w, unsigned nw)
 
 static int read_line(struct cread *r, char *buf)
 {
-	char *w[KR_MAX_DIM + 2], *save = NULL, *key;
+	char *w[KR_MAX_DIM + 2], *save = NULL, *key, *cas = NULL;
 	unsigned nw = 0;
 
 	buf[strcspn(buf, "#\r\n")] = '\0';
 	key = strtok_r(buf, " \t", &save);
 	if (!key)
 		return KR_OK;
-	while ((w[nw] = strtok_r(NULL, " \t", &save)))
+	while ((w[nw] = strtok_r(NULL, " \t", &save))) {
+		if (!strcmp(w[nw], "cas")) {	/* the rest is the CA list */
+			cas = save;
+			break;
+		}
 		if (++nw == KR_MAX_DIM + 2)
 			return kr_fail(r->d, KR_EPARSE, r->line, "too many values");
+	}
 	if (key[0] == '0' && (key[1] == 'x' || key[1] == 'X'))
-		return switch_line(r, key, w, nw);
+		return switch_line(r, key, w, nw, cas);
+	if (cas || !strcmp(key, "cas"))
+		return kr_fail(r->d, KR_EPARSE, r->line, "cas: only after a "
+			       "switch's coordinates");
 	return header(r, key, w, nw);
 }
 
@@ -162,7 +229,7 @@ int pins_read(const struct kr_fabric *f, const char *path, struct pins *p,
 	      struct kr_diag *d)
 {
 	struct cread r = { .f = f, .p = p, .d = d };
-	char buf[512];
+	char buf[LINE_MAX_COORDS];
 	FILE *fp;
 	int rc;
 
@@ -176,7 +243,11 @@ int pins_read(const struct kr_fabric *f, const char *path, struct pins *p,
 		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
 	while (!rc && fgets(buf, sizeof(buf), fp)) {
 		r.line++;
-		rc = read_line(&r, buf);
+		if (!strchr(buf, '\n') && !feof(fp))
+			rc = kr_fail(d, KR_EPARSE, r.line, "line longer than "
+				     "%d characters", LINE_MAX_COORDS - 2);
+		else
+			rc = read_line(&r, buf);
 	}
 	if (!rc && ferror(fp))
 		rc = kr_fail(d, KR_EIO, r.line, "read error");
@@ -209,12 +280,29 @@ static void put_dims(FILE *out, const struct kr_topo *t, const char *sep)
 		fprintf(out, "%s%u", d ? sep : "", t->k[d]);
 }
 
+/* " cas P:S ..." of switch sw, when its ports hold CA slots. */
+static void put_cas(FILE *out, const struct kr_fabric *f,
+		    const struct kr_topo *t, uint32_t sw)
+{
+	const char *sep = " cas";
+
+	for (unsigned port = 1; t->held && port <= f->nports[sw]; port++) {
+		uint32_t k = t->held[f->port0[sw] + port];
+
+		if (k == KR_NONE)
+			continue;
+		fprintf(out, "%s %u:%u", sep, port, k);
+		sep = "";
+	}
+}
+
 int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 			const struct kr_topo *t)
 {
 	fprintf(out, "# knsroute coordinates, see knsroute.conf(5): one switch "
 		"per line, \"GUID c0 c1 ...\";\n# a crossbar has '*' in its own "
-		"dimension.\nfamily %s\ndims ", kr_family_name(t->family));
+		"dimension; \"cas PORT:SLOT ...\" the CA slots.\nfamily %s\n"
+		"dims ", kr_family_name(t->family));
 	put_dims(out, t, "x");
 	if (t->family != KR_FAMILY_KNS) {
 		fputs("\nwrap", out);
@@ -227,6 +315,7 @@ int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 			continue;
 		fprintf(out, "0x%016" PRIx64 " ", f->guid[t->pos_sw[pos]]);
 		put_coords(out, t, pos, KR_NO_DIM, " ", "*");
+		put_cas(out, f, t, (uint32_t)t->pos_sw[pos]);
 		fputc('\n', out);
 	}
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {

@@ -97,7 +97,7 @@ printf 'coords_cache %s\n' "$T/cache" >"$T/k.conf" &&
 "$K" topo --conf "$T/k.conf" --coords "$T/less.net" >"$T/out" &&
 grep -qx 'missing switches: 1' "$T/out" &&
 grep '^0x' "$T/out" | cut -d'#' -f1 | sed 's/ *$//' | sort >"$T/a" &&
-grep '^0x' "$T/cache" | grep -v "$origin" | sort >"$T/b" &&
+grep '^0x' "$T/cache" | grep -v "$origin" | sed 's/ cas .*//' | sort >"$T/b" &&
 diff -u "$T/b" "$T/a" >&2
 kr_ok $? "--cache-out, then coords_cache keeps every label without the origin"
 

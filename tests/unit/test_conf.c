@@ -546,6 +546,22 @@ static void test_coords_file_errors(void **state)
 		{ "family mesh\nsize 3x3\n", 2, "expected family, dims, wrap" },
 		{ "family torus\ndims 3x3\nwrap yes maybe\n", 3, "wrap: expected yes or no" },
 		{ "family torus\ndims 3x3\n0xq 0 0\n", 3, "expected a GUID" },
+		{ "family torus\ndims 3x3\n0x0002c90000000000 0 0 cas 1\n", 3,
+		  "cas: expected PORT:SLOT (port 1..254, slot 0..255), not \"1\"" },
+		{ "family torus\ndims 3x3\n0x0002c90000000000 0 0 cas 0:1\n", 3,
+		  "not \"0:1\"" },
+		{ "family torus\ndims 3x3\n0x0002c90000000000 0 0 cas 1:256\n", 3,
+		  "not \"1:256\"" },
+		{ "family torus\ndims 3x3\n0x0002c90000000000 0 0 cas 1:0 2:-1\n", 3,
+		  "not \"2:-1\"" },
+		{ "family torus\ndims 3x3\n0x0000000000abcdef 0 0 cas 1:x\n", 3,
+		  "not \"1:x\"" },
+		{ "family torus\ndims 3x3\n0x0002c90000000000 0 cas 1:0\n", 3,
+		  "expected 2 coordinates, got 1" },
+		{ "family kns\ndims 3x3\n0x0002c90000000000 0 * cas 1:0\n", 3,
+		  "cas: a crossbar has no CAs" },
+		{ "family torus\ncas 1:0\n", 2,
+		  "cas: only after a switch's coordinates" },
 	};
 	struct kr_gen_opts o = opts(KR_FAMILY_TORUS, "3x3", 1, 0);
 	struct kr_fabric f;
@@ -566,6 +582,24 @@ static void test_coords_file_errors(void **state)
 		assert_string_equal(d.file, c.coords_file);
 		if (d.line != bad[i].line || !strstr(d.msg, bad[i].msg))
 			fail_msg("case %zu: line %u \"%s\"", i, d.line, d.msg);
+		kr_topo_free(&t);
+	}
+	{	/* a line past the reader's buffer is refused, not split */
+		char *text_long = malloc(5000);
+		size_t n;
+
+		assert_non_null(text_long);
+		n = (size_t)snprintf(text_long, 5000, "family torus\ndims 3x3\n"
+				     "0x0002c90000000000 0 0 cas");
+		while (n < 4900)
+			n += (size_t)snprintf(text_long + n, 5000 - n, " 1:0");
+		snprintf(text, sizeof(text), "coords_file %s\n",
+			 put_file("long.coords", text_long));
+		free(text_long);
+		conf_from(text, &c);
+		assert_int_equal(kr_topo_recognize(&f, &c, &t, &d), KR_EPARSE);
+		assert_int_equal(d.line, 3);
+		assert_non_null(strstr(d.msg, "line longer than 4094 characters"));
 		kr_topo_free(&t);
 	}
 	conf_from("coords_file /nonexistent/coords\n", &c);

@@ -3,11 +3,13 @@
  * delivery, minimal hops (BFS), link load, even use of parallel links. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -484,6 +486,72 @@ static void same_but(const struct kr_fabric *f, const struct kr_fabric *g,
 	}
 }
 
+/* Unlinks CA port ca of f (a host down). */
+static void unplug(struct kr_fabric *f, uint32_t ca)
+{
+	f->peer[f->peer[ca]] = -1;
+	f->peer[ca] = -1;
+}
+
+/* Whether some LID of g but gone has another LFT column or SL in b than
+ * in a. */
+static bool any_moved(const struct kr_fabric *g, const struct kr_plan *a,
+		      const struct kr_plan *b, unsigned gone)
+{
+	for (unsigned lid = 1; lid < a->tables.stride; lid++) {
+		if (lid == gone || kr_port_by_lid(g, lid) == KR_NONE)
+			continue;
+		if (a->tables.dlid_sl[lid] != b->tables.dlid_sl[lid])
+			return true;
+		for (uint32_t s = 0; s < g->nsw; s++)
+			if (kr_lft_port(&a->tables, s, lid) !=
+			    kr_lft_port(&b->tables, s, lid))
+				return true;
+	}
+	return false;
+}
+
+/* OpenSM restarted while the host is away (b, on g, in force): from the
+ * coordinates cache b's sweep left, the CAs left keep the slots and so
+ * the tables of a, the plan before the host went; the cache written
+ * then still holds the host's slot, which it gets back when it returns,
+ * after another restart. Without a cache the slots follow the live
+ * ports: with moved set (the first CA of a switch with shuffled ports
+ * gone) some other LID's tables move, so the cache is what keeps them. */
+static void restart_while_down(const struct kr_fabric *f,
+			       const struct kr_fabric *g,
+			       const struct kr_plan *a, const struct kr_plan *b,
+			       unsigned gone, bool moved)
+{
+	char path[] = "/tmp/kr-test-slots-XXXXXX";
+	struct kr_plan fresh, again, back;
+	struct kr_conf c;
+	struct kr_diag d = { 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	kr_conf_init(&c);
+	if (moved) {
+		if (kr_plan_build(g, &c, &fresh, &d))
+			fail_msg("plan without the host, no cache: %s", d.msg);
+		assert_true(any_moved(g, a, &fresh, gone));
+		kr_plan_free(&fresh);
+	}
+	assert_int_equal(kr_topo_cache_save(path, g, &b->topo, &d), KR_OK);
+	snprintf(c.coords_cache, sizeof(c.coords_cache), "%s", path);
+	if (kr_plan_build(g, &c, &again, &d))
+		fail_msg("plan without the host, from the cache: %s", d.msg);
+	same_but(f, g, a, &again, gone);
+	assert_int_equal(kr_topo_cache_save(path, g, &again.topo, &d), KR_OK);
+	if (kr_plan_build(f, &c, &back, &d))
+		fail_msg("plan with the host back, from the cache: %s", d.msg);
+	same_but(f, f, a, &back, 0);
+	kr_plan_free(&again);
+	kr_plan_free(&back);
+	unlink(path);
+}
+
 /* A host down (its CA unlinked, its LID gone): the CAs left on its switch
  * keep their slots, so every other LID keeps its LFT column and SL. On a
  * fabric cabled alike everywhere from the graph alone; with each switch's
@@ -512,8 +580,7 @@ static void host_down(struct kr_gen_opts o, unsigned which)
 				ca = (uint32_t)g.peer[s];
 	assert_int_not_equal(ca, KR_NONE);
 	g.lid[ca] = 0;
-	g.peer[g.peer[ca]] = -1;
-	g.peer[ca] = -1;
+	unplug(&g, ca);
 	assert_int_equal(kr_fabric_index_lids(&g, NULL), KR_OK);
 	if (!o.shuffle) {
 		if (kr_plan_build(&g, &c, &b, &d))
@@ -529,11 +596,67 @@ static void host_down(struct kr_gen_opts o, unsigned which)
 	if (kr_plan_rebuild(&f, &c, &g, &b, &back, &d))
 		fail_msg("plan with the host back: %s", d.msg);
 	same_but(&f, &f, &a, &back, 0);
+	kr_plan_free(&back);
+	restart_while_down(&f, &g, &a, &b, f.lid[ca], o.shuffle && which == 0);
 	kr_plan_free(&a);
 	kr_plan_free(&b);
-	kr_plan_free(&back);
 	kr_fabric_free(&f);
 	kr_fabric_free(&g);
+}
+
+/* Two hosts of one switch away over an OpenSM restart: the cache written
+ * while they are away holds their slots, so the one back first (after
+ * the restart) takes its own slot, not the lowest one free, the other's;
+ * without a cache it takes the live rank. On a torus with shuffled ports,
+ * so that the slots are not the port numbers' ranks. */
+static void test_away_hosts_keep_slots(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 3, 3 }, .wrap = { 1, 1 }, .p = 3,
+				 .shuffle = 1, .shuffle_seed = 5 };
+	char path[] = "/tmp/kr-test-away-XXXXXX";
+	struct kr_fabric f, g, h;
+	struct kr_topo a, b, t;
+	struct kr_conf c;
+	struct kr_diag d = { 0 };
+	uint32_t by_slot[3] = { KR_NONE, KR_NONE, KR_NONE };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_gen(&o, &g, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_gen(&o, &h, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &a, &d), KR_OK);
+	for (uint32_t s = f.port0[0] + 1; s < f.port0[1]; s++)
+		if (f.peer[s] >= 0 && a.ca_slot[f.peer[s]] != KR_NONE)
+			by_slot[a.ca_slot[f.peer[s]]] = (uint32_t)f.peer[s];
+	for (unsigned k = 0; k < 3; k++)
+		assert_int_not_equal(by_slot[k], KR_NONE);
+	unplug(&g, by_slot[0]);
+	unplug(&g, by_slot[2]);
+	assert_int_equal(kr_topo_recognize(&g, NULL, &b, &d), KR_OK);
+	assert_int_equal(kr_topo_keep_slots(&g, &b, &f, &a), KR_OK);
+	assert_int_equal(b.ca_slot[by_slot[1]], 1);
+	assert_int_equal(kr_topo_cache_save(path, &g, &b, &d), KR_OK);
+	unplug(&h, by_slot[0]);	/* the host of slot 2 back */
+	assert_int_equal(kr_topo_recognize(&h, NULL, &t, &d), KR_OK);
+	assert_int_not_equal(t.ca_slot[by_slot[2]], 2);
+	kr_topo_free(&t);
+	kr_conf_init(&c);
+	snprintf(c.coords_cache, sizeof(c.coords_cache), "%s", path);
+	assert_int_equal(kr_topo_recognize(&h, &c, &t, &d), KR_OK);
+	assert_int_equal(t.ca_slot[by_slot[1]], 1);
+	assert_int_equal(t.ca_slot[by_slot[2]], 2);
+	assert_int_equal(t.p, 3);
+	unlink(path);
+	kr_topo_free(&a);
+	kr_topo_free(&b);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	kr_fabric_free(&g);
+	kr_fabric_free(&h);
 }
 
 static void test_host_down_keeps_siblings(void **state)
@@ -570,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_hops_torus3x3),
 		cmocka_unit_test(test_hops_match_walk),
 		cmocka_unit_test(test_host_down_keeps_siblings),
+		cmocka_unit_test(test_away_hosts_keep_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -987,8 +987,8 @@ static void test_json_and_cache_text(void **state)
 		"    \"0x0000000000000003\": [2]\n  },\n"
 		"  \"missing_links\": [],\n  \"missing_switches\": []\n}\n";
 	static const char want_cache_tail[] =
-		"family torus\ndims 3\nwrap yes\n0x0000000000000001 0\n"
-		"0x0000000000000002 1\n0x0000000000000003 2\n";
+		"family torus\ndims 3\nwrap yes\n0x0000000000000001 0 cas 3:0\n"
+		"0x0000000000000002 1 cas 3:0\n0x0000000000000003 2 cas 3:0\n";
 	struct kr_fabric f;
 	struct kr_topo t;
 	char *text;
