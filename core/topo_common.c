@@ -91,10 +91,11 @@ int topo_take_slots(const struct kr_fabric *f, struct kr_topo *t,
 				if (ca < 0 || t->ca_slot[ca] == KR_NONE ||
 				    held[s] != KR_NONE)
 					continue;
-				k = pass ? free_slot(used, away, p) : old[s];
-				if (k >= p || (!pass && used[k])) {
-					if (!pass)
+				if (!pass) {
+					k = old[s];
+					if (k >= p || used[k])
 						continue;
+				} else if ((k = free_slot(used, away, p)) == p) {
 					free(slot);	/* does not fit */
 					free(held);
 					return KR_OK;

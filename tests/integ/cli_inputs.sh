@@ -21,7 +21,7 @@ T=$KR_TMP
 # A coords_file with a bad GUID on its line 7: every command that plans
 # names that file and line, not the fabric.
 "$K" topo --cache-out "$T/coords" "$T/t.net" >/dev/null &&
-	sed -n 7p "$T/coords" | grep -q '^0x[0-9a-f]* 1 0$' || exit 99
+	sed -n 7p "$T/coords" | grep -q '^0x[0-9a-f]* 1 0 cas 1:0$' || exit 99
 sed -i '7s/^0x[0-9a-f]*/0xzz/' "$T/coords"
 printf 'coords_file %s\n' "$T/coords" >"$T/bad.conf"
 bad=
