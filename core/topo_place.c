@@ -13,14 +13,17 @@
  * once more together; a tie that still stands means the graph cannot
  * tell, and when nothing else can be placed the first of the tied
  * arrangements is taken and noted: each is a grid the live fabric is a
- * part of. A link that spans a path from end to end closes it into a ring
+ * part of. Should a switch then fit nowhere (a cluster best on its own
+ * took another's place), all that were left are placed again in one
+ * search. A link that spans a path from end to end closes it into a ring
  * of that length. */
 #include "topo_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SEARCH_MAX 12			/* switches in one cluster */
+#define CLUSTER_MAX 12			/* switches in one cluster */
+#define SEARCH_MAX 32			/* in one search of all that are left */
 #define SEARCH_BUDGET 200000ul		/* arrangements tried */
 
 struct ptab {
@@ -104,7 +107,7 @@ struct search {
 	const struct ptab *t;
 	uint32_t *cl;		/* [SEARCH_MAX + 2] cluster, each after a
 				 * neighbour */
-	unsigned m;
+	unsigned m, limit;	/* listed, at most */
 	int32_t cur[SEARCH_MAX][TOPO_MAX_PRIME];
 	int32_t best[SEARCH_MAX][TOPO_MAX_PRIME];
 	uint64_t best_npos;
@@ -389,7 +392,7 @@ static int gather(struct search *sr, uint32_t w, uint8_t *mark)
 	const struct tgraph *g = p->g;
 	unsigned head = sr->m;
 
-	if (sr->m == SEARCH_MAX)
+	if (sr->m == sr->limit)
 		return 0;
 	sr->cl[sr->m++] = w;
 	mark[w] = 1;
@@ -399,7 +402,7 @@ static int gather(struct search *sr, uint32_t w, uint8_t *mark)
 
 			if (p->seen[x] || mark[x])
 				continue;
-			if (sr->m == SEARCH_MAX)
+			if (sr->m == sr->limit)
 				return 0;
 			mark[x] = 1;
 			sr->cl[sr->m++] = x;
@@ -492,7 +495,7 @@ static unsigned one_pass(struct search *sr, struct ptab *t, uint8_t *mark,
 			continue;
 		}
 		for (unsigned j = 0; j < sr->m; j++)
-			if (*njoint <= SEARCH_MAX)
+			if (*njoint <= CLUSTER_MAX)
 				joint[(*njoint)++] = sr->cl[j];
 	}
 	return placed;
@@ -503,11 +506,70 @@ static unsigned one_pass(struct search *sr, struct ptab *t, uint8_t *mark,
 static int joint_try(struct search *sr, struct ptab *t, const uint32_t *joint,
 		     unsigned njoint)
 {
-	if (!njoint || njoint > SEARCH_MAX)
+	if (!njoint || njoint > CLUSTER_MAX)
 		return 0;
 	memcpy(sr->cl, joint, njoint * sizeof(*joint));
 	sr->m = njoint;
 	return settle_list(sr, t, 0);
+}
+
+/* Every switch left to place, cluster after cluster, in one search
+ * (with the first of tied arrangements): 0 when they are too many. Its
+ * arrangements are bounded by the budget, not by the clusters' size:
+ * it runs once, where the passes before ran a search per cluster. */
+static int all_at_once(struct search *sr, struct ptab *t, uint8_t *mark)
+{
+	struct tplace *p = sr->p;
+
+	int rc = 1;
+
+	memset(mark, 0, p->g->n);
+	sr->m = 0;
+	sr->limit = SEARCH_MAX;
+	for (uint32_t w = 0; w < p->g->n && rc; w++)
+		if (!p->seen[w] && !mark[w] && has_placed_neighbour(p, w))
+			rc = gather(sr, w, mark);
+	rc = rc && sr->m && settle_list(sr, t, 1);
+	sr->limit = CLUSTER_MAX;
+	return rc;
+}
+
+/* The switches placed so far (by the classes), to start again from. */
+struct placed {
+	uint8_t *seen;
+	int32_t *pot;
+	uint32_t ring[TOPO_MAX_PRIME];
+};
+
+static int keep_placed(const struct tplace *p, struct placed *k)
+{
+	size_t n = p->g->n;
+
+	k->seen = malloc(n + 1);
+	k->pot = malloc((n * p->ng + 1) * sizeof(*k->pot));
+	if (!k->seen || !k->pot)
+		return KR_ENOMEM;
+	memcpy(k->seen, p->seen, n);
+	memcpy(k->pot, p->pot, n * p->ng * sizeof(*k->pot));
+	memcpy(k->ring, p->ring, sizeof(k->ring));
+	return KR_OK;
+}
+
+static void back_to(struct tplace *p, const struct placed *k)
+{
+	size_t n = p->g->n;
+
+	memcpy(p->seen, k->seen, n);
+	memcpy(p->pot, k->pot, n * p->ng * sizeof(*p->pot));
+	memcpy(p->ring, k->ring, sizeof(p->ring));
+}
+
+static uint32_t first_unplaced(const struct tplace *p)
+{
+	for (uint32_t w = 0; w < p->g->n; w++)
+		if (!p->seen[w])
+			return w;
+	return KR_NONE;
 }
 
 int place_rest(struct tplace *p, uint32_t *stuck)
@@ -515,8 +577,9 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 	const struct tgraph *g = p->g;
 	struct ptab t = { 0 };
 	struct search *sr = calloc(1, sizeof(*sr));
+	struct placed start = { 0 };
 	uint8_t *mark = calloc((size_t)g->n + 1, 1);
-	uint32_t size = 16, joint[SEARCH_MAX + 2];
+	uint32_t size = 16, joint[CLUSTER_MAX + 2];
 	unsigned njoint = 0;
 	int rc = KR_OK;
 
@@ -528,8 +591,9 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		sr->cl = malloc((SEARCH_MAX + 2) * sizeof(*sr->cl));
 		sr->p = p;
 		sr->t = &t;
+		sr->limit = CLUSTER_MAX;
 	}
-	if (!t.slot || !sr || !mark || !sr->cl) {
+	if (!t.slot || !sr || !mark || !sr->cl || keep_placed(p, &start)) {
 		rc = KR_ENOMEM;
 		goto out;
 	}
@@ -543,15 +607,25 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 	       joint_try(sr, &t, joint, njoint) ||
 	       one_pass(sr, &t, mark, joint, &njoint, 1))
 		;
-	for (uint32_t w = 0; w < g->n && !rc; w++)
-		if (!p->seen[w]) {
-			*stuck = w;
-			rc = KR_ETOPO;
-		}
+	/* A cluster best on its own can take the place of one that comes
+	 * later and then fits nowhere: all that were left, searched
+	 * together, go where they fit with each other. */
+	if (first_unplaced(p) != KR_NONE) {
+		back_to(p, &start);
+		index_placed(p, &t);
+		if (close_rings(p))
+			index_placed(p, &t);
+		while (all_at_once(sr, &t, mark))
+			;
+	}
+	if ((*stuck = first_unplaced(p)) != KR_NONE)
+		rc = KR_ETOPO;
 out:
 	if (sr)
 		free(sr->cl);
 	free(sr);
+	free(start.seen);
+	free(start.pot);
 	free(mark);
 	free(t.slot);
 	return rc;
