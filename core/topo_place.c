@@ -15,15 +15,16 @@
  * arrangements is taken and noted: each is a grid the live fabric is a
  * part of. Should a switch then fit nowhere (a cluster best on its own
  * took another's place), all that were left are placed again in one
- * search. A link that spans a path from end to end closes it into a ring
- * of that length. */
+ * search, or, too many for that, again cluster by cluster with clusters
+ * of up to 32. A link that spans a path from end to end closes it into a
+ * ring of that length. */
 #include "topo_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define CLUSTER_MAX 12			/* switches in one cluster */
-#define SEARCH_MAX 32			/* in one search of all that are left */
+#define SEARCH_MAX 32			/* in a search after that failed */
 #define SEARCH_BUDGET 200000ul		/* arrangements tried */
 
 struct ptab {
@@ -572,6 +573,33 @@ static uint32_t first_unplaced(const struct tplace *p)
 	return KR_NONE;
 }
 
+/* From the switches the classes placed (start), or from those placed so
+ * far when start is NULL. */
+static void start_from(struct tplace *p, struct ptab *t,
+		       const struct placed *start)
+{
+	if (start)
+		back_to(p, start);
+	index_placed(p, t);
+	/* a ring whose closing links lost their squares spans a path from
+	 * end to end already: unplaced switches step round it */
+	if (close_rings(p))
+		index_placed(p, t);
+}
+
+/* Cluster by cluster, clusters of up to sr->limit switches; a tie is
+ * taken only when nothing has a single best place. */
+static void by_clusters(struct search *sr, struct ptab *t, uint8_t *mark,
+			uint32_t *joint)
+{
+	unsigned njoint = 0;
+
+	while (one_pass(sr, t, mark, joint, &njoint, 0) ||
+	       joint_try(sr, t, joint, njoint) ||
+	       one_pass(sr, t, mark, joint, &njoint, 1))
+		;
+}
+
 int place_rest(struct tplace *p, uint32_t *stuck)
 {
 	const struct tgraph *g = p->g;
@@ -580,7 +608,6 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 	struct placed start = { 0 };
 	uint8_t *mark = calloc((size_t)g->n + 1, 1);
 	uint32_t size = 16, joint[CLUSTER_MAX + 2];
-	unsigned njoint = 0;
 	int rc = KR_OK;
 
 	while (size < 2 * g->n)
@@ -597,26 +624,21 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		rc = KR_ENOMEM;
 		goto out;
 	}
-	index_placed(p, &t);
-	/* a ring whose closing links lost their squares spans a path from
-	 * end to end already: unplaced switches step round it */
-	if (close_rings(p))
-		index_placed(p, &t);
-	/* a tie is taken only when nothing has a single best place */
-	while (one_pass(sr, &t, mark, joint, &njoint, 0) ||
-	       joint_try(sr, &t, joint, njoint) ||
-	       one_pass(sr, &t, mark, joint, &njoint, 1))
-		;
+	start_from(p, &t, NULL);
+	by_clusters(sr, &t, mark, joint);
 	/* A cluster best on its own can take the place of one that comes
 	 * later and then fits nowhere: all that were left, searched
-	 * together, go where they fit with each other. */
+	 * together, go where they fit with each other; too many for that,
+	 * clusters as large go one by one. */
 	if (first_unplaced(p) != KR_NONE) {
-		back_to(p, &start);
-		index_placed(p, &t);
-		if (close_rings(p))
-			index_placed(p, &t);
+		start_from(p, &t, &start);
 		while (all_at_once(sr, &t, mark))
 			;
+	}
+	if (first_unplaced(p) != KR_NONE) {
+		start_from(p, &t, &start);
+		sr->limit = SEARCH_MAX;
+		by_clusters(sr, &t, mark, joint);
 	}
 	if ((*stuck = first_unplaced(p)) != KR_NONE)
 		rc = KR_ETOPO;

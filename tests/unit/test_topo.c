@@ -476,13 +476,17 @@ static void test_faulty_grids_any_order(void **state)
  * a later one, which then fitted nowhere ("cannot be placed"), in the
  * file's order and shuffled alike; e.g. a 4x6 mesh without (1,1)-(1,2)
  * and (2,1)-(2,2) (fail 2, seed 16), its halves joined by the border
- * links alone. Placed again together, every ordering is read as the
- * truth, or as a reading that fits equally, noted. */
+ * links alone. Placed again together (or in larger clusters when they
+ * are too many for one search), every ordering is read as the truth, or
+ * as a reading that fits equally, noted. */
 static void test_clusters_placed_together(void **state)
 {
 	static const struct { const char *dims; unsigned fail, seed; } cases[] = {
 		{ "4x6", 2, 16 }, { "3x5", 3, 6 }, { "4x4", 4, 7 },
 		{ "6x6", 4, 4 }, { "5x5", 5, 8 },
+		/* more left after the first search than one search takes:
+		 * clusters of up to 32, one by one */
+		{ "8x8", 15, 13 },
 	};
 
 	(void)state;
