@@ -250,7 +250,7 @@ static unsigned families(struct rctx *x, enum kr_family *fam)
 	return 1;
 }
 
-static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
+static int read_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 {
 	struct lab l = { 0 };
 	int rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
@@ -259,6 +259,39 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 		rc = topo_build(x, &l, fam != KR_FAMILY_KNS ? TOPO_BUILD_RIGID : 0,
 				t);
 	lab_free(&l);
+	return rc;
+}
+
+/* A torus or mesh reading refused after the placement search placed some
+ * switches cluster by cluster, one best on its own where another fitted
+ * better, is tried once more with all of them placed together; the first
+ * refusal is the one reported, and the notes are the reading's taken. */
+static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
+{
+	size_t nlen = x->notes->len, clen = x->conflicts->len;
+	unsigned nn = x->notes->n, cn = x->conflicts->n;
+	struct kr_diag first;
+	int rc;
+
+	x->jointly = x->searched = 0;
+	rc = read_family(x, fam, t);
+	if (rc != KR_ETOPO || fam == KR_FAMILY_KNS || !x->searched ||
+	    x->conflicts->n > cn)
+		return rc;
+	first = *x->d;
+	x->notes->len = nlen;
+	x->notes->n = nn;
+	x->conflicts->len = clen;
+	x->conflicts->n = cn;
+	if (x->notes->buf)
+		x->notes->buf[nlen] = '\0';
+	if (x->conflicts->buf)
+		x->conflicts->buf[clen] = '\0';
+	x->jointly = 1;
+	rc = read_family(x, fam, t);
+	x->jointly = 0;
+	if (rc == KR_ETOPO)
+		*x->d = first;
 	return rc;
 }
 

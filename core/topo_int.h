@@ -109,6 +109,11 @@ struct rctx {
 	struct notes *conflicts;	/* conf or coords file vs graph */
 	struct notes *notes;		/* worth telling, not an error */
 	struct kr_diag *d;
+	/* torus and mesh: the switches the classes leave go to one search
+	 * together first (a second reading, after the first was refused);
+	 * and whether the search placed any (it could place them another
+	 * way) */
+	int jointly, searched;
 };
 
 /* 1: bipartite with every CA switch on one side, 2: bipartite without
@@ -231,6 +236,7 @@ struct tplace {
 	int32_t lo[TOPO_MAX_PRIME], hi[TOPO_MAX_PRIME];	/* extent so far */
 	const struct kr_fabric *f;
 	struct notes *notes;	/* clusters placed by choice among equals */
+	int jointly;		/* all at once first (rctx.jointly) */
 };
 
 /* KR_ETOPO with *stuck when a switch has no place at all (or too many

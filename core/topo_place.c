@@ -625,7 +625,8 @@ int place_rest(struct tplace *p, uint32_t *stuck)
 		goto out;
 	}
 	start_from(p, &t, NULL);
-	by_clusters(sr, &t, mark, joint);
+	if (!p->jointly)
+		by_clusters(sr, &t, mark, joint);
 	/* A cluster best on its own can take the place of one that comes
 	 * later and then fits nowhere: all that were left, searched
 	 * together, go where they fit with each other; too many for that,

@@ -528,10 +528,11 @@ static int coordinates(struct tan *t, struct prime *pr)
 {
 	const struct tgraph *g = t->g;
 	struct tplace pl = { .g = g, .ng = t->ng, .pot = t->pot, .seen = t->seen,
-			     .f = t->x->f, .notes = t->x->notes };
+			     .f = t->x->f, .notes = t->x->notes,
+			     .jointly = t->x->jointly };
 	uint32_t stuck = 0;
 	uint64_t npos = 1;
-	int rc;
+	int rc, left = 0;
 
 	memcpy(pl.ring, t->gcd, sizeof(pl.ring));
 	for (uint32_t e = 0; e < g->nedge; e++) {
@@ -546,7 +547,11 @@ static int coordinates(struct tan *t, struct prime *pr)
 			return kr_fail(t->x->d, KR_ETOPO, 0, "a cycle winds %u "
 				       "step%s round a dimension: twisted links",
 				       pl.ring[h], pl.ring[h] == 1 ? "" : "s");
+	for (uint32_t v = 0; v < g->n; v++)
+		left |= !t->seen[v];
 	rc = place_rest(&pl, &stuck);
+	/* refused later, the search's placement is the one to doubt */
+	t->x->searched = !rc && left;
 	if (rc == KR_ETOPO)
 		return kr_fail(t->x->d, rc, 0, "switch \"%s\" cannot be placed: "
 			       "too many links or switches around it are "

@@ -477,8 +477,9 @@ static void test_faulty_grids_any_order(void **state)
  * file's order and shuffled alike; e.g. a 4x6 mesh without (1,1)-(1,2)
  * and (2,1)-(2,2) (fail 2, seed 16), its halves joined by the border
  * links alone. Placed again together (or in larger clusters when they
- * are too many for one search), every ordering is read as the truth, or
- * as a reading that fits equally, noted. */
+ * are too many for one search), and the whole reading taken again with
+ * them placed together when topo_build refuses it, every ordering is
+ * read as the truth, or as a reading that fits equally, noted. */
 static void test_clusters_placed_together(void **state)
 {
 	static const struct { const char *dims; unsigned fail, seed; } cases[] = {
@@ -487,6 +488,11 @@ static void test_clusters_placed_together(void **state)
 		/* more left after the first search than one search takes:
 		 * clusters of up to 32, one by one */
 		{ "8x8", 15, 13 },
+		/* placed cluster by cluster, a switch went where rigid()
+		 * found it fitted better elsewhere ("switch(0,0) fits at
+		 * (0,2) better than at (0,0)"): the reading is taken again,
+		 * all of them placed together */
+		{ "4x4", 6, 17 }, { "3x5", 6, 6 },
 	};
 
 	(void)state;
