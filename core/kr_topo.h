@@ -63,12 +63,14 @@ struct kr_topo {
 	uint32_t *sw_xline;	/* [nsw] KNS crossbar line (pos with own dim 0) */
 	int32_t *xbar;		/* [npos*ndim] KNS: crossbar serving (pos, d), -1 */
 	uint8_t *port_dir;	/* [nport] see KR_DIR_* */
-	uint32_t *ca_slot;	/* [nport] CA port: rank of its switch port's
-				 * number among those CAs hang off anywhere,
-				 * when every switch uses the same p numbers
-				 * (a CA gone leaves its siblings' slots);
-				 * else among its switch's live CA ports;
-				 * KR_NONE for other ports */
+	uint32_t *ca_slot;	/* [nport] CA port: the slot its switch port
+				 * held before (held: from the plan in force
+				 * or the coordinates cache), else the rank
+				 * of that port's number among those CAs hang
+				 * off anywhere, when every switch uses the
+				 * same p numbers (a CA gone leaves its
+				 * siblings' slots), else among its switch's
+				 * live CA ports; KR_NONE for other ports */
 	uint32_t *held;		/* [port0[nsw]] switch port: the slot of
 				 * the CA on it, or of the one last on it
 				 * while that CA is away and no other took
