@@ -521,7 +521,6 @@ static int joint_try(struct search *sr, struct ptab *t, const uint32_t *joint,
 static int all_at_once(struct search *sr, struct ptab *t, uint8_t *mark)
 {
 	struct tplace *p = sr->p;
-
 	int rc = 1;
 
 	memset(mark, 0, p->g->n);
