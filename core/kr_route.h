@@ -19,6 +19,13 @@
  * when a LID's port hangs off no recognised switch. */
 int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d);
+/* kr_route with the rows computed by threads threads (1 or 2; 0: 2 from
+ * KR_ROUTE_THREAD_MIN LFT entries on, as kr_route does): the same tables. */
+int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
+		     const struct kr_conf *c, struct kr_tables *t,
+		     struct kr_diag *d, unsigned threads);
+#define KR_ROUTE_THREAD_MIN (1u << 20)	/* below, a thread costs more
+					 * than half the rows */
 /* route_updn.c, part of kr_route on a KNS with s > 1: the LFT columns of
  * the subnet switches' LIDs, up*-down* over the live links. */
 int kr_route_subnet_switches(const struct kr_fabric *f,

@@ -13,6 +13,7 @@
  * (row_parallel). */
 #include "kr_route.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,8 @@ struct router {
 	uint32_t *gstart;		/* [nsw * ngroup + 1] into gport */
 	uint8_t *gport;
 	struct par_lid *plid;		/* [2 * stride] row_parallel's LIDs */
-	uint32_t *pcount;		/* [max draw + 2] its counting sort */
+	uint32_t *pcount;		/* [npcount] its counting sort */
+	size_t npcount;			/* max draw + 2 */
 	uint64_t *pload;		/* [512] its traffic and LIDs per port */
 	uint32_t *through[KR_MAX_DIM];	/* torus, mesh: [(t * k + c) * 2 +
 					 * parity] the places of a line whose
@@ -782,8 +784,9 @@ static int parallel_scratch(struct router *r, uint32_t stride)
 		return KR_OK;
 	if (torus && build_through(r))
 		return KR_ENOMEM;
+	r->npcount = maxw + 2;
 	r->plid = malloc(2 * (size_t)stride * sizeof(*r->plid));
-	r->pcount = malloc((maxw + 2) * sizeof(*r->pcount));
+	r->pcount = malloc(r->npcount * sizeof(*r->pcount));
 	r->pload = malloc(512 * sizeof(*r->pload));
 	r->gof = malloc(r->ncls + 1);
 	r->wof = malloc((r->ncls + 1) * sizeof(*r->wof));
@@ -816,8 +819,99 @@ static int check_topo(const struct kr_topo *t, const struct kr_fabric *f,
 	return KR_OK;
 }
 
+/* A router for the rows another thread computes: r's tables, scratch of
+ * its own for what route_row writes. */
+static int row_router(struct router *b, const struct router *r,
+		      uint32_t stride)
+{
+	*b = *r;
+	b->portof = malloc(stride);
+	b->multi = malloc(stride);
+	b->gof = NULL;
+	b->wof = NULL;
+	b->plid = NULL;
+	b->pcount = NULL;
+	b->pload = NULL;
+	if (r->plid) {
+		b->plid = malloc(2 * (size_t)stride * sizeof(*b->plid));
+		b->pcount = malloc(r->npcount * sizeof(*b->pcount));
+		b->pload = malloc(512 * sizeof(*b->pload));
+		b->gof = malloc(r->ncls + 1);
+		b->wof = malloc((r->ncls + 1) * sizeof(*b->wof));
+	}
+	return b->portof && b->multi && (!r->plid || (b->plid && b->pcount &&
+	       b->pload && b->gof && b->wof)) ? KR_OK : KR_ENOMEM;
+}
+
+static void row_router_free(struct router *b)
+{
+	free(b->portof);
+	free(b->multi);
+	free(b->gof);
+	free(b->wof);
+	free(b->plid);
+	free(b->pcount);
+	free(b->pload);
+}
+
+struct rows {
+	struct router *r;
+	uint8_t *lft;
+	uint32_t stride, from, to;
+};
+
+static void *route_rows(void *arg)
+{
+	const struct rows *w = arg;
+
+	for (uint32_t sw = w->from; sw < w->to; sw++)
+		route_row(w->r, sw, w->lft + (size_t)sw * w->stride, w->stride);
+	return NULL;
+}
+
+/* Rows are independent: with threads 2 (0: when the table is large
+ * enough to gain), a second thread takes the upper half of the switches.
+ * Without the memory or the thread for it, this one takes them all. */
+static void route_all(struct router *r, uint8_t *lft, uint32_t stride,
+		      unsigned threads)
+{
+	uint32_t nsw = r->f->nsw;
+	struct router b;
+	struct rows lo = { r, lft, stride, 0, nsw }, hi = lo;
+	pthread_t th;
+
+	if (!threads)
+		threads = (uint64_t)nsw * stride >= KR_ROUTE_THREAD_MIN ? 2 : 1;
+	if (threads < 2 || nsw < 2) {
+		route_rows(&lo);
+		return;
+	}
+	if (row_router(&b, r, stride)) {
+		row_router_free(&b);
+		route_rows(&lo);
+		return;
+	}
+	lo.to = hi.from = nsw / 2;
+	hi.r = &b;
+	if (pthread_create(&th, NULL, route_rows, &hi)) {
+		lo.to = nsw;
+		route_rows(&lo);
+	} else {
+		route_rows(&lo);
+		pthread_join(th, NULL);
+	}
+	row_router_free(&b);
+}
+
 int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 	     const struct kr_conf *c, struct kr_tables *t, struct kr_diag *d)
+{
+	return kr_route_threads(f, topo, c, t, d, 0);
+}
+
+int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
+		     const struct kr_conf *c, struct kr_tables *t,
+		     struct kr_diag *d, unsigned threads)
 {
 	struct router r = { .f = f, .t = topo };
 	uint32_t stride = f->max_lid + 1;
@@ -844,8 +938,8 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = build_classes(&r, stride, d);
 	if (!rc)
 		rc = parallel_scratch(&r, stride);
-	for (uint32_t sw = 0; !rc && sw < f->nsw; sw++)
-		route_row(&r, sw, t->lft + (size_t)sw * stride, stride);
+	if (!rc)
+		route_all(&r, t->lft, stride, threads);
 	if (!rc && topo->s > 1)
 		rc = kr_route_subnet_switches(f, topo, t);
 	if (rc == KR_ENOMEM)

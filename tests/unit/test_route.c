@@ -486,6 +486,55 @@ static void same_but(const struct kr_fabric *f, const struct kr_fabric *g,
 	}
 }
 
+/* Rows computed by two threads are the rows one thread computes: a torus
+ * with parallel links (row_parallel's scratch) and a link out, a mesh with
+ * LMC 1 (two dimension orders), and KNS with and without subnets, each
+ * with an odd number of switches or not. One is large enough for the
+ * threads to overlap, where scratch they shared would mix rows. */
+static void test_rows_in_two_threads(void **state)
+{
+	static const struct { enum kr_family fam; const char *dims; unsigned p, par, lmc, radix, fail; } cases[] = {
+		{ KR_FAMILY_TORUS, "5x3x3", 2, 2, 0, 0, 1 },
+		/* large enough for the two threads to overlap */
+		{ KR_FAMILY_TORUS, "8x8x6", 2, 2, 0, 0, 3 },
+		{ KR_FAMILY_MESH, "4x3", 2, 1, 1, 0, 0 },
+		{ KR_FAMILY_KNS, "3x3", 3, 1, 0, 0, 0 },
+		{ KR_FAMILY_KNS, "4x4", 2, 1, 0, 4, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kr_gen_opts o = { .family = cases[i].fam, .p = cases[i].p,
+					 .parallel = cases[i].par, .lmc = cases[i].lmc,
+					 .assign_lids = 1, .radix = cases[i].radix,
+					 .shuffle = 1, .shuffle_seed = 3,
+					 .fail = cases[i].fail, .fail_seed = 2 };
+		struct kr_fabric f;
+		struct kr_topo t;
+		struct kr_tables one, two;
+		struct kr_diag d = { 0 };
+
+		assert_int_equal(kr_parse_dims(cases[i].dims, o.k, &o.ndim, NULL), 0);
+		for (unsigned j = 0; j < o.ndim; j++)
+			o.wrap[j] = cases[i].fam == KR_FAMILY_TORUS;
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+		if (kr_topo_recognize(&f, NULL, &t, &d))
+			fail_msg("case %zu: %s", i, d.msg);
+		assert_int_equal(kr_route_threads(&f, &t, NULL, &one, &d, 1), KR_OK);
+		for (int rep = 0; rep < 8; rep++) {	/* timing varies */
+			assert_int_equal(kr_route_threads(&f, &t, NULL, &two, &d,
+							  2), KR_OK);
+			assert_int_equal(one.stride, two.stride);
+			assert_memory_equal(one.lft, two.lft,
+					    (size_t)f.nsw * one.stride);
+			kr_tables_free(&two);
+		}
+		kr_tables_free(&one);
+		kr_topo_free(&t);
+		kr_fabric_free(&f);
+	}
+}
+
 /* Unlinks CA port ca of f (a host down). */
 static void unplug(struct kr_fabric *f, uint32_t ca)
 {
@@ -694,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_hops_match_walk),
 		cmocka_unit_test(test_host_down_keeps_siblings),
 		cmocka_unit_test(test_away_hosts_keep_slots),
+		cmocka_unit_test(test_rows_in_two_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
