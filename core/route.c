@@ -156,25 +156,31 @@ unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo)
 	return (1u << lmc) < n ? 1u << lmc : n;
 }
 
+/* What route_row writes: a router's own, also in a second thread's. */
+static void row_router_free(struct router *b)
+{
+	free(b->portof);
+	free(b->multi);
+	free(b->gof);
+	free(b->wof);
+	free(b->plid);
+	free(b->pcount);
+	free(b->pload);
+}
+
 static void router_free(struct router *r)
 {
+	row_router_free(r);
 	free(r->cls);
 	free(r->dcl);
 	free(r->lstart);
 	free(r->llid);
 	free(r->lport);
-	free(r->portof);
-	free(r->multi);
-	free(r->gof);
-	free(r->wof);
 	free(r->is_ca);
 	free(r->coord);
 	free(r->gstart);
 	for (unsigned d = 0; d < KR_MAX_DIM; d++)
 		free(r->through[d]);
-	free(r->plid);
-	free(r->pcount);
-	free(r->pload);
 	free(r->gport);
 	free(r->dok);
 	free(r->uok);
@@ -843,16 +849,6 @@ static int row_router(struct router *b, const struct router *r,
 	       b->pload && b->gof && b->wof)) ? KR_OK : KR_ENOMEM;
 }
 
-static void row_router_free(struct router *b)
-{
-	free(b->portof);
-	free(b->multi);
-	free(b->gof);
-	free(b->wof);
-	free(b->plid);
-	free(b->pcount);
-	free(b->pload);
-}
 
 struct rows {
 	struct router *r;
