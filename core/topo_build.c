@@ -529,7 +529,9 @@ static int rigid(struct bctx *b)
 						       "switch \"%s\" fits at %s "
 						       "better than at %s: too "
 						       "many links or switches "
-						       "missing around it",
+						       "missing around it (a "
+						       "coords_file places every "
+						       "switch, knsroute.conf(5))",
 						       nm(b, sw), z, a);
 				notes_add(b->x->notes, "switch \"%s\" placed at "
 					  "%s by choice: it fits at %s as well",

@@ -555,7 +555,8 @@ static int coordinates(struct tan *t, struct prime *pr)
 	if (rc == KR_ETOPO)
 		return kr_fail(t->x->d, rc, 0, "switch \"%s\" cannot be placed: "
 			       "too many links or switches around it are "
-			       "missing", nm(t, stuck));
+			       "missing (a coords_file places every switch, "
+			       "knsroute.conf(5))", nm(t, stuck));
 	if (rc)
 		return rc;
 	close_rings(&pl);

@@ -5,7 +5,7 @@
 # table 11.3 through `knsroute stats`.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 16
+kr_plan 17
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -104,5 +104,18 @@ kr_ok $? "gen: --mesh-dims makes a dimension a line"
 	"$K" route "$T/kf.net" --out "$T/kf" -q >/dev/null &&
 	[ "$(grep -c '^recognition: router "router([01],2)" placed at [0-3] in dimension 0 of the 2 places' "$T/kf/summary")" -eq 2 ]
 kr_ok $? "route: routers placed by choice are named in the summary"
+
+# A mesh with 20 of its 180 links out at a first sweep: refused, with the
+# remedy named; the coordinates file of the intact fabric then places
+# every switch, and the faults are repaired and checked.
+"$K" gen mesh --dims 10x10 --p 1 --fail 20 --seed 2 --shuffle 2 -o "$T/hurt.net" 2>/dev/null &&
+	"$K" gen mesh --dims 10x10 --p 1 --shuffle 2 -o "$T/whole.net" &&
+	"$K" topo "$T/whole.net" --cache-out "$T/whole.coords" >/dev/null
+"$K" route "$T/hurt.net" --out "$T/hurt" -q >/dev/null 2>"$T/hurt.err"
+[ $? -eq 1 ] && grep -q "cannot be placed: .* (a coords_file places every switch, knsroute.conf(5))" "$T/hurt.err" &&
+	printf 'coords_file %s\n' "$T/whole.coords" >"$T/whole.conf" &&
+	"$K" route "$T/hurt.net" --conf "$T/whole.conf" --out "$T/hurt" -q >"$T/hurt.out" &&
+	grep -q "check passed" "$T/hurt.out" && grep -q "^repair: 20 faults:" "$T/hurt/summary"
+kr_ok $? "route: a mesh too damaged to read names coords_file, which then places it"
 
 kr_done
