@@ -156,8 +156,8 @@ unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo)
 	return (1u << lmc) < n ? 1u << lmc : n;
 }
 
-/* What route_row writes: a router's own, also in a second thread's. */
-static void row_router_free(struct router *b)
+/* row_scratch's: a router's own, also in a second thread's. */
+static void row_scratch_free(struct router *b)
 {
 	free(b->portof);
 	free(b->multi);
@@ -170,7 +170,7 @@ static void row_router_free(struct router *b)
 
 static void router_free(struct router *r)
 {
-	row_router_free(r);
+	row_scratch_free(r);
 	free(r->cls);
 	free(r->dcl);
 	free(r->lstart);
@@ -409,10 +409,8 @@ static int build_classes(struct router *r, uint32_t stride, struct kr_diag *d)
 	r->lstart = calloc(2 * (size_t)f->nsw + 2, sizeof(*r->lstart));
 	r->llid = malloc((size_t)stride * sizeof(*r->llid));
 	r->lport = malloc(stride);
-	r->portof = malloc(stride);
-	r->multi = malloc(stride);
 	if (key_of && r->cls && r->dcl && r->lstart &&
-	    r->llid && r->lport && r->portof && r->multi) {
+	    r->llid && r->lport) {
 		memset(key_of, 0xff, nkey * sizeof(*key_of));
 		rc = classify_lids(r, stride, key_of, d);
 	}
@@ -774,9 +772,10 @@ static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 		row_parallel(r, sw, row, stride);
 }
 
-/* row_parallel's tables and scratch, when some group has parallel links.
- * The counting sort's range: no LID draws more than every source of the
- * grid (per CA of a switch), or one per LID on a KNS. */
+/* row_parallel's tables, when some group has parallel links (then
+ * r->npcount is set, for row_scratch). The counting sort's range: no LID
+ * draws more than every source of the grid (per CA of a switch), or one
+ * per LID on a KNS. */
 static int parallel_scratch(struct router *r, uint32_t stride)
 {
 	int torus = r->t->family != KR_FAMILY_KNS;
@@ -791,14 +790,7 @@ static int parallel_scratch(struct router *r, uint32_t stride)
 	if (torus && build_through(r))
 		return KR_ENOMEM;
 	r->npcount = maxw + 2;
-	r->plid = malloc(2 * (size_t)stride * sizeof(*r->plid));
-	r->pcount = malloc(r->npcount * sizeof(*r->pcount));
-	r->pload = malloc(512 * sizeof(*r->pload));
-	r->gof = malloc(r->ncls + 1);
-	r->wof = malloc((r->ncls + 1) * sizeof(*r->wof));
-	r->is_ca = malloc(stride);
-	if (!r->plid || !r->pcount || !r->pload || !r->gof || !r->wof ||
-	    !r->is_ca)
+	if (!(r->is_ca = malloc(stride)))
 		return KR_ENOMEM;
 	for (uint32_t lid = 0; lid < stride; lid++) {
 		uint32_t slot = kr_port_by_lid(r->f, lid);
@@ -825,30 +817,22 @@ static int check_topo(const struct kr_topo *t, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-/* A router for the rows another thread computes: r's tables, scratch of
- * its own for what route_row writes. */
-static int row_router(struct router *b, const struct router *r,
-		      uint32_t stride)
+/* What route_row writes, for one thread: the port per class and, with
+ * parallel links (r->npcount), row_parallel's scratch. */
+static int row_scratch(struct router *r, uint32_t stride)
 {
-	*b = *r;
-	b->portof = malloc(stride);
-	b->multi = malloc(stride);
-	b->gof = NULL;
-	b->wof = NULL;
-	b->plid = NULL;
-	b->pcount = NULL;
-	b->pload = NULL;
-	if (r->plid) {
-		b->plid = malloc(2 * (size_t)stride * sizeof(*b->plid));
-		b->pcount = malloc(r->npcount * sizeof(*b->pcount));
-		b->pload = malloc(512 * sizeof(*b->pload));
-		b->gof = malloc(r->ncls + 1);
-		b->wof = malloc((r->ncls + 1) * sizeof(*b->wof));
+	r->portof = malloc(stride);
+	r->multi = malloc(stride);
+	if (r->npcount) {
+		r->plid = malloc(2 * (size_t)stride * sizeof(*r->plid));
+		r->pcount = malloc(r->npcount * sizeof(*r->pcount));
+		r->pload = malloc(512 * sizeof(*r->pload));
+		r->gof = malloc(r->ncls + 1);
+		r->wof = malloc((r->ncls + 1) * sizeof(*r->wof));
 	}
-	return b->portof && b->multi && (!r->plid || (b->plid && b->pcount &&
-	       b->pload && b->gof && b->wof)) ? KR_OK : KR_ENOMEM;
+	return r->portof && r->multi && (!r->npcount || (r->plid &&
+	       r->pcount && r->pload && r->gof && r->wof)) ? KR_OK : KR_ENOMEM;
 }
-
 
 struct rows {
 	struct router *r;
@@ -882,8 +866,9 @@ static void route_all(struct router *r, uint8_t *lft, uint32_t stride,
 		route_rows(&lo);
 		return;
 	}
-	if (row_router(&b, r, stride)) {
-		row_router_free(&b);
+	b = *r;	/* r's tables, its own scratch */
+	if (row_scratch(&b, stride)) {
+		row_scratch_free(&b);
 		route_rows(&lo);
 		return;
 	}
@@ -896,7 +881,7 @@ static void route_all(struct router *r, uint8_t *lft, uint32_t stride,
 		route_rows(&lo);
 		pthread_join(th, NULL);
 	}
-	row_router_free(&b);
+	row_scratch_free(&b);
 }
 
 int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
@@ -934,6 +919,8 @@ int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 		rc = build_classes(&r, stride, d);
 	if (!rc)
 		rc = parallel_scratch(&r, stride);
+	if (!rc)
+		rc = row_scratch(&r, stride);
 	if (!rc)
 		route_all(&r, t->lft, stride, threads);
 	if (!rc && topo->s > 1)
