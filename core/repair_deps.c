@@ -115,10 +115,34 @@ static uint16_t ca_vls(struct repair *r, uint32_t y, unsigned out, unsigned sl)
 	return (uint16_t)*m;
 }
 
+/* Packets for x leaving switch y through col[y] on the VLs vls: the
+ * switch they enter next (*xs) and the VL they leave it on (*vl), and,
+ * unless xs delivers them, their dependencies into that channel. */
+static int hop(struct repair *r, const struct rdest *x, const uint8_t *col,
+	       unsigned sl, uint32_t y, uint16_t vls, uint32_t *xs,
+	       unsigned *vl)
+{
+	const struct kr_fabric *f = r->f;
+	int32_t peer = f->peer[f->port0[y] + col[y]];
+	uint32_t from = (f->port0[y] + col[y]) * 16;
+	int rc = KR_OK;
+
+	*xs = f->owner[peer];
+	*vl = kr_map_vl(kr_tables_sl2vl(f, r->t, *xs,
+					kr_port_num(f, (uint32_t)peer),
+					col[*xs]), sl);
+	if (*xs == x->target)
+		return KR_OK;	/* delivered: nothing waits beyond */
+	for (unsigned v = 0; v < 16 && !rc; v++)
+		if (vls >> v & 1)
+			rc = emit(r, from + v,
+				  (f->port0[*xs] + col[*xs]) * 16 + *vl);
+	return rc;
+}
+
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		const uint32_t *dist, unsigned sl, int sources)
 {
-	const struct kr_fabric *f = r->f;
 	uint32_t n = by_distance(r, dist), mark = r->g.nedge;
 	uint16_t *outvl = r->outvl;
 	int rc = KR_OK;
@@ -126,28 +150,17 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 	for (uint32_t i = 0; i < n; i++)
 		outvl[r->order[i]] = 0;
 	for (uint32_t i = 0; i < n && !rc; i++) {
-		uint32_t y = r->order[i], xs, in, from;
-		unsigned out = col[y], vl;
-		int32_t peer;
+		uint32_t y = r->order[i], xs;
+		unsigned vl;
 
 		if (y == x->target)
 			continue;	/* delivered: nothing waits beyond */
 		if (sources == SRC_ALL || r->moved[y])
-			outvl[y] |= ca_vls(r, y, out, sl);
+			outvl[y] |= ca_vls(r, y, col[y], sl);
 		if (!outvl[y])
 			continue;	/* no traffic to this destination here */
-		peer = f->peer[f->port0[y] + out];
-		xs = f->owner[peer];
-		in = kr_port_num(f, (uint32_t)peer);
-		vl = kr_map_vl(kr_tables_sl2vl(f, r->t, xs, in, col[xs]), sl);
+		rc = hop(r, x, col, sl, y, outvl[y], &xs, &vl);
 		outvl[xs] |= (uint16_t)(1u << vl);
-		if (xs == x->target)
-			continue;
-		from = (f->port0[y] + out) * 16;
-		for (unsigned v = 0; v < 16 && !rc; v++)
-			if (outvl[y] >> v & 1)
-				rc = emit(r, from + v,
-					  (f->port0[xs] + col[xs]) * 16 + vl);
 	}
 	if (rc && r->admitting)
 		repair_undo(r, mark);
@@ -157,27 +170,15 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
 		     unsigned sl, uint32_t s)
 {
-	const struct kr_fabric *f = r->f;
-	uint32_t mark = r->g.nedge, n = 0;
+	uint32_t mark = r->g.nedge, n = 0, xs;
 	uint16_t vls = ca_vls(r, s, col[s], sl);
+	unsigned vl;
 	int rc = KR_OK;
 
 	/* the route is loop-free (dist[s] hops): nsw bounds it all the same */
-	for (uint32_t y = s; y != x->target && vls && !rc && n++ < r->nsw;) {
-		int32_t peer = f->peer[f->port0[y] + col[y]];
-		uint32_t xs = f->owner[peer], from = (f->port0[y] + col[y]) * 16;
-		unsigned in = kr_port_num(f, (uint32_t)peer), vl;
-
-		vl = kr_map_vl(kr_tables_sl2vl(f, r->t, xs, in, col[xs]), sl);
-		if (xs == x->target)
-			break;
-		for (unsigned v = 0; v < 16 && !rc; v++)
-			if (vls >> v & 1)
-				rc = emit(r, from + v,
-					  (f->port0[xs] + col[xs]) * 16 + vl);
-		vls = (uint16_t)(1u << vl);
-		y = xs;
-	}
+	for (uint32_t y = s; y != x->target && vls && !rc && n++ < r->nsw;
+	     y = xs, vls = (uint16_t)(1u << vl))
+		rc = hop(r, x, col, sl, y, vls, &xs, &vl);
 	if (rc && r->admitting)
 		repair_undo(r, mark);
 	return rc;
