@@ -34,35 +34,21 @@ kr_start_opensm -F "$KR_TMP/opensm.conf"
 kr_wait_sm 60
 kr_ok $? "opensm with knsroute brings the subnet up"
 
-# sweep_after CMD: CMD to the simulator, then the sweep after it done
-sweep_after() {
-	local before
-
-	before=$(grep -c "knsroute: sweep [0-9]*: KNS\|knsroute: sweep [0-9]*: torus" "$KR_OSM_LOG")
-	kr_ibsim_cmd "$1"
-	kill -HUP "$KR_OSM_PID"
-	for _ in $(seq 300); do
-		[ "$(grep -c "knsroute: sweep [0-9]*: KNS\|knsroute: sweep [0-9]*: torus" "$KR_OSM_LOG")" -gt "$before" ] && break
-		sleep 0.1
-	done
-	sleep 1	# let OpenSM send the changed blocks
-}
-
 kr_snapshot "$KR_TMP/s1"
 kr_ok $? "the intact fabric read back and checked"
-[ -n "$host" ] && sweep_after "Unlink \"$host\"" && kr_snapshot "$KR_TMP/s2"
+[ -n "$host" ] && kr_sweep_after "Unlink \"$host\"" && kr_snapshot "$KR_TMP/s2"
 kr_ok $? "host $host down: read back and checked"
 read -r _ same _ moved _ <<<"$(kr_stable "$KR_TMP/s1" "$KR_TMP/s2")"
 echo "# $host down: SAME $same MOVED $moved (pairs among the $((ncas - 1)) hosts left: $(((ncas - 1) * (ncas - 2))))"
 [ "${same:-0}" -eq $(((ncas - 1) * (ncas - 2))) ] && [ "${moved:-1}" -eq 0 ]
 kr_ok $? "every pair between the hosts left keeps its route and SL"
-sweep_after "ReLink \"$host\"" && kr_snapshot "$KR_TMP/s3"
+kr_sweep_after "ReLink \"$host\"" && kr_snapshot "$KR_TMP/s3"
 kr_ok $? "host back: read back and checked"
 cmp -s "$KR_TMP/s1/lfts" "$KR_TMP/s3/lfts" && cmp -s "$KR_TMP/s1/psl" "$KR_TMP/s3/psl"
 kr_ok $? "with the host back, the first tables and SLs again"
 
 # the host down again, and OpenSM restarted (the cache and guid2lid stay)
-sweep_after "Unlink \"$host\"" && kr_stop_opensm &&
+kr_sweep_after "Unlink \"$host\"" && kr_stop_opensm &&
 	mv "$KR_OSM_LOG" "$KR_OSM_LOG.before" &&
 	grep -q " cas " "$KR_OSM_DIR/knsroute-coords" &&
 	kr_start_opensm -F "$KR_TMP/opensm.conf" && kr_wait_sm 60 &&
@@ -72,7 +58,7 @@ read -r _ same _ moved _ <<<"$(kr_stable "$KR_TMP/s2" "$KR_TMP/s4")"
 echo "# restart with $host down: SAME $same MOVED $moved"
 [ "${same:-0}" -eq $(((ncas - 1) * (ncas - 2))) ] && [ "${moved:-1}" -eq 0 ]
 kr_ok $? "after the restart, every pair between the hosts left keeps its route and SL"
-sweep_after "ReLink \"$host\"" && kr_snapshot "$KR_TMP/s5" &&
+kr_sweep_after "ReLink \"$host\"" && kr_snapshot "$KR_TMP/s5" &&
 	cmp -s "$KR_TMP/s1/lfts" "$KR_TMP/s5/lfts" && cmp -s "$KR_TMP/s1/psl" "$KR_TMP/s5/psl"
 kr_ok $? "the host back after the restart: the first tables and SLs again"
 

@@ -42,23 +42,6 @@ sm_switch() {
 	     ca && /^\[/ { split($2, r, "\""); print r[2]; exit }' "$1"
 }
 
-# Sends each argument to the simulator, then waits for the sweep after.
-sweep_after() {
-	local before
-
-	before=$(grep -c "knsroute: sweep [0-9]*: repair:" "$KR_OSM_LOG")
-	for cmd in "$@"; do
-		kr_ibsim_cmd "$cmd"
-	done
-	kill -HUP "$KR_OSM_PID"
-	for _ in $(seq 300); do
-		[ "$(grep -c "knsroute: sweep [0-9]*: repair:" "$KR_OSM_LOG")" -gt "$before" ] && break
-		grep -q "ERR KR0[1-689]" "$KR_OSM_LOG" && break
-		sleep 0.1
-	done
-	sleep 1	# let OpenSM send the changed blocks
-}
-
 # The console command bringing "NAME PORT" ($1; PORT all: the switch) back.
 relink() {
 	local name port
@@ -100,7 +83,7 @@ for ((fi = 0; fi < ${#FABRICS[@]}; fi++)); do
 			fi
 			down+=("$name $port")
 		fi
-		sweep_after "$cmd"
+		kr_sweep_after "$cmd"
 		errs=$(grep "ERR KR" "$KR_OSM_LOG" | grep -v "ERR KR07" | head -3)
 		[ -z "$errs" ] && kr_check_rb "$KR_TMP/r$fi.$i" &&
 			{ [ ${#down[@]} -gt 0 ] ||
@@ -112,7 +95,7 @@ for ((fi = 0; fi < ${#FABRICS[@]}; fi++)); do
 	for d in "${down[@]}"; do
 		back+=("$(relink "$d")")
 	done
-	sweep_after "${back[@]}"
+	kr_sweep_after "${back[@]}"
 	kr_check_rb "$KR_TMP/r$fi.end" &&
 		kr_norm_lfts "$KR_TMP/r$fi.end/lfts.dump" | cmp -s - "$KR_TMP/lft$fi.0"
 	kr_ok $? "$gen: all back after ${#down[@]} still down: the first tables again"

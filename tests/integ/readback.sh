@@ -37,6 +37,9 @@
 #   kr_stable A B        ref_stable.py on snapshots A and B: prints
 #                        "SAME n MOVED m CHANGED c" (pairs on an unchanged
 #                        route, of those with another SL, all with another SL)
+#   kr_sweep_after CMD...
+#                        console commands to the simulator, then the heavy
+#                        sweep after them routed (status 1: none came)
 # The normalisers fail on input they find nothing in, so that two empty
 # results never compare equal. gawk: mawk lacks strtonum.
 
@@ -171,6 +174,28 @@ kr_resweep() {
 	done
 	sleep 1	# let OpenSM send the changed blocks
 	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
+}
+
+# Sends each argument to the simulator (console commands), forces a heavy
+# sweep of the opensm we started and waits for knsroute's plan line of the
+# sweep after (or its refusal, ERR KR01/KR02); then gives OpenSM a second
+# to send the changed blocks. Status 1 when no such sweep came.
+kr_sweep_after() {
+	local plans refused cmd
+
+	plans=$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")
+	refused=$(grep -c "ERR KR0[12]" "$KR_OSM_LOG")
+	for cmd in "$@"; do
+		kr_ibsim_cmd "$cmd" || return 1
+	done
+	kill -HUP "$KR_OSM_PID"
+	for _ in $(seq 300); do
+		[ "$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")" -gt "$plans" ] ||
+			[ "$(grep -c "ERR KR0[12]" "$KR_OSM_LOG")" -gt "$refused" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	[ "$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")" -gt "$plans" ]
 }
 
 # The check on a read-back, with every pair's path SL from the SA and every
