@@ -268,25 +268,22 @@ static int read_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
  * refusal is the one reported, and the notes are the reading's taken. */
 static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 {
-	size_t nlen = x->notes->len, clen = x->conflicts->len;
+	size_t nlen = x->notes->len;
 	unsigned nn = x->notes->n, cn = x->conflicts->n;
 	struct kr_diag first;
 	int rc;
 
 	x->jointly = x->searched = 0;
 	rc = read_family(x, fam, t);
+	/* a conflict with the conf is no reading to take again */
 	if (rc != KR_ETOPO || fam == KR_FAMILY_KNS || !x->searched ||
 	    x->conflicts->n > cn)
 		return rc;
 	first = *x->d;
 	x->notes->len = nlen;
 	x->notes->n = nn;
-	x->conflicts->len = clen;
-	x->conflicts->n = cn;
 	if (x->notes->buf)
 		x->notes->buf[nlen] = '\0';
-	if (x->conflicts->buf)
-		x->conflicts->buf[clen] = '\0';
 	x->jointly = 1;
 	rc = read_family(x, fam, t);
 	x->jointly = 0;
