@@ -324,6 +324,8 @@ static int do_key(struct cline *l, struct kr_conf *c)
 		return key_path(l, c->coords_file, sizeof(c->coords_file));
 	if (!strcmp(k, "coords_cache"))
 		return key_path(l, c->coords_cache, sizeof(c->coords_cache));
+	if (!strcmp(k, "tables_cache"))
+		return key_path(l, c->tables_cache, sizeof(c->tables_cache));
 	if (!strcmp(k, "classify"))
 		return key_classify(l, c);
 	if (!strcmp(k, "classes"))

@@ -40,6 +40,8 @@ struct kr_conf {
 	unsigned nseed_port;
 	char coords_file[256];		/* explicit GUID -> coordinates */
 	char coords_cache[256];		/* persisted labelling, read and written */
+	char tables_cache[256];		/* plugin: the tables in force, for
+					 * the next start */
 
 	enum kr_classify classify;
 	unsigned classes;		/* 0: as many as the VL budget allows */

@@ -29,6 +29,21 @@ int kr_net_write(FILE *out, const struct kr_fabric *f);
  * LIDs of the ports it names and re-indexes them. */
 int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
 
+/* The tables cache (knsroute.conf tables_cache): of tables t on f, what a
+ * later start needs to repair as if t were still in force (kr_repair's
+ * prev): every LID's SL, the pair SLs, the repaired destinations in their
+ * order and the entries the repair wrote (t->fixes). */
+int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
+			  const struct kr_tables *t);
+/* Reads one back as tables on f without LFTs (kr_tables_refill makes
+ * them, for kr_repair's prev): the SLs of f's LIDs, the pair SLs, the
+ * repaired destinations and the fixes, on f's switch indices. Switches
+ * and destinations f lacks are left out. A cache whose LIDs are not f's
+ * (a switch or destination on another LID), or that names none of f's
+ * switches, is refused with KR_EINVAL. */
+int kr_tables_cache_read(const char *path, const struct kr_fabric *f,
+			 struct kr_tables *t, struct kr_diag *d);
+
 /* Reads a whole file into a NUL-terminated buffer; d->file becomes path,
  * so that the parser's messages name it. */
 int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d);

@@ -55,6 +55,11 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		    const struct kr_fabric *prev_f, struct kr_plan *prev,
 		    struct kr_plan *p, struct kr_diag *d);
+/* The same for the first sweep after a restart: the tables in force are
+ * was, read from the tables cache (kr_tables_cache_read), which gets the
+ * LFTs this fabric's routes and its fixes give (kr_tables_refill). */
+int kr_plan_resume(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_tables *was, struct kr_plan *p, struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
 /* kr_plan_build in two steps, for a caller with work to do while the check
  * runs (the dry run writes its dumps meanwhile): kr_plan_tables fills
@@ -94,6 +99,10 @@ int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
  * places, when both are of one grid and nothing else holds them. */
 int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 		       const struct kr_topo *t, struct kr_diag *d);
+/* The tables cache (kr_tables_cache_write) of p's tables, written
+ * atomically. */
+int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
+			 const struct kr_plan *p, struct kr_diag *d);
 /* One line for logs. */
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p);

@@ -26,6 +26,13 @@ struct kr_sl_pair {
 };
 #define KR_SL_UNKNOWN 0xff
 
+/* An LFT entry fault repair wrote over the route kr_route gave. */
+struct kr_lft_fix {
+	uint32_t sw;
+	uint16_t lid;
+	uint8_t port;		/* KR_NO_PORT: the repair left it unrouted */
+};
+
 /* One multicast group's forwarding: each switch's MFT entry for the MLID
  * as a port mask (bit p: port p; port 0 is the switch itself). */
 #define KR_MCAST_WORDS 4	/* ports 0 .. 255 */
@@ -63,6 +70,12 @@ struct kr_tables {
 	 * order, so their SLs fit where they fitted before. */
 	uint16_t *repaired;
 	uint32_t nrepaired;
+	/* What that repair wrote over kr_route's entries, LID by LID in the
+	 * order of repaired (NULL: nothing). kr_route's tables of the same
+	 * fabric with these are these tables' LFTs: what the tables cache
+	 * keeps of them. */
+	struct kr_lft_fix *fixes;
+	size_t nfixes;
 
 	/* What the inputs vouch for; the rest was assumed (VL 0 for a map no
 	 * file gave, dlid_sl for a pair no file gave). NULL: everything, as
@@ -140,6 +153,10 @@ bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
  * SL2VL maps (all VL 0) and a dlid_sl row (all SL 0). */
 int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
 		   uint32_t stride, int with_sl2vl, int with_sl);
+/* Tables read from a cache (kr_tables_cache_read: no LFTs, only fixes)
+ * made whole: the LFTs of routed, kr_route's tables of the same fabric,
+ * with t's fixes applied. */
+int kr_tables_refill(struct kr_tables *t, const struct kr_tables *routed);
 /* Sorts pair_sl and drops exact duplicates; a pair given twice with
  * different SLs is reported. */
 int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);

@@ -175,11 +175,14 @@ static void start(const struct kr_conf *c, struct kr_plan *p,
 }
 
 /* Recognition to repair: everything but the check; the CA slots of the
- * plan in force (prev on prev_f) carried over. */
+ * plan in force (prev on prev_f) carried over. Or the tables in force
+ * are was, read from a cache, which the routes complete. */
 static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		   const struct kr_fabric *prev_f, struct kr_plan *prev,
-		   struct kr_plan *p, struct kr_diag *d)
+		   struct kr_tables *was, struct kr_plan *p,
+		   struct kr_diag *d)
 {
+	const struct kr_tables *in_force = prev ? &prev->tables : was;
 	double t0 = now_ms();
 	int rc;
 
@@ -194,6 +197,10 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		start(c, p, KR_PHASE_ROUTE);
 		t0 = now_ms();
 		rc = kr_route(f, &p->topo, c, &p->tables, d);
+		if (!rc && was && (rc = kr_tables_refill(was, &p->tables)))
+			rc = kr_fail(d, rc, 0, rc == KR_ENOMEM ? "out of memory"
+				     : "the tables in force are of another "
+				     "fabric");
 		p->ms[KR_PHASE_ROUTE] = now_ms() - t0;
 	}
 	if (!rc) {
@@ -205,8 +212,7 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc) {
 		start(c, p, KR_PHASE_REPAIR);
 		t0 = now_ms();
-		rc = kr_repair(f, &p->topo, c, &p->slvl,
-			       prev ? &prev->tables : NULL, &p->tables,
+		rc = kr_repair(f, &p->topo, c, &p->slvl, in_force, &p->tables,
 			       &p->repair, d);
 		/* the multicast forest: the same live links and up*-down*
 		 * ranks as the repair's detour layer */
@@ -241,7 +247,7 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_plan *p, struct kr_diag *d)
 {
-	return compute(f, c, NULL, NULL, p, d);
+	return compute(f, c, NULL, NULL, NULL, p, d);
 }
 
 int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
@@ -254,9 +260,17 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 		    const struct kr_fabric *prev_f, struct kr_plan *prev,
 		    struct kr_plan *p, struct kr_diag *d)
 {
-	int rc = compute(f, c, prev_f, prev, p, d);
+	int rc = compute(f, c, prev_f, prev, NULL, p, d);
 
 	return rc ? rc : prove(f, c, prev_f, prev, p, d);
+}
+
+int kr_plan_resume(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_tables *was, struct kr_plan *p, struct kr_diag *d)
+{
+	int rc = compute(f, c, NULL, NULL, was, p, d);
+
+	return rc ? rc : prove(f, c, NULL, NULL, p, d);
 }
 
 void kr_plan_free(struct kr_plan *p)

@@ -320,6 +320,26 @@ int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 	return rc;
 }
 
+struct tables_ctx {
+	const struct kr_fabric *f;
+	const struct kr_tables *t;
+};
+
+static int write_tables_cache(FILE *out, const void *arg)
+{
+	const struct tables_ctx *ctx = arg;
+
+	return kr_tables_cache_write(out, ctx->f, ctx->t);
+}
+
+int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
+			 const struct kr_plan *p, struct kr_diag *d)
+{
+	struct tables_ctx ctx = { f, &p->tables };
+
+	return kr_write_atomic(path, write_tables_cache, &ctx, d);
+}
+
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 		     const struct kr_plan *p)
 {

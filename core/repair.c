@@ -72,19 +72,33 @@ static void get_column(const struct repair *r, unsigned lid, uint8_t *col)
 	memcpy(col, r->bylid + (size_t)lid * r->nsw, r->nsw);
 }
 
-/* Writes col back (both copies); returns how many entries changed. */
-static uint32_t put_column(struct repair *r, unsigned lid, const uint8_t *col)
+/* Writes the column of a repaired destination back (both copies), once:
+ * what it changes are kr_route's entries, which t->fixes records. Adds
+ * how many to *changed. */
+static int put_column(struct repair *r, unsigned lid, const uint8_t *col,
+		      uint64_t *changed)
 {
+	struct kr_tables *t = r->t;
 	uint8_t *c = r->bylid + (size_t)lid * r->nsw;
-	uint32_t n = 0;
 
+	if (t->nfixes + r->nsw > r->fixes_cap) {
+		size_t cap = 2 * r->fixes_cap + r->nsw;
+		struct kr_lft_fix *p = realloc(t->fixes, cap * sizeof(*p));
+
+		if (!p)
+			return KR_ENOMEM;
+		t->fixes = p;
+		r->fixes_cap = cap;
+	}
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (c[s] != col[s]) {
 			c[s] = col[s];
-			r->t->lft[(size_t)s * r->stride + lid] = col[s];
-			n++;
+			t->lft[(size_t)s * r->stride + lid] = col[s];
+			t->fixes[t->nfixes++] = (struct kr_lft_fix){
+				s, (uint16_t)lid, col[s] };
+			++*changed;
 		}
-	return n;
+	return KR_OK;
 }
 
 /* CA ports with a LID, listed by the switch they hang off: the sources. */
@@ -1462,7 +1476,8 @@ done:
 		return rc;
 	r->t->repaired[r->t->nrepaired++] = (uint16_t)lid;
 	st->dests_repaired++;
-	st->entries_changed += put_column(r, lid, r->col);
+	if ((rc = put_column(r, lid, r->col, &st->entries_changed)))
+		return rc;
 	/* a layer of repaired trees keeps the repair's kind of route (it is
 	 * the thesis' extra virtual channel); up*-down* is a kind of its own */
 	count_pairs(r, &x, 1, st->dests_updn != updn,
@@ -1766,6 +1781,10 @@ static int repair_cut(struct repair *r, uint8_t *cut, const uint8_t *plan_sl,
 
 	free(t->repaired);
 	t->nrepaired = 0;
+	free(t->fixes);
+	t->fixes = NULL;
+	t->nfixes = 0;
+	r->fixes_cap = 0;
 	if (!(t->repaired = malloc((r->nlids + 1) * sizeof(*t->repaired))))
 		return KR_ENOMEM;
 	if (!rc)
@@ -1891,12 +1910,15 @@ struct tables_state {
 	size_t npair_sl;
 	uint16_t *repaired;
 	uint32_t nrepaired;
+	struct kr_lft_fix *fixes;
+	size_t nfixes;
 };
 
 static void swap_state(struct kr_tables *t, struct tables_state *s)
 {
 	struct tables_state tmp = { t->lft, t->dlid_sl, t->pair_sl, t->npair_sl,
-				    t->repaired, t->nrepaired };
+				    t->repaired, t->nrepaired, t->fixes,
+				    t->nfixes };
 
 	t->lft = s->lft;
 	t->dlid_sl = s->dlid_sl;
@@ -1904,6 +1926,8 @@ static void swap_state(struct kr_tables *t, struct tables_state *s)
 	t->npair_sl = s->npair_sl;
 	t->repaired = s->repaired;
 	t->nrepaired = s->nrepaired;
+	t->fixes = s->fixes;
+	t->nfixes = s->nfixes;
 	*s = tmp;
 }
 
@@ -1913,6 +1937,7 @@ static void free_state(struct tables_state *s)
 	free(s->dlid_sl);
 	free(s->pair_sl);
 	free(s->repaired);
+	free(s->fixes);
 }
 
 /* Anchored intermediates come first: their turns cannot close a loop

@@ -45,6 +45,7 @@ struct repair {
 	struct kr_tables *t;
 	uint32_t nsw, stride;
 	uint8_t *bylid;		/* [stride * nsw] t->lft by LID, kept equal */
+	size_t fixes_cap;	/* room in t->fixes */
 	unsigned max_int;
 	unsigned *lids;		/* [nlids] destinations, by target switch */
 	uint32_t nlids;

@@ -264,6 +264,22 @@ int kr_tables_hops(const struct kr_fabric *f, const struct kr_tables *t,
 	return KR_OK;
 }
 
+int kr_tables_refill(struct kr_tables *t, const struct kr_tables *routed)
+{
+	size_t n = (size_t)routed->nsw * routed->stride;
+
+	if (routed->nsw != t->nsw || routed->stride != t->stride)
+		return KR_EINVAL;
+	free(t->lft);
+	if (!(t->lft = malloc(n + 1)))
+		return KR_ENOMEM;
+	memcpy(t->lft, routed->lft, n);
+	for (size_t i = 0; i < t->nfixes; i++)
+		t->lft[(size_t)t->fixes[i].sw * t->stride + t->fixes[i].lid] =
+			t->fixes[i].port;
+	return KR_OK;
+}
+
 void kr_tables_free(struct kr_tables *t)
 {
 	for (size_t i = 0; i < t->nmgroup; i++)
@@ -275,6 +291,7 @@ void kr_tables_free(struct kr_tables *t)
 	free(t->dlid_sl);
 	free(t->pair_sl);
 	free(t->repaired);
+	free(t->fixes);
 	free(t->lft_given);
 	free(t->mft_given);
 	free(t->sl2vl_given);

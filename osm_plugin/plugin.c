@@ -65,6 +65,8 @@ struct kr_plugin {
 	int full_pass;			/* this sweep's pass over every group
 					 * is under way (see kr_mcast_build_stree) */
 	int dump_due;			/* dump_tables asked, this plan not written */
+	char tables_path[256];		/* the tables cache read or written
+					 * last; "": none yet */
 };
 
 static osm_log_t *plog(const struct kr_plugin *pl)
@@ -106,7 +108,8 @@ static void find_conf_path(struct kr_plugin *pl)
  * out of the way rather than guessing; a named file that is missing is
  * broken. The coordinates cache defaults to a file next to OpenSM's
  * guid2lid cache, so that a later sweep (with more faults, perhaps) keeps
- * this labelling. */
+ * this labelling, and so does the tables cache, so that the first sweep
+ * after a restart repairs from the tables the switches hold. */
 static int load_conf(struct kr_plugin *pl)
 {
 	struct kr_diag d = { .file = pl->conf_path };
@@ -127,6 +130,9 @@ static int load_conf(struct kr_plugin *pl)
 	if (!pl->conf.coords_cache[0])
 		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
 			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
+	if (!pl->conf.tables_cache[0])
+		snprintf(pl->conf.tables_cache, sizeof(pl->conf.tables_cache),
+			 "%s/knsroute-tables", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
 	return 0;
 }
 
@@ -307,7 +313,7 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 		"maps no longer apply)\n", phase, msg);
 }
 
-static void save_coords(struct kr_plugin *pl);
+static void save_caches(struct kr_plugin *pl);
 static void dump_tables(void *ctx);
 
 /* Whether a multicast group has an MLID of index m (MLID - 0xC000) or
@@ -355,6 +361,41 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 			pl->plan.repair.pairs_stale_unsafe);
 }
 
+/* At OpenSM's start the switches still hold the tables of the OpenSM
+ * before, which the tables cache describes (see save_caches): they are
+ * the plan in force, whose SLs the first sweep's repair keeps and proves
+ * old packets safe against. Whether *cached got them. */
+static int read_tables_cache(struct kr_plugin *pl, struct kr_tables *cached)
+{
+	struct kr_diag d = { 0 };
+	char msg[KR_DIAG_LINE];
+
+	snprintf(pl->tables_path, sizeof(pl->tables_path), "%s",
+		 pl->conf.tables_cache);
+	if (access(pl->tables_path, F_OK))
+		return 0;
+	if (kr_tables_cache_read(pl->tables_path, &pl->fabric, cached, &d)) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables "
+			"cache not used: %s\n", pl->sweeps, msg);
+		return 0;
+	}
+	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables in force "
+		"from %s (%u repaired destinations)\n", pl->sweeps,
+		pl->tables_path, cached->nrepaired);
+	return 1;
+}
+
+/* Another engine installs its tables after a failed sweep, so the cache
+ * no longer describes what the switches hold. */
+static void forget_tables(struct kr_plugin *pl)
+{
+	if (pl->tables_path[0] && unlink(pl->tables_path) && errno != ENOENT)
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
+			"remove the tables cache %s: %s\n", pl->tables_path,
+			strerror(errno));
+}
+
 static int kr_build_fwd_tables(void *ctx)
 {
 	struct kr_plugin *pl = ctx;
@@ -363,6 +404,7 @@ static int kr_build_fwd_tables(void *ctx)
 	struct kr_fabric prev_f = pl->fabric;
 	struct kr_plan prev_p = pl->plan;
 	int prev_valid = pl->valid;
+	struct kr_tables cached = { 0 };
 	char line[1024];
 	int rc;
 
@@ -384,9 +426,16 @@ static int kr_build_fwd_tables(void *ctx)
 		 * the SA's traffic is checked with the rest */
 		pl->conf.sm_lid = cl_ntoh16(pl->osm->subn.sm_base_lid);
 		pl->conf.sm_sl = pl->osm->subn.opt.sm_sl;
-		rc = kr_plan_rebuild(&pl->fabric, &pl->conf,
-				     prev_valid ? &prev_f : NULL,
-				     prev_valid ? &prev_p : NULL, &pl->plan, &d);
+		if (prev_valid)
+			rc = kr_plan_rebuild(&pl->fabric, &pl->conf, &prev_f,
+					     &prev_p, &pl->plan, &d);
+		else if (pl->sweeps == 1 && read_tables_cache(pl, &cached))
+			rc = kr_plan_resume(&pl->fabric, &pl->conf, &cached,
+					    &pl->plan, &d);
+		else
+			rc = kr_plan_build(&pl->fabric, &pl->conf, &pl->plan,
+					   &d);
+		kr_tables_free(&cached);
 		if (rc && !pl->osm->subn.opt.qos &&
 		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
 			char why[sizeof(d.msg)];
@@ -401,6 +450,7 @@ static int kr_build_fwd_tables(void *ctx)
 	}
 	if (rc) {
 		drop_plan(pl);
+		forget_tables(pl);
 		kr_plan_free(&prev_p);
 		kr_fabric_free(&prev_f);
 		return -1;
@@ -423,7 +473,7 @@ static int kr_build_fwd_tables(void *ctx)
 		log_changes(pl, &prev_f, &prev_p);
 	kr_plan_free(&prev_p);
 	kr_fabric_free(&prev_f);
-	save_coords(pl);
+	save_caches(pl);
 	pl->dump_due = pl->conf.dump_tables;
 	/* a heavy sweep goes on to rebuild every group: see last_mlid */
 	pl->full_pass = group_from(&pl->osm->subn, 0);
@@ -489,8 +539,12 @@ static void kr_update_vlarb(void *ctx, osm_physp_t *port, uint8_t port_num,
 		}
 }
 
-/* The labelling of this sweep, for the next one (see load_conf). */
-static void save_coords(struct kr_plugin *pl)
+/* The labelling of this sweep, for the next one, and its tables, for the
+ * first sweep of a restarted OpenSM (see load_conf). Written before
+ * OpenSM sends the tables: a cache ahead of the switches only makes the
+ * next start keep SLs of tables that never went out, while one behind
+ * would leave it blind to those that did. */
+static void save_caches(struct kr_plugin *pl)
 {
 	struct kr_diag d = { 0 };
 	char msg[KR_DIAG_LINE];
@@ -500,6 +554,15 @@ static void save_coords(struct kr_plugin *pl)
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
 			"save coordinates: %s\n", msg);
+	}
+	d = (struct kr_diag){ 0 };
+	snprintf(pl->tables_path, sizeof(pl->tables_path), "%s",
+		 pl->conf.tables_cache);
+	if (kr_tables_cache_save(pl->tables_path, &pl->fabric, &pl->plan, &d)) {
+		kr_diag_format(&d, msg, sizeof(msg));
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
+			"save the tables cache: %s\n", msg);
+		forget_tables(pl);
 	}
 }
 

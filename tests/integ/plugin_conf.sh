@@ -4,11 +4,12 @@
 # created at the default path after OpenSM started is read at the next
 # sweep (the guide says the file is read every sweep), OpenSM's sm_sl and
 # perfmgr are taken into account, and a long reason for falling back
-# reaches the log whole.
+# reaches the log whole; the sweep that falls back removes the tables
+# cache, since the switches then hold the fallback engine's tables.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 4
+kr_plan 5
 kr_tmpdir
 if ! kr_plugin_ready; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -56,7 +57,9 @@ kr_stop_ibsim
 		printf 'Ca\t1 "ca%d"\n[1]\t"leaf%d"[3]\n\n' $s $s
 	done
 } >"$T/ft.net"
+cp "$KR_OSM_DIR/knsroute-tables" "$T/tables"
 rm -rf "$KR_TMP/osm"
+mkdir "$KR_TMP/osm" && cp "$T/tables" "$KR_TMP/osm/knsroute-tables"
 kr_start_ibsim "$T/ft.net"
 kr_start_opensm -F "$T/opensm.conf"
 kr_wait_sm 60
@@ -65,5 +68,8 @@ line=$(grep "ERR KR02: knsroute: recognition:" "$KR_OSM_LOG" | head -1)
 kr_ok $? "a long reason reaches the log whole (${#line} bytes)"
 grep -q "SUBNET UP" "$KR_OSM_LOG"
 kr_ok $? "the fat tree comes up on the fallback engine"
+[ -s "$T/tables" ] && [ ! -e "$KR_OSM_DIR/knsroute-tables" ] &&
+	grep -q "knsroute: sweep 1: tables cache not used: .*none of its 9 switches is in the subnet" "$KR_OSM_LOG"
+kr_ok $? "the torus's tables cache is not used on the fat tree, and the sweep that fell back removed it"
 
 kr_done

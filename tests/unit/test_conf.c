@@ -106,6 +106,7 @@ static void test_every_key(void **state)
 		 (int)(strrchr(path, '/') - path), path);
 	assert_string_equal(c.coords_file, want);
 	assert_string_equal(c.coords_cache, "/var/cache/knsroute/coords");
+	assert_string_equal(c.tables_cache, "/var/cache/knsroute/tables");
 	assert_int_equal(c.classify, KR_CLASSIFY_DBBQ);
 	assert_int_equal(c.classes, 4);
 	assert_int_equal(c.vls, 6);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -146,6 +147,12 @@ static const struct kr_gen_opts kns43 = { .family = KR_FAMILY_KNS, .ndim = 3,
 static const struct kr_gen_opts torus444 = { .family = KR_FAMILY_TORUS,
 					     .ndim = 3, .k = { 4, 4, 4 },
 					     .wrap = { 1, 1, 1 }, .p = 1 };
+/* for sweep after sweep */
+static const struct kr_gen_opts kns42p2 = {
+	.family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 2 };
+static const struct kr_gen_opts torus66 = {
+	.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 6, 6 },
+	.wrap = { 1, 1 }, .p = 2 };
 
 static void test_kns43_every_link(void **state)
 {
@@ -807,6 +814,23 @@ static uint64_t route_hash(const struct kr_fabric *f, const struct kr_tables *t,
 	return 0;
 }
 
+/* The links between two switches, by their lower slot: up to max of
+ * them into link; how many. */
+static uint32_t switch_links(const struct kr_fabric *f, uint32_t *link,
+			     uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw] && n < max; s++) {
+		int32_t q = f->peer[s];
+
+		if (q > (int32_t)s && kr_is_switch(f, f->owner[q]) &&
+		    f->owner[q] != f->owner[s])
+			link[n++] = s;
+	}
+	return n;
+}
+
 /* The tables in force with a switch more before all others (one gone
  * since shifts the rows of the switches after it): found by their own
  * LIDs, the rows give the same tables as want. */
@@ -851,18 +875,12 @@ static void second_fault(const struct kr_gen_opts *o, unsigned *seen,
 		struct kr_fabric f;
 		struct kr_topo t;
 		struct kr_tables r0, ra, rab;
-		uint32_t link[512], nl = 0, a, b, nca;
+		uint32_t link[512], nl, a, b, nca;
 		uint64_t *route;
 		uint8_t *senior;
 
 		truth_gen(o, &f, &t);
-		for (uint32_t s = 0; s < f.port0[f.nsw] && nl < 512; s++) {
-			int32_t q = f.peer[s];
-
-			if (q > (int32_t)s && kr_is_switch(&f, f.owner[q]) &&
-			    f.owner[q] != f.owner[s])
-				link[nl++] = s;
-		}
+		nl = switch_links(&f, link, 512);
 		a = link[(trial * 7 + 1) % nl];
 		b = link[(trial * 13 + 5) % nl];
 		sweep(&f, &t, NULL, &r0);
@@ -919,19 +937,262 @@ static void second_fault(const struct kr_gen_opts *o, unsigned *seen,
 
 static void test_second_fault_keeps_sls(void **state)
 {
-	static const struct kr_gen_opts kns42 = {
-		.family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 2 };
-	static const struct kr_gen_opts torus66 = {
-		.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 6, 6 },
-		.wrap = { 1, 1 }, .p = 2 };
 	unsigned seen = 0, held = 0;
 
 	(void)state;
-	second_fault(&kns42, &seen, &held);
+	second_fault(&kns42p2, &seen, &held);
 	second_fault(&kns43, &seen, &held);
 	second_fault(&torus66, &seen, &held);
 	assert_true(seen >= 1000);
 	assert_true(held >= 10);
+}
+
+/* t through the tables cache: written for f, read back onto g. */
+static int cache_trip(const struct kr_fabric *f, const struct kr_tables *t,
+		      const struct kr_fabric *g, struct kr_tables *back,
+		      struct kr_diag *d)
+{
+	char path[] = "/tmp/kr-test-tables-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *out;
+
+	assert_true(fd >= 0);
+	assert_non_null(out = fdopen(fd, "w"));
+	assert_int_equal(kr_tables_cache_write(out, f, t), KR_OK);
+	assert_int_equal(fclose(out), 0);
+	rc = kr_tables_cache_read(path, g, back, d);
+	unlink(path);
+	return rc;
+}
+
+/* The SLs, pair SLs and repair order of a and b (not their LFTs). */
+static void assert_same_sls(const struct kr_tables *a,
+			    const struct kr_tables *b)
+{
+	assert_int_equal(a->stride, b->stride);
+	assert_memory_equal(a->dlid_sl, b->dlid_sl, a->stride);
+	assert_int_equal(a->npair_sl, b->npair_sl);
+	for (size_t i = 0; i < a->npair_sl; i++) {
+		assert_int_equal(a->pair_sl[i].slid, b->pair_sl[i].slid);
+		assert_int_equal(a->pair_sl[i].dlid, b->pair_sl[i].dlid);
+		assert_int_equal(a->pair_sl[i].sl, b->pair_sl[i].sl);
+	}
+	assert_int_equal(a->nrepaired, b->nrepaired);
+	assert_memory_equal(a->repaired, b->repaired,
+			    a->nrepaired * sizeof(*a->repaired));
+}
+
+/* OpenSM restarted with three faults in place: the tables cache of the
+ * tables in force, completed by this fabric's routes, gives the first
+ * sweep's repair the tables the running one had (LFTs, SLs, pair SLs,
+ * repaired destinations in order), so it makes exactly the tables the
+ * running OpenSM's next sweep would: the repair after a restart is the
+ * repair before it. Without the cache some pairs of unchanged route
+ * change SL (counted into *moved_without over the trials). */
+static void restart_with_faults(const struct kr_gen_opts *o,
+				unsigned *moved_without)
+{
+	for (unsigned trial = 0; trial < 8; trial++) {
+		struct kr_fabric f;
+		struct kr_topo t;
+		struct kr_tables r, prev, back, again, restarted, fresh, routed;
+		struct kr_conf c;
+		struct kr_diag d = { 0 };
+		uint32_t link[512], nl;
+
+		truth_gen(o, &f, &t);
+		nl = switch_links(&f, link, 512);
+		sweep(&f, &t, NULL, &r);
+		for (unsigned k = 0; k < 3; k++) {
+			prev = r;
+			cut_port(&f, link[(trial * 11 + k * 17 + 3) % nl]);
+			sweep(&f, &t, &prev, &r);
+			kr_tables_free(&prev);
+		}
+		if (cache_trip(&f, &r, &f, &back, &d))
+			fail_msg("tables cache: %s (line %u)", d.msg, d.line);
+		assert_null(back.lft);
+		assert_true(r.nfixes > 0);
+		assert_int_equal(back.nfixes, r.nfixes);
+		kr_conf_init(&c);
+		assert_int_equal(kr_route(&f, &t, &c, &routed, &d), KR_OK);
+		assert_int_equal(kr_tables_refill(&back, &routed), KR_OK);
+		kr_tables_free(&routed);
+		assert_memory_equal(back.lft, r.lft, (size_t)f.nsw * r.stride);
+		assert_same_sls(&back, &r);
+		sweep(&f, &t, &r, &again);
+		sweep(&f, &t, &back, &restarted);
+		assert_memory_equal(again.lft, restarted.lft,
+				    (size_t)f.nsw * again.stride);
+		assert_same_sls(&again, &restarted);
+		sweep(&f, &t, NULL, &fresh);
+		for (uint32_t s = f.port0[f.nsw]; s < f.nport; s++)
+			for (unsigned lid = 1; f.lid[s] && lid <= f.max_lid; lid++) {
+				uint64_t h = route_hash(&f, &r, s, lid);
+
+				*moved_without += h && route_hash(&f, &fresh, s, lid) == h &&
+					kr_tables_path_sl(&r, f.lid[s], lid) !=
+					kr_tables_path_sl(&fresh, f.lid[s], lid);
+			}
+		kr_tables_free(&r);
+		kr_tables_free(&back);
+		kr_tables_free(&again);
+		kr_tables_free(&restarted);
+		kr_tables_free(&fresh);
+		kr_topo_free(&t);
+		kr_fabric_free(&f);
+	}
+}
+
+static void test_restart_keeps_repair(void **state)
+{
+	static const struct kr_gen_opts mesh45 = {
+		.family = KR_FAMILY_MESH, .ndim = 2, .k = { 4, 5 }, .p = 1,
+		.shuffle = 3 };
+	struct kr_gen_opts kns42 = kns42p2;
+	unsigned moved = 0;
+
+	(void)state;
+	kns42.shuffle = 7;
+	restart_with_faults(&kns42, &moved);
+	restart_with_faults(&torus66, &moved);
+	restart_with_faults(&mesh45, &moved);
+	print_message("# without the cache: %u pairs of unchanged route moved\n",
+		      moved);
+	assert_true(moved > 0);
+}
+
+static int read_cache_text(const struct kr_fabric *f, const char *text,
+			   struct kr_tables *t, struct kr_diag *d)
+{
+	char path[] = "/tmp/kr-test-tables-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	rc = kr_tables_cache_read(path, f, t, d);
+	unlink(path);
+	return rc;
+}
+
+/* Bad caches are refused naming the line and what was expected; one
+ * whose LIDs are another assignment's, or one of another fabric, is
+ * refused as not this fabric's;
+ * switches and destinations the fabric no longer has are passed over. */
+static void test_tables_cache_refused(void **state)
+{
+	static const struct kr_gen_opts o = {
+		.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 3, 3 },
+		.wrap = { 1, 1 }, .p = 1 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	struct kr_diag d;
+	char s0[40], s1[40], text[512];
+	uint32_t ca;
+	unsigned cal, swl;
+	struct { const char *body; int rc; unsigned line; const char *says; } bad[] = {
+		{ "", KR_EPARSE, 0, "the file is empty" },
+		{ "# only a comment\nsl 1 00\n", KR_EPARSE, 2, "\"lids N\"" },
+		{ "lids 20\nsl 1 0g\n", KR_EPARSE, 2, "one SL per LID" },
+		{ "lids 20\nsl 1 0F\n", KR_EPARSE, 2, "one SL per LID" },
+		{ "lids 5\nsl 1 00000\n", KR_EPARSE, 2, "run past LID 4" },
+		{ "lids 20\nsl 0 00\n", KR_EPARSE, 2, "a first LID" },
+		{ "lids 20\nroute 1 2\n", KR_EPARSE, 2, "\"sl\", \"switch\"" },
+		{ "lids 20\npair 1 2 16\n", KR_EPARSE, 2, "\"pair SLID DLID SL\"" },
+		{ "lids 20\npair 1 20 1\n", KR_EPARSE, 2, "\"pair SLID DLID SL\"" },
+	};
+
+	(void)state;
+	truth_gen(&o, &f, &t);
+	ca = f.port0[f.nsw] + 1;
+	cal = f.lid[ca];
+	swl = f.lid[f.port0[1]];
+	snprintf(s0, sizeof(s0), "0x%016llx", (unsigned long long)f.guid[0]);
+	snprintf(s1, sizeof(s1), "0x%016llx", (unsigned long long)f.guid[1]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		d = (struct kr_diag){ 0 };
+		assert_int_equal(read_cache_text(&f, bad[i].body, &r, &d),
+				 bad[i].rc);
+		assert_int_equal(d.line, bad[i].line);
+		if (!strstr(d.msg, bad[i].says))
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, d.msg,
+				 bad[i].says);
+		assert_null(r.lft);
+	}
+
+	/* entries: SWITCH:PORT of a switch line, switch lines first, one
+	 * line per destination */
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\nswitch %s %u\n"
+		 "dest %u 0x%016llx 2:1\n", f.max_lid + 1, s0,
+		 f.lid[f.port0[0]], s1, swl, cal,
+		 (unsigned long long)f.port_guid[ca]);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EPARSE);
+	assert_int_equal(d.line, 4);
+	assert_non_null(strstr(d.msg, "number 0 to 1"));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\n"
+		 "dest %u 0x%016llx 0:1 0\n", f.max_lid + 1, s0,
+		 f.lid[f.port0[0]], cal, (unsigned long long)f.port_guid[ca]);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EPARSE);
+	assert_int_equal(d.line, 3);
+	assert_non_null(strstr(d.msg, "expected SWITCH:PORT"));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\n"
+		 "dest %u 0x%016llx 0:1\nswitch %s %u\n", f.max_lid + 1, s0,
+		 f.lid[f.port0[0]], cal, (unsigned long long)f.port_guid[ca],
+		 s1, swl);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EPARSE);
+	assert_int_equal(d.line, 4);
+	assert_non_null(strstr(d.msg, "before the first \"dest\""));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\n"
+		 "dest %u 0x%016llx 0:1\ndest %u 0x%016llx 0:2\n", f.max_lid + 1,
+		 s0, f.lid[f.port0[0]], cal, (unsigned long long)f.port_guid[ca],
+		 cal, (unsigned long long)f.port_guid[ca]);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EPARSE);
+	assert_int_equal(d.line, 4);
+	assert_non_null(strstr(d.msg, "has a \"dest\" line already"));
+
+	/* another LID assignment's */
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\nswitch %s %u\n",
+		 f.max_lid + 1, s0, f.lid[f.port0[0]], s1, swl + 1);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EINVAL);
+	assert_int_equal(d.line, 3);
+	assert_non_null(strstr(d.msg, "handed out anew"));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\n"
+		 "dest %u 0x%016llx 0:1\n", f.max_lid + 1, s0, f.lid[f.port0[0]],
+		 swl, (unsigned long long)f.port_guid[ca]);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EINVAL);
+	assert_int_equal(d.line, 3);
+	assert_non_null(strstr(d.msg, "handed out anew"));
+	assert_int_equal(read_cache_text(&f, "lids 20\nswitch 0xdead 1\n",
+					 &r, &d), KR_EINVAL);
+	assert_non_null(strstr(d.msg, "none of its 1 switches"));
+
+	/* a switch and a LID gone: passed over; the rest is read */
+	snprintf(text, sizeof(text), "lids %u\nsl 1 %.*s\n"
+		 "switch 0x00000000deadbeef 40000\nswitch %s %u\n"
+		 "dest %u 0x%016llx 0:7 1:-\ndest %u 0x0 0:7 1:3\n"
+		 "pair %u %u 9\n",
+		 f.max_lid + 3, (int)f.max_lid + 2,
+		 "5555555555555555555555555555555555555555555555555555555555555",
+		 s1, swl, cal, (unsigned long long)f.port_guid[ca],
+		 f.max_lid + 2, cal, swl);
+	d = (struct kr_diag){ 0 };
+	if (read_cache_text(&f, text, &r, &d))
+		fail_msg("%s (line %u)", d.msg, d.line);
+	assert_int_equal(r.stride, f.max_lid + 1);
+	assert_int_equal(r.nrepaired, 1);
+	assert_int_equal(r.repaired[0], cal);
+	assert_int_equal(r.nfixes, 1);
+	assert_int_equal(r.fixes[0].sw, 1);
+	assert_int_equal(r.fixes[0].lid, cal);
+	assert_int_equal(r.fixes[0].port, KR_NO_PORT);
+	assert_int_equal(r.dlid_sl[f.max_lid], 5);
+	assert_int_equal(r.npair_sl, 1);
+	assert_int_equal(kr_tables_path_sl(&r, cal, swl), 9);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
 }
 
 /* Only the pairs that must leave their destination's SL do: the repair
@@ -1022,6 +1283,8 @@ int main(void)
 		cmocka_unit_test(test_path_kinds_by_shape),
 		cmocka_unit_test(test_stale_sls_follow_prev),
 		cmocka_unit_test(test_second_fault_keeps_sls),
+		cmocka_unit_test(test_restart_keeps_repair),
+		cmocka_unit_test(test_tables_cache_refused),
 		cmocka_unit_test(test_moved_pairs_needed),
 		cmocka_unit_test(test_torus_ring_split),
 		cmocka_unit_test(test_kns_dead_crossbar),
