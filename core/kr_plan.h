@@ -36,6 +36,9 @@ struct kr_plan {
 	struct kr_cdg *proof;		/* the passing check's dependency
 					 * graph, for the next sweep's
 					 * incremental check; NULL: none */
+	int resumed;			/* repaired from the tables in force
+					 * of a tables cache (kr_plan_resume) */
+	uint32_t resumed_dests;		/* their repaired destinations */
 	enum kr_phase failed;		/* phase that failed, when one did */
 	double ms[KR_NPHASE];		/* wall time per phase */
 };
@@ -61,12 +64,14 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_resume(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_tables *was, struct kr_plan *p, struct kr_diag *d);
 void kr_plan_free(struct kr_plan *p);
-/* kr_plan_build in two steps, for a caller with work to do while the check
- * runs (the dry run writes its dumps meanwhile): kr_plan_tables fills
- * everything up to the check (and is the plan's result when it fails),
- * kr_plan_prove then checks the tables as kr_plan_build would. */
+/* kr_plan_build, or kr_plan_resume when was is not NULL, in two steps,
+ * for a caller with work to do while the check runs (the dry run writes
+ * its dumps meanwhile): kr_plan_tables fills everything up to the check
+ * (and is the plan's result when it fails), kr_plan_prove then checks the
+ * tables as kr_plan_build would. */
 int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
-		   struct kr_plan *p, struct kr_diag *d);
+		   struct kr_tables *was, struct kr_plan *p,
+		   struct kr_diag *d);
 int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_plan *p, struct kr_diag *d);
 
@@ -82,6 +87,7 @@ const char *kr_phase_name(enum kr_phase ph);
 /* The dry run's files in dir (created if needed): opensm-lfts.dump,
  * opensm-sl2vl.dump, opensm.mcfdbs (the groups in p->tables.mgroup),
  * path-sl, vlarb, topology.net (the fabric with the LIDs the tables use),
+ * knsroute-tables (the tables cache, for a later kr_plan_resume),
  * summary. All or nothing. */
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d);

@@ -186,7 +186,8 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 	double t0 = now_ms();
 	int rc;
 
-	*p = (struct kr_plan){ 0 };
+	*p = (struct kr_plan){ .resumed = was != NULL,
+			       .resumed_dests = was ? was->nrepaired : 0 };
 	start(c, p, KR_PHASE_TOPO);
 	rc = kr_topo_recognize(f, c, &p->topo, d);
 	if (!rc && prev && prev_f &&
@@ -245,9 +246,10 @@ int kr_plan_build(const struct kr_fabric *f, const struct kr_conf *c,
 }
 
 int kr_plan_tables(const struct kr_fabric *f, const struct kr_conf *c,
-		   struct kr_plan *p, struct kr_diag *d)
+		   struct kr_tables *was, struct kr_plan *p,
+		   struct kr_diag *d)
 {
-	return compute(f, c, NULL, NULL, NULL, p, d);
+	return compute(f, c, NULL, NULL, was, p, d);
 }
 
 int kr_plan_prove(const struct kr_fabric *f, const struct kr_conf *c,
@@ -268,9 +270,9 @@ int kr_plan_rebuild(const struct kr_fabric *f, const struct kr_conf *c,
 int kr_plan_resume(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_tables *was, struct kr_plan *p, struct kr_diag *d)
 {
-	int rc = compute(f, c, NULL, NULL, was, p, d);
+	int rc = kr_plan_tables(f, c, was, p, d);
 
-	return rc ? rc : prove(f, c, NULL, NULL, p, d);
+	return rc ? rc : kr_plan_prove(f, c, p, d);
 }
 
 void kr_plan_free(struct kr_plan *p)

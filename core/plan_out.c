@@ -141,6 +141,9 @@ static int summary(FILE *out, const struct kr_fabric *f,
 		fprintf(out, "recognition: %.*s\n", (int)n, l);
 		l += n + (l[n] == '\n');
 	}
+	if (p->resumed)
+		fprintf(out, "tables in force: from a tables cache, %u "
+			"destinations repaired\n", p->resumed_dests);
 	kr_repair_describe(repair, sizeof(repair), &p->repair);
 	fprintf(out, "repair: %s\n", repair);
 	if (p->checked && kr_check_report_write(out, f, &p->check, 0))
@@ -175,6 +178,13 @@ static int write_topology(FILE *out, const void *ctx)
 	return kr_net_write(out, c->f);
 }
 
+static int write_tables_cache(FILE *out, const void *ctx)
+{
+	const struct out_ctx *c = ctx;
+
+	return kr_tables_cache_write(out, c->f, &c->p->tables);
+}
+
 static int write_summary(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;
@@ -190,11 +200,12 @@ static const struct kr_dir_file outputs[] = {
 	{ "path-sl", write_path_sl },
 	{ "vlarb", write_vlarb },
 	{ "topology.net", write_topology },
+	{ "knsroute-tables", write_tables_cache },
 	{ "opensm.mcfdbs", write_mfts },
 	{ "summary", write_summary },
 };
 #define NOUT (sizeof(outputs) / sizeof(outputs[0]))
-#define FIRST_PROVEN 5
+#define FIRST_PROVEN 6
 
 int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
 		      const struct kr_plan *p, struct kr_diag *d)
@@ -320,22 +331,10 @@ int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
 	return rc;
 }
 
-struct tables_ctx {
-	const struct kr_fabric *f;
-	const struct kr_tables *t;
-};
-
-static int write_tables_cache(FILE *out, const void *arg)
-{
-	const struct tables_ctx *ctx = arg;
-
-	return kr_tables_cache_write(out, ctx->f, ctx->t);
-}
-
 int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
 			 const struct kr_plan *p, struct kr_diag *d)
 {
-	struct tables_ctx ctx = { f, &p->tables };
+	struct out_ctx ctx = { f, p, 0 };
 
 	return kr_write_atomic(path, write_tables_cache, &ctx, d);
 }

@@ -25,6 +25,8 @@ static void route_usage(FILE *out)
 "  path-sl            the SL of every destination LID (\"dlid sl\" lines)\n"
 "  vlarb              VL arbitration: the VLs each port uses, equal weights\n"
 "  topology.net       the fabric with the LIDs the tables use (for check)\n"
+"  knsroute-tables    what the plugin keeps of these tables for its next\n"
+"                     start (its tables cache), for a later --in-force\n"
 "  summary            recognised fabric, SL/VL plan, hops, link load, times\n"
 "\n"
 "LIDs come from TOPOLOGY when it has them, else from --guid2lid, else\n"
@@ -33,6 +35,10 @@ static void route_usage(FILE *out)
 "\n"
 "Options:\n"
 "  -o, --out DIR        output directory (created if missing)\n"
+"  --in-force FILE     the tables in force: a tables cache (OpenSM's cache\n"
+"                       directory's knsroute-tables, or an earlier run's\n"
+"                       knsroute-tables); the repair keeps their routes and\n"
+"                       SLs as the plugin's next sweep would\n"
 "  --mcast-groups FILE  multicast groups, \"MLID SL MEMBER...\" lines (members:\n"
 "                       node names, GUIDs or LIDs; # comments): their trees\n"
 "                       go to opensm.mcfdbs; a group whose SL the plan does\n"
@@ -52,7 +58,7 @@ PLAN_OPTIONS_HELP
 
 struct route_args {
 	struct plan_opts po;
-	const char *topo, *out, *groups;
+	const char *topo, *out, *groups, *in_force;
 	int json, level;
 };
 
@@ -61,6 +67,7 @@ static int parse_args(int argc, char **argv, struct route_args *a)
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "mcast-groups", required_argument, NULL, 'M' },
+		{ "in-force", required_argument, NULL, 'I' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -78,6 +85,7 @@ static int parse_args(int argc, char **argv, struct route_args *a)
 		switch (c) {
 		case 'o': a->out = optarg; break;
 		case 'M': a->groups = optarg; break;
+		case 'I': a->in_force = optarg; break;
 		case 'j': a->json = 1; break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
@@ -194,6 +202,7 @@ int cmd_route(int argc, char **argv)
 	struct kr_conf c;
 	struct kr_fabric f;
 	struct kr_plan p;
+	struct kr_tables was = { 0 };
 	struct kr_diag d = { 0 };
 	int rc;
 
@@ -207,14 +216,20 @@ int cmd_route(int argc, char **argv)
 		kr_fabric_free(&f);
 		return rc;
 	}
-	d.file = a.topo;
+	if (a.in_force && kr_tables_cache_read(a.in_force, &f, &was, &d)) {
+		rc = cli_error(&d);
+		kr_fabric_free(&f);
+		return rc;
+	}
+	d = (struct kr_diag){ .file = a.topo };
 	c.on_phase = cli_progress_phase;
-	rc = kr_plan_tables(&f, &c, &p, &d);
+	rc = kr_plan_tables(&f, &c, a.in_force ? &was : NULL, &p, &d);
 	if (rc)
 		rc = failed(&a, &f, &p, rc, &d);
 	else
 		rc = write_out(&a, &f, &c, &p, &d);
 	kr_plan_free(&p);
+	kr_tables_free(&was);
 	kr_fabric_free(&f);
 	return rc;
 }

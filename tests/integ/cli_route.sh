@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute route and stats from the command line: files written all or
-# nothing, exit codes, the dry run passing knsroute check, and the thesis'
-# table 11.3 through `knsroute stats`.
+# nothing, exit codes, the dry run passing knsroute check, the thesis'
+# table 11.3 through `knsroute stats`, and --in-force chaining dry runs as
+# the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 17
+kr_plan 20
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -14,11 +15,12 @@ T="$KR_TMP"
 "$K" route "$T/kns.net" --out "$T/kns" >"$T/kns.out" 2>&1
 kr_ok $? "route: a shuffled KNS routes"
 files=0
-for f in opensm-lfts.dump opensm-sl2vl.dump path-sl vlarb topology.net summary; do
+for f in opensm-lfts.dump opensm-sl2vl.dump path-sl vlarb topology.net \
+	knsroute-tables summary; do
 	[ -s "$T/kns/$f" ] && files=$((files + 1))
 done
-[ "$files" -eq 6 ] && [ -z "$(find "$T/kns" -name '.*tmp*')" ]
-kr_ok $? "route: six files, no temporaries left"
+[ "$files" -eq 7 ] && [ -z "$(find "$T/kns" -name '.*tmp*')" ]
+kr_ok $? "route: seven files, no temporaries left"
 
 "$K" check "$T/kns.net" --lfts "$T/kns/opensm-lfts.dump" \
 	--sl2vl "$T/kns/opensm-sl2vl.dump" --path-sl "$T/kns/path-sl" >"$T/chk.out"
@@ -117,5 +119,60 @@ kr_ok $? "route: routers placed by choice are named in the summary"
 	"$K" route "$T/hurt.net" --conf "$T/whole.conf" --out "$T/hurt" -q >"$T/hurt.out" &&
 	grep -q "check passed" "$T/hurt.out" && grep -q "^repair: 20 faults:" "$T/hurt/summary"
 kr_ok $? "route: a mesh too damaged to read names coords_file, which then places it"
+
+# cut_cable NET NAME PORT: NET without the cable at NAME[PORT], both ends.
+cut_cable() {
+	awk -v n="$2" -v p="$3" '
+	/^(Switch|Ca|Hca)[ \t]/ { split($0, q, "\""); cur = q[2] }
+	cur == n && $1 == "[" p "]" { next }
+	index($0, "\"" n "\"[" p "]") { next }
+	{ print }' "$1"
+}
+
+# plugin_second_fault.sh's two faults, as dry runs: the second with the
+# first's tables in force keeps the SL of every pair whose route stays; a
+# second from scratch (as before --in-force, or an OpenSM restarted
+# without its tables cache) moves some.
+"$K" gen kns --k 4 --n 2 --p 1 --lids -o "$T/k.net" &&
+	"$K" topo "$T/k.net" --cache-out "$T/k.coords" >/dev/null &&
+	printf 'coords_cache %s\n' "$T/k.coords" >"$T/k.conf" &&
+	cut_cable "$T/k.net" "router(3,3)" 3 >"$T/k1.net" &&
+	cut_cable "$T/k1.net" "router(1,1)" 2 >"$T/k2.net" &&
+	[ "$(wc -l <"$T/k2.net")" -eq $(($(wc -l <"$T/k.net") - 4)) ]
+for r in 1 2 2x; do
+	force=()
+	[ "$r" = 2 ] && force=(--in-force "$T/r1/knsroute-tables")
+	"$K" route "$T/k${r%x}.net" --conf "$T/k.conf" "${force[@]}" \
+		--out "$T/r$r" -q >/dev/null &&
+		"$K" info --nodes "$T/r$r/topology.net" >"$T/r$r/nodes" &&
+		"$K" info --links "$T/r$r/topology.net" >"$T/r$r/links" || break
+done
+stable() {
+	python3 "$KR_LIBDIR/ref_stable.py" \
+		"$T/r1/nodes" "$T/r1/links" "$T/r1/opensm-lfts.dump" "$T/r1/path-sl" \
+		"$T/r$1/nodes" "$T/r$1/links" "$T/r$1/opensm-lfts.dump" "$T/r$1/path-sl"
+}
+if command -v python3 >/dev/null; then
+	read -r _ same _ moved _ <<<"$(stable 2)"
+	read -r _ same_x _ moved_x _ <<<"$(stable 2x)"
+	echo "# second fault with the first in force: SAME $same MOVED $moved; from scratch: SAME $same_x MOVED $moved_x"
+	[ "${same:-0}" -gt 100 ] && [ "${moved:-1}" -eq 0 ] && [ "${moved_x:-0}" -gt 0 ] &&
+		grep -q "^tables in force: from a tables cache, [1-9][0-9]* destinations repaired" "$T/r2/summary" &&
+		! grep -q "^tables in force" "$T/r2x/summary"
+	kr_ok $? "route --in-force: the second fault keeps every unchanged route's SL (from scratch $moved_x move)"
+else
+	kr_skip "needs python3"
+fi
+
+# --in-force of another fabric, or damaged: exit 2 naming the file
+"$K" route "$T/kns.net" --in-force "$T/r1/knsroute-tables" --out "$T/bad1" \
+	>/dev/null 2>"$T/bad1.err"
+[ $? -eq 2 ] && grep -q "r1/knsroute-tables:[0-9]*: .*: the LIDs were handed out anew since" "$T/bad1.err" &&
+	[ ! -e "$T/bad1" ]
+kr_ok $? "route --in-force: another fabric's tables cache is an input error"
+sed '3s/^sl 1 /sl 1 z/' "$T/r1/knsroute-tables" >"$T/bad.tables"
+"$K" route "$T/k1.net" --in-force "$T/bad.tables" --out "$T/bad2" >/dev/null 2>"$T/bad2.err"
+[ $? -eq 2 ] && grep -q "bad.tables:3: expected one SL per LID" "$T/bad2.err"
+kr_ok $? "route --in-force: a damaged tables cache names its line"
 
 kr_done

@@ -10,11 +10,13 @@
 # pairs of unchanged route to another SL for this pair of faults (259 of
 # its 992 ordered link pairs moved some, offline). Then OpenSM restarts
 # with the faults in place: without the tables cache the plugin of 15f9fa0
-# repaired from scratch there and moved the SLs of some pairs.
+# repaired from scratch there and moved the SLs of some pairs. A dry run
+# of the captured fabric with the same tables cache (route --in-force)
+# gives the tables the restarted OpenSM installed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 9
+kr_plan 10
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, python3 and a built plugin"
@@ -73,6 +75,7 @@ kr_ok $? "knsroute routed every sweep itself"
 # as the running OpenSM would have, and no pair moves
 mv "$KR_OSM_LOG" "$KR_OSM_LOG.before"
 kr_stop_opensm && grep -q "^dest " "$KR_OSM_DIR/knsroute-tables" &&
+	cp "$KR_OSM_DIR/knsroute-tables" "$KR_TMP/tables.before" &&
 	kr_start_opensm -F "$KR_TMP/opensm.conf" && kr_wait_sm 60 &&
 	sleep 1 && kr_snapshot "$KR_TMP/s4" &&
 	grep -q "knsroute: sweep 1: tables in force from " "$KR_OSM_LOG"
@@ -82,5 +85,16 @@ read -r _ same _ moved _ changed <"$KR_TMP/stable4"
 echo "# restart: $(cat "$KR_TMP/stable4")"
 [ "${same:-0}" -gt 100 ] && [ "${moved:-1}" -eq 0 ] && [ "${changed:-1}" -eq 0 ]
 kr_ok $? "the restart changes no pair's SL (${same:-0} pairs of unchanged route, ${changed:-?} SL changes in all)"
+
+printf 'coords_cache %s\n' "$KR_OSM_DIR/knsroute-coords" >"$KR_TMP/dry.conf"
+# shellcheck disable=SC2046
+"$KR_CLI" route "$KR_TMP/s4/topology.net" -c "$KR_TMP/dry.conf" \
+	$(kr_sm_args "$KR_TMP/s4") --in-force "$KR_TMP/tables.before" \
+	--out "$KR_TMP/dry4" -q >/dev/null &&
+	cmp -s <(kr_norm_lfts "$KR_TMP/dry4/opensm-lfts.dump") \
+		<(kr_norm_lfts "$KR_TMP/s4/lfts.dump") &&
+	cmp -s <(kr_norm_path_sl "$KR_TMP/s4/topology.net" "$KR_TMP/dry4/path-sl") \
+		<(kr_norm_path_sl "$KR_TMP/s4/topology.net" "$KR_TMP/s4/path-sl")
+kr_ok $? "route --in-force with the cache before the restart: the restarted OpenSM's LFTs and path SLs"
 
 kr_done
