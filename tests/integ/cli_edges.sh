@@ -27,7 +27,7 @@ kr_ok $? "route --out: a late failure leaves DIR as it was (exit $rc)"
 
 rmdir "$T/o/summary/x" "$T/o/summary"
 "$K" route "$T/t44.net" --out "$T/o" >/dev/null &&
-	[ "$(cd "$T/o" && ls -A | wc -l)" -eq 7 ] && ! grep -qx old "$T/o/path-sl"
+	[ "$(cd "$T/o" && ls -A | wc -l)" -eq 8 ] && ! grep -qx old "$T/o/path-sl"
 kr_ok $? "route --out: with the way clear every file is replaced, none left over"
 
 # A full disk: a 64 KiB tmpfs in a private mount namespace

@@ -204,7 +204,7 @@ fifo_done
 [ $rc -eq 0 ] && [ -p "$T/r2/vlarb" ] && [ -L "$T/r2/summary" ] &&
 	cmp -s "$T/vlarb.got" "$T/r/vlarb" &&
 	grep -q "^fabric: torus 4x4" "$T/data/summary" &&
-	[ "$(ls -A "$T/r2" | wc -l)" -eq 7 ]
+	[ "$(ls -A "$T/r2" | wc -l)" -eq 8 ]
 kr_ok $? "route --out through a FIFO and a link in DIR (exit $rc)"
 
 # A failure names the path given, not a temporary beside it

@@ -397,6 +397,27 @@ static void add_groups(const struct kr_fabric *f, struct kr_plan *p)
 	}
 }
 
+/* dir's knsroute-tables reads back as t's SLs and repair (and is
+ * removed). */
+static void assert_tables_cache(const char *dir, const struct kr_fabric *f,
+				const struct kr_tables *t)
+{
+	char path[4200];
+	struct kr_tables back;
+	struct kr_diag d = { 0 };
+
+	snprintf(path, sizeof(path), "%s/knsroute-tables", dir);
+	if (kr_tables_cache_read(path, f, &back, &d))
+		fail_msg("%s:%u: %s", path, d.line, d.msg);
+	unlink(path);
+	assert_int_equal(back.stride, t->stride);
+	assert_memory_equal(back.dlid_sl, t->dlid_sl, t->stride);
+	assert_int_equal(back.npair_sl, t->npair_sl);
+	assert_int_equal(back.nrepaired, t->nrepaired);
+	assert_int_equal(back.nfixes, t->nfixes);
+	kr_tables_free(&back);
+}
+
 static void one_fabric(const struct case_fabric *c, const char *dir)
 {
 	struct kr_diag d = { 0 };
@@ -423,6 +444,7 @@ static void one_fabric(const struct case_fabric *c, const char *dir)
 		free(want);
 	}
 	free(slurp_file(dir, "summary", &glen));
+	assert_tables_cache(dir, &f, &p.tables);
 	kr_plan_free(&p);
 	kr_fabric_free(&f);
 }
