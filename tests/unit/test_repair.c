@@ -1049,6 +1049,10 @@ static void test_restart_keeps_repair(void **state)
 	static const struct kr_gen_opts mesh45 = {
 		.family = KR_FAMILY_MESH, .ndim = 2, .k = { 4, 5 }, .p = 1,
 		.shuffle = 3 };
+	static const struct kr_gen_opts torus45 = {	/* LID ranges */
+		.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 5 },
+		.wrap = { 1, 1 }, .p = 2, .lmc = 1,
+		.shuffle = 5 };
 	struct kr_gen_opts kns42 = kns42p2;
 	unsigned moved = 0;
 
@@ -1057,6 +1061,7 @@ static void test_restart_keeps_repair(void **state)
 	restart_with_faults(&kns42, &moved);
 	restart_with_faults(&torus66, &moved);
 	restart_with_faults(&mesh45, &moved);
+	restart_with_faults(&torus45, &moved);
 	print_message("# without the cache: %u pairs of unchanged route moved\n",
 		      moved);
 	assert_true(moved > 0);
