@@ -22,18 +22,29 @@
 #define SLS_PER_LINE 64
 #define LID_LIMIT 0xc000	/* unicast LIDs end below the multicast ones */
 
-/* "dest LID 0xPORTGUID SWITCH:PORT ..." of a repaired destination. */
-static void put_dest(FILE *out, const struct kr_fabric *f, unsigned lid,
-		     const struct kr_lft_fix *fix, size_t n)
+/* "dest LID 0xPORTGUID SWITCH:PORT ..." of a repaired destination: its
+ * fixes are t's from *k on, and *k moves past them. */
+static void put_dest(FILE *out, const struct kr_fabric *f,
+		     const struct kr_tables *t, unsigned lid, size_t *k)
 {
-	fprintf(out, "dest %u 0x%016llx", lid,
-		(unsigned long long)f->port_guid[kr_port_by_lid(f, lid)]);
-	for (size_t i = 0; i < n; i++)
-		if (fix[i].port == KR_NO_PORT)
-			fprintf(out, " %u:-", fix[i].sw);
+	uint32_t port = kr_port_by_lid(f, lid);
+
+	/* the tables are f's: a repaired LID is one of its ports' */
+	if (port != KR_NONE)
+		fprintf(out, "dest %u 0x%016llx", lid,
+			(unsigned long long)f->port_guid[port]);
+	for (; *k < t->nfixes && t->fixes[*k].lid == lid; ++*k) {
+		const struct kr_lft_fix *x = &t->fixes[*k];
+
+		if (port == KR_NONE)
+			continue;
+		if (x->port == KR_NO_PORT)
+			fprintf(out, " %u:-", x->sw);
 		else
-			fprintf(out, " %u:%u", fix[i].sw, fix[i].port);
-	putc('\n', out);
+			fprintf(out, " %u:%u", x->sw, x->port);
+	}
+	if (port != KR_NONE)
+		putc('\n', out);
 }
 
 int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
@@ -52,15 +63,8 @@ int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		fprintf(out, "switch 0x%016llx %u\n",
 			(unsigned long long)f->guid[sw], f->lid[f->port0[sw]]);
-	for (size_t i = 0, k = 0, end; i < t->nrepaired; i++, k = end) {
-		unsigned lid = t->repaired[i];
-
-		for (end = k; end < t->nfixes && t->fixes[end].lid == lid; end++)
-			;
-		/* the tables are f's: a repaired LID is one of its ports' */
-		if (kr_port_by_lid(f, lid) != KR_NONE)
-			put_dest(out, f, lid, t->fixes + k, end - k);
-	}
+	for (size_t i = 0, k = 0; i < t->nrepaired; i++)
+		put_dest(out, f, t, t->repaired[i], &k);
 	for (size_t i = 0; i < t->npair_sl; i++)
 		fprintf(out, "pair %u %u %u\n", t->pair_sl[i].slid,
 			t->pair_sl[i].dlid, t->pair_sl[i].sl);

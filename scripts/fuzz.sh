@@ -3,8 +3,8 @@
 # Runs the libFuzzer targets (tests/fuzz), one per reader, under ASan and
 # UBSan:
 #   scripts/fuzz.sh [--build DIR] [--runs N | --time SECS] [TARGET...]
-# TARGET is net, lfts, sl2vl, pathsl, mft, mcast_sl, guid2lid, coords or
-# conf (default: all); --runs N (default 1000000) inputs each, or --time
+# TARGET is net, lfts, sl2vl, pathsl, mft, mcast_sl, guid2lid, coords,
+# conf or tables_cache (default: all); --runs N (default 1000000) inputs each, or --time
 # SECS each. Without --build it installs clang (scripts/deps.sh) and
 # builds ${KR_BUILD:-build}-fuzz with CC=clang --enable-fuzzing; with
 # --build DIR it uses that fuzzing build as it is (the test suite does).
@@ -15,7 +15,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf"
+all="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf tables_cache"
 dir='' limit=-runs=1000000
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -72,6 +72,14 @@ seeds() {
 		"$kr" topo "$data/chk_t33.ibnd" --cache-out "$s/t33.coords" >/dev/null
 		"$kr" gen kns --k 3 --n 2 -o "$tmp/kns.net"
 		"$kr" topo "$tmp/kns.net" --cache-out "$s/kns.coords" >/dev/null ;;
+	tables_cache)
+		# the dry run's, and one with a repaired destination and a pair
+		"$kr" route "$data/chk_t33.ibnd" --out "$tmp/r" >/dev/null &&
+			cp "$tmp/r/knsroute-tables" "$s/pristine.tables" &&
+			awk '{ print }
+			     /^switch/ && !g { g = $2; l = $3 }
+			     END { printf "dest %d %s 0:1 1:- 2:3\npair 1 %d 2\n", l, g, l }' \
+				"$tmp/r/knsroute-tables" >"$s/repaired.tables" ;;
 	conf)
 		cp "$top"/conf/knsroute.conf "$data"/topo_all_keys.conf "$s/"
 		sed -n 's/^# \([a-z_]* [^ ]*\).*/\1/p' "$top"/conf/knsroute.conf \
