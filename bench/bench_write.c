@@ -21,7 +21,7 @@
 
 static const char *const out_name[] = { "opensm-lfts.dump",
 	"opensm-sl2vl.dump", "opensm.mcfdbs", "path-sl", "vlarb",
-	"topology.net", "summary" };
+	"topology.net", "knsroute-tables", "summary" };
 #define NOUT (sizeof(out_name) / sizeof(out_name[0]))
 
 struct cost {
