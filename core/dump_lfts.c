@@ -477,9 +477,20 @@ int kr_lfts_read(const char *path, const struct kr_fabric *f,
  * one block; each switch puts its three port digits into it and writes the
  * runs of LIDs it routes straight from there, so that the bytes are copied
  * once, by the kernel, instead of line by line into a buffer first. */
+/* Every LID's line, in nslot copies: a switch's block is its slot's copy
+ * with the switch's ports written in, so that the blocks of nslot
+ * switches can go to the kernel in one writev (kr_gather) before the
+ * copies are written over. Each slot also holds its switch's header and
+ * trailer. */
+#define LFT_SLOTS_MAX 16
+#define LFT_HEAD_MAX 128	/* a header but for the description */
 struct lid_lines {
-	char *text;		/* every LID's line, ports as last written */
-	size_t *off;		/* [stride + 1] line of LID l: text[off[l] ..] */
+	size_t *off;		/* [stride + 1] line of LID l: off[l] .. */
+	size_t len;		/* of one copy */
+	unsigned nslot;
+	char *text[LFT_SLOTS_MAX];
+	char *head[LFT_SLOTS_MAX];	/* [LFT_HEAD_MAX + longest description] */
+	char tail[LFT_SLOTS_MAX][32];
 	char port[256][3];	/* "%03u" of every port number */
 };
 
@@ -515,26 +526,49 @@ static size_t lid_line_max(const struct kr_fabric *f, unsigned lid)
 	return 64 + (slot == KR_NONE ? 0 : strlen(kr_node_desc(f, f->owner[slot])));
 }
 
+static void lines_free(struct lid_lines *l)
+{
+	for (unsigned i = 0; i < LFT_SLOTS_MAX; i++) {
+		free(l->text[i]);
+		free(l->head[i]);
+	}
+	free(l->off);
+}
+
 static int lines_build(struct lid_lines *l, const struct kr_fabric *f,
 		       const struct kr_tables *t)
 {
-	size_t cap = 0;
+	size_t cap = 0, desc = 0;
 
-	l->text = NULL;
+	*l = (struct lid_lines){ .nslot = 1 };
 	l->off = malloc((t->stride + 1) * sizeof(*l->off));
-	if (!l->off)
-		return KR_ENOMEM;
 	for (unsigned lid = 0; lid < t->stride; lid++)
 		cap += lid_line_max(f, lid);
-	l->text = malloc(cap + 1);
-	if (!l->text) {
-		free(l->off);
+	l->text[0] = malloc(cap + 1);
+	if (!l->off || !l->text[0]) {
+		lines_free(l);
 		return KR_ENOMEM;
 	}
 	l->off[0] = 0;
 	for (unsigned lid = 0; lid < t->stride; lid++)
 		l->off[lid + 1] = l->off[lid] +
-				  lid_line(l->text + l->off[lid], f, lid);
+				  lid_line(l->text[0] + l->off[lid], f, lid);
+	l->len = l->off[t->stride];
+	while (l->nslot < LFT_SLOTS_MAX &&
+	       (l->nslot + 1) * l->len <= KR_GATHER_BYTES)
+		l->nslot++;
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		if (strlen(kr_node_desc(f, sw)) > desc)
+			desc = strlen(kr_node_desc(f, sw));
+	for (unsigned i = 0; i < l->nslot; i++) {
+		if ((i && !(l->text[i] = malloc(l->len + 1))) ||
+		    !(l->head[i] = malloc(LFT_HEAD_MAX + desc))) {
+			lines_free(l);
+			return KR_ENOMEM;
+		}
+		if (i)
+			memcpy(l->text[i], l->text[0], l->len);
+	}
 	for (unsigned port = 0; port < 256; port++) {
 		l->port[port][0] = (char)('0' + port / 100);
 		l->port[port][1] = (char)('0' + port / 10 % 10);
@@ -543,24 +577,16 @@ static int lines_build(struct lid_lines *l, const struct kr_fabric *f,
 	return KR_OK;
 }
 
-static void write_header(struct kr_out *o, const struct kr_fabric *f,
-			 const struct kr_tables *t, uint32_t sw)
+/* The header of switch sw's block into p; its length. */
+static size_t header(char *p, const struct kr_fabric *f,
+		     const struct kr_tables *t, uint32_t sw)
 {
-	kr_out_str(o, "Unicast lids [0-");
-	kr_out_u(o, t->stride - 1);
-	kr_out_str(o, "] of switch Lid ");
-	kr_out_u(o, f->lid[f->port0[sw]]);
-	kr_out_str(o, " guid 0x");
-	kr_out_hex(o, f->guid[sw], 16, 0);
-	kr_out_str(o, " ('");
-	kr_out_str(o, kr_node_desc(f, sw));
-	kr_out_str(o, "'):\n");
-}
+	char *q = kr_fmt_u(put(p, "Unicast lids [0-"), t->stride - 1);
 
-static void write_trailer(struct kr_out *o, const struct kr_tables *t)
-{
-	kr_out_u(o, t->stride - 1);
-	kr_out_str(o, " lids dumped\n");
+	q = kr_fmt_u(put(q, "] of switch Lid "), f->lid[f->port0[sw]]);
+	q = kr_fmt_hex(put(q, " guid 0x"), f->guid[sw], 16, 0);
+	q = put(put(put(q, " ('"), kr_node_desc(f, sw)), "'):\n");
+	return (size_t)(q - p);
 }
 
 /* The bytes of the lines of the LIDs a switch routes. */
@@ -578,26 +604,32 @@ static uint64_t block_bytes(const struct kr_fabric *f,
 	return n;
 }
 
-/* The LIDs the switch routes (an entry beyond its ports is none: OpenSM
- * leaves those out), in runs of consecutive lines. */
-static void write_block(struct kr_out *o, const struct kr_fabric *f,
+/* Switch sw's block, in slot's copy of the lines: the LIDs it routes (an
+ * entry beyond its ports is none: OpenSM leaves those out), in runs of
+ * consecutive lines, between header and trailer. */
+static void write_block(struct kr_gather *g, const struct kr_fabric *f,
 			const struct kr_tables *t, struct lid_lines *l,
-			uint32_t sw)
+			unsigned slot, uint32_t sw)
 {
 	const uint8_t *row = t->lft + (size_t)sw * t->stride;
 	unsigned nports = f->nports[sw], lid = 0;
+	char *text = l->text[slot];
 
+	kr_gather_add(g, l->head[slot], header(l->head[slot], f, t, sw));
 	while (lid < t->stride) {
 		unsigned first;
 
 		while (lid < t->stride && row[lid] > nports)
 			lid++;
 		for (first = lid; lid < t->stride && row[lid] <= nports; lid++)
-			memcpy(l->text + l->off[lid] + PORT_AT,
+			memcpy(text + l->off[lid] + PORT_AT,
 			       l->port[row[lid]], 3);
-		kr_out_put(o, l->text + l->off[first],
-			   l->off[lid] - l->off[first]);
+		kr_gather_add(g, text + l->off[first],
+			      l->off[lid] - l->off[first]);
 	}
+	kr_gather_add(g, l->tail[slot],
+		      (size_t)(put(kr_fmt_u(l->tail[slot], t->stride - 1),
+				   " lids dumped\n") - l->tail[slot]));
 }
 
 int kr_lfts_write(FILE *out, const struct kr_fabric *f,
@@ -605,34 +637,33 @@ int kr_lfts_write(FILE *out, const struct kr_fabric *f,
 {
 	uint32_t *order = dump_switch_order(f);
 	struct lid_lines l;
-	struct kr_out o;
+	struct kr_gather g;
 	uint64_t bytes = 0;
-	int rc = KR_ENOMEM;
+	int rc;
 
 	if (!order || lines_build(&l, f, t)) {
 		free(order);
 		return KR_ENOMEM;
 	}
-	if (kr_out_open(&o, out))
-		goto out;
+	kr_gather_open(&g, out);
 	/* the lines alone: headers and trailers, a few dozen bytes a
 	 * switch, are left to the file system, which then never holds
 	 * blocks past the end */
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		bytes += block_bytes(f, t, &l, sw);
-	kr_out_expect(&o, bytes);
+	kr_gather_expect(&g, bytes);
 	/* a dry run whose check failed throws the file away: no reason to
 	 * write gigabytes more of it */
 	for (uint32_t i = 0; i < f->nsw && !kr_write_stopped(); i++) {
-		write_header(&o, f, t, order[i]);
-		write_block(&o, f, t, &l, order[i]);
-		write_trailer(&o, t);
+		unsigned slot = i % l.nslot;
+
+		if (!slot)	/* the copies' last blocks are out */
+			kr_gather_flush(&g);
+		write_block(&g, f, t, &l, slot, order[i]);
 	}
-	rc = kr_out_close(&o);
-out:
+	rc = kr_gather_close(&g);
 	free(order);
-	free(l.off);
-	free(l.text);
+	lines_free(&l);
 	return rc;
 }
 

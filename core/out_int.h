@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #define KR_OUT_BUF (1u << 20)	/* bytes handed to fwrite() at a time */
-#define KR_OUT_DIRECT (64u << 10)	/* a put this long skips the buffer */
 
 struct kr_out {
 	FILE *fp;		/* the caller's stream */
@@ -29,15 +29,8 @@ int kr_out_open(struct kr_out *o, FILE *fp);
 int kr_out_close(struct kr_out *o);
 /* Sends buf on its way, leaving it empty. */
 void kr_out_flush(struct kr_out *o);
-/* len bytes of s, of any length; from KR_OUT_DIRECT on, straight from s
- * to fwrite() (after what is buffered), without a copy into buf. */
+/* len bytes of s, of any length. */
 void kr_out_put(struct kr_out *o, const char *s, size_t len);
-/* Tells a regular file that bytes more will come, so that the file system
- * allocates them in one go: a large write then costs the kernel about a
- * quarter less (ext4's per-page delayed allocation). A hint: ignored
- * where it cannot be taken (not a regular file, no space, no support),
- * and the file's size stays what is written. */
-void kr_out_expect(struct kr_out *o, uint64_t bytes);
 
 /* Room for need bytes (need <= KR_OUT_BUF) at the returned position;
  * kr_out_end() then says where the caller's text ended. */
@@ -73,5 +66,39 @@ char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper);
 /* %u, and %0*x / %0*X as kr_fmt_hex. */
 void kr_out_u(struct kr_out *o, uint64_t v);
 void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper);
+
+/* Output gathered from where it lies, for a writer whose text is mostly
+ * ready-made (the LFT dump: every switch's block is the same lines with
+ * other ports): pieces are handed to the kernel about KR_GATHER_BYTES at
+ * a time by writev(), without a copy. A write() costs the kernel a few
+ * microseconds whatever its size, so a file written in ~100 KB pieces
+ * costs it half as much again as one written in 1 MiB pieces. Streams
+ * without a file descriptor (memory streams) get each piece by fwrite(). */
+#define KR_GATHER_BYTES (1u << 20)
+#define KR_GATHER_IOV 256
+struct kr_gather {
+	FILE *fp;
+	int fd;			/* fp's, -1: none, or stdio's turn */
+	int failed;		/* stdio failed: ferror(fp), errno */
+	int n;
+	size_t bytes;		/* in v[0 .. n) */
+	struct iovec v[KR_GATHER_IOV];
+};
+
+/* Starts after what fp holds (flushed first). */
+void kr_gather_open(struct kr_gather *g, FILE *fp);
+/* Tells a regular file that bytes more will come, so that the file system
+ * allocates them in one go: a large write then costs the kernel about a
+ * quarter less (ext4's per-page delayed allocation). A hint: ignored
+ * where it cannot be taken (not a regular file, no space, no support),
+ * and the file's size stays what is written. */
+void kr_gather_expect(struct kr_gather *g, uint64_t bytes);
+/* len bytes at p, which must stay as they are until the next flush (a
+ * full batch flushes by itself). */
+void kr_gather_add(struct kr_gather *g, const void *p, size_t len);
+/* Writes what is pending. */
+void kr_gather_flush(struct kr_gather *g);
+/* Flushes; KR_OK, or KR_EIO with errno (or ferror(fp)) saying why. */
+int kr_gather_close(struct kr_gather *g);
 
 #endif

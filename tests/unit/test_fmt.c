@@ -567,10 +567,10 @@ static void test_description_beyond_buffer(void **state)
 }
 
 /* Entries without a route (and one beyond the switch's ports) are left
- * out, so a block goes out in runs: short ones through the buffer, long
- * ones (64 KiB and more) straight from the lines. Into a real file, which
- * the writer tells the size to come: no block may stay allocated past its
- * end. */
+ * out, so a block goes out in runs of its copy of the lines, the blocks of
+ * several switches per writev, and more switches than copies, which are
+ * written over. Into a real file, which the writer tells the size to
+ * come: no block may stay allocated past its end. */
 static void test_lft_runs_and_allocation(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 3,
@@ -590,8 +590,9 @@ static void test_lft_runs_and_allocation(void **state)
 	kr_conf_init(&conf);
 	assert_int_equal(kr_plan_build(&f, &conf, &p, NULL), KR_OK);
 	stride = p.tables.stride;
-	/* lines are 60 bytes and more: a long run after the band */
-	assert_true((stride - stride / 3 - 41) * 60 > (64u << 10));
+	/* lines are 60 to 80 bytes: copies of them fit a 1 MiB batch
+	 * several times, and the switches outnumber the copies (at most 16) */
+	assert_true(stride * 80 * 2 <= (1u << 20) && f.nsw > 16);
 	for (uint32_t sw = 0; sw < f.nsw; sw++) {
 		uint8_t *row = p.tables.lft + sw * stride;
 
