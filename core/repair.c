@@ -1370,6 +1370,62 @@ static int pairs_to_trees(struct repair *r, const struct rdest *x,
 	return rc;
 }
 
+/* Whether r->col is x's column in the tables in force, at every switch
+ * (keep_routes found the switches' rows). */
+static bool is_prev_column(const struct repair *r, const struct rdest *x)
+{
+	if (!r->prev_row)
+		return false;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->prev_row[s] == KR_NONE ||
+		    kr_lft_port(r->prev, r->prev_row[s], x->lid) != r->col[s])
+			return false;
+	return true;
+}
+
+/* Whether x's column in the tables in force leaves no switch by a port
+ * whose link is gone: a column the repair makes never does. */
+static bool prev_column_live(const struct repair *r, const struct rdest *x)
+{
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		unsigned port;
+
+		if (s == x->target || r->prev_row[s] == KR_NONE)
+			continue;
+		port = kr_lft_port(r->prev, r->prev_row[s], x->lid);
+		if (port != KR_NO_PORT && repair_next(r, s, port) == KR_NONE)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the tables in force routed x by a column of a kind the repair
+ * tries after its first (cached_column's): the second kind of
+ * intermediates or general repair, into *mode, and that column into
+ * r->col. The first kind had closed a loop at x's turn then; now the
+ * graph at x's turn holds other routes, and the first kind may fit, but
+ * a sweep that finds the fabric as it was should not move x's routes for
+ * nothing: the repair tries the column in force first. */
+static bool prev_later_kind(struct repair *r, const struct rdest *x,
+			    enum col_mode *mode)
+{
+	const enum col_mode later[] = { second_mode(r), COL_GENERAL };
+
+	if (!r->prev_row)
+		return false;
+	reuse_repair(r, x);
+	if (is_prev_column(r, x) || !prev_column_live(r, x))
+		return false;
+	for (unsigned i = 0; i < 2; i++) {
+		fresh_column(r, x, later[i]);
+		if (is_prev_column(r, x)) {
+			*mode = later[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 /* x as the tables in force had it, when they had it or some of its pairs
  * off its planned SL sl and that still closes no loop: applications keep
  * the SLs of their PathRecords, and a route that did not change should
@@ -1383,6 +1439,8 @@ static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
 {
 	const struct kr_slvl *p = r->plan;
 	unsigned was = r->prev->dlid_sl[x->lid];
+	enum col_mode mode;
+	bool second_first;
 	int rc = KR_ECYCLE;
 
 	if (was != sl && p->detour_vl != KR_NONE && was == p->detour_sl) {
@@ -1396,11 +1454,12 @@ static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
 	}
 	if (was != sl && !is_tree_sl(p, was))
 		return KR_ECYCLE;
+	second_first = prev_later_kind(r, x, &mode) && mode == second_mode(r);
 	for (int b = 0; rc == KR_ECYCLE && b < 2; b++) {
-		if (b)
+		if ((b == 0) == second_first)
 			fresh_column(r, x, second_mode(r));
 		else
-			reuse_repair(r, x);	/* cached_column left it there */
+			reuse_repair(r, x);	/* cached_column's */
 		if (over_bound(r, x) || sa_refuses(r, x))
 			continue;
 		if (was != sl) {
@@ -1423,6 +1482,7 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	struct rdest x;
 	uint32_t updn = st->dests_updn;
 	unsigned sl = r->t->dlid_sl[lid];
+	enum col_mode mode;
 	int rc, a_over, b_over;
 
 	r->pairs_moved = 0;
@@ -1431,6 +1491,10 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	cached_column(r, &x);
 	rc = r->held && r->held[lid] ? as_before(r, &x, sl, st) : KR_ECYCLE;
 	if (rc != KR_ECYCLE)
+		goto done;
+	if (prev_later_kind(r, &x, &mode) &&
+	    (mode == COL_GENERAL || !over_bound(r, &x)) &&
+	    (rc = admit_moved(r, &x, sl)) != KR_ECYCLE)
 		goto done;
 	reuse_repair(r, &x);
 	/* Best first, as the thesis orders it: a column whose paths keep
