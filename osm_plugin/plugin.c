@@ -109,16 +109,27 @@ static void find_conf_path(struct kr_plugin *pl)
  * broken. The coordinates cache defaults to a file next to OpenSM's
  * guid2lid cache, so that a later sweep (with more faults, perhaps) keeps
  * this labelling, and so does the tables cache, so that the first sweep
- * after a restart repairs from the tables the switches hold. */
+ * after a restart repairs from the tables the switches hold. The caches'
+ * paths are set even when the file is broken: the sweep that then falls
+ * back must find the tables cache to remove it (forget_tables). */
 static int load_conf(struct kr_plugin *pl)
 {
 	struct kr_diag d = { .file = pl->conf_path };
 	const char *dir = getenv("OSM_CACHE_DIR");
 	int use = pl->conf_named || !access(pl->conf_path, F_OK);
+	int rc = 0;
 	char msg[KR_DIAG_LINE];
 
 	kr_conf_init(&pl->conf);
-	if (use && kr_conf_load(&pl->conf, pl->conf_path, &d)) {
+	if (use)
+		rc = kr_conf_load(&pl->conf, pl->conf_path, &d);
+	if (!pl->conf.coords_cache[0])
+		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
+			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
+	if (!pl->conf.tables_cache[0])
+		snprintf(pl->conf.tables_cache, sizeof(pl->conf.tables_cache),
+			 "%s/knsroute-tables", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
+	if (rc) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR01: knsroute: %s\n", msg);
 		return -1;
@@ -127,12 +138,6 @@ static int load_conf(struct kr_plugin *pl)
 		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: config %s\n", use ?
 			pl->conf_path : "(none, defaults)");
 	pl->conf_used = use;
-	if (!pl->conf.coords_cache[0])
-		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
-			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
-	if (!pl->conf.tables_cache[0])
-		snprintf(pl->conf.tables_cache, sizeof(pl->conf.tables_cache),
-			 "%s/knsroute-tables", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
 	return 0;
 }
 
@@ -387,12 +392,16 @@ static int read_tables_cache(struct kr_plugin *pl, struct kr_tables *cached)
 }
 
 /* Another engine installs its tables after a failed sweep, so the cache
- * no longer describes what the switches hold. */
+ * no longer describes what the switches hold: the one written last, or
+ * the configured one (a start whose first sweep fails reads none). */
 static void forget_tables(struct kr_plugin *pl)
 {
-	if (pl->tables_path[0] && unlink(pl->tables_path) && errno != ENOENT)
+	const char *path = pl->tables_path[0] ? pl->tables_path
+					      : pl->conf.tables_cache;
+
+	if (path[0] && unlink(path) && errno != ENOENT)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
-			"remove the tables cache %s: %s\n", pl->tables_path,
+			"remove the tables cache %s: %s\n", path,
 			strerror(errno));
 }
 

@@ -5,11 +5,12 @@
 # sweep (the guide says the file is read every sweep), OpenSM's sm_sl and
 # perfmgr are taken into account, and a long reason for falling back
 # reaches the log whole; the sweep that falls back removes the tables
-# cache, since the switches then hold the fallback engine's tables.
+# cache, since the switches then hold the fallback engine's tables, also
+# when it fell back on a broken knsroute.conf.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 5
+kr_plan 6
 kr_tmpdir
 if ! kr_plugin_ready; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -71,5 +72,15 @@ kr_ok $? "the fat tree comes up on the fallback engine"
 [ -s "$T/tables" ] && [ ! -e "$KR_OSM_DIR/knsroute-tables" ] &&
 	grep -q "knsroute: sweep 1: tables cache not used: .*none of its 9 switches is in the subnet" "$KR_OSM_LOG"
 kr_ok $? "the torus's tables cache is not used on the fat tree, and the sweep that fell back removed it"
+
+kr_stop_opensm
+mv "$KR_OSM_LOG" "$KR_OSM_LOG.ft"
+cp "$T/tables" "$KR_OSM_DIR/knsroute-tables"
+printf 'classify nonsense\n' >"$KNSROUTE_CONF"
+kr_start_opensm -F "$T/opensm.conf"
+kr_wait_sm 60
+grep -q "ERR KR01: knsroute: $KNSROUTE_CONF:1: " "$KR_OSM_LOG" &&
+	[ ! -e "$KR_OSM_DIR/knsroute-tables" ]
+kr_ok $? "a broken knsroute.conf at start: ERR KR01, and the tables cache removed all the same"
 
 kr_done
