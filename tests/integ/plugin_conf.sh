@@ -4,7 +4,8 @@
 # created at the default path after OpenSM started is read at the next
 # sweep (the guide says the file is read every sweep), OpenSM's sm_sl and
 # perfmgr are taken into account, and a long reason for falling back
-# reaches the log whole; the sweep that falls back removes the tables
+# reaches the log whole; a tables cache that cannot be written is logged
+# (ERR KR04) without falling back; the sweep that falls back removes the tables
 # cache, since the switches then hold the fallback engine's tables, also
 # when it fell back on a broken knsroute.conf.
 . "$(dirname "$0")/lib.sh"
@@ -31,15 +32,17 @@ grep -q "knsroute: sweep 1: torus 3x3.*SL bits: 0-1 class xordet.*SL 0, 1: multi
 	! grep -q "ERR KR" "$KR_OSM_LOG"
 kr_ok $? "no knsroute.conf at start: sweep 1 uses the defaults (xordet classes); the SA's SL 1 and the PerfMgr's SL 0 proven"
 
-printf 'classify none\n' >"$KNSROUTE_CONF"
+printf 'classify none\ntables_cache %s\n' "$T/none/tables" >"$KNSROUTE_CONF"
 kill -HUP "$KR_OSM_PID"
 for _ in $(seq 300); do
 	grep -q "knsroute: sweep 2:" "$KR_OSM_LOG" && break
 	sleep 0.1
 done
 grep -q "knsroute: config $KNSROUTE_CONF\$" "$KR_OSM_LOG" &&
-	grep -q "knsroute: sweep 2: torus 3x3.*SL bits: no classes" "$KR_OSM_LOG"
-kr_ok $? "knsroute.conf created later: read at the next sweep (classify none)"
+	grep -q "knsroute: sweep 2: torus 3x3.*SL bits: no classes" "$KR_OSM_LOG" &&
+	grep -q "ERR KR04: knsroute: cannot save the tables cache: .*$T/none/tables" "$KR_OSM_LOG" &&
+	! grep -q "ERR KR0[12]" "$KR_OSM_LOG"
+kr_ok $? "knsroute.conf created later: read at the next sweep (classify none); a tables cache it cannot write is an error, not a fallback"
 kr_stop_opensm
 kr_stop_ibsim
 
@@ -59,7 +62,7 @@ kr_stop_ibsim
 	done
 } >"$T/ft.net"
 cp "$KR_OSM_DIR/knsroute-tables" "$T/tables"
-rm -rf "$KR_TMP/osm"
+rm -rf "$KR_TMP/osm" "$KNSROUTE_CONF"
 mkdir "$KR_TMP/osm" && cp "$T/tables" "$KR_TMP/osm/knsroute-tables"
 kr_start_ibsim "$T/ft.net"
 kr_start_opensm -F "$T/opensm.conf"
