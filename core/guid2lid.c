@@ -96,14 +96,11 @@ static int collect(const struct kr_fabric *f, const char *buf, size_t len,
 
 	*nout = 0;
 	while (!rc && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct span s = { p, nl ? nl : end };
+		struct span s = next_line(&p, end);
 		struct g2l e;
 
 		line++;
-		p = nl ? nl + 1 : end;
-		if (s.e > s.p && s.e[-1] == '\r')
-			s.e--;
+		drop_cr(&s);
 		if (s.p == s.e) {
 			at = OUTSIDE;
 		} else if (at == IN_SKIPPED) {

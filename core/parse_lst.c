@@ -186,15 +186,13 @@ int lst_parse(const char *buf, size_t len, const char *name,
 	if (d)
 		d->file = name;
 	while (!rc && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct span s = { p, nl ? nl : end };
+		struct span s = next_line(&p, end);
 
 		x.line++;
 		if (memchr(s.p, '\0', (size_t)(s.e - s.p)))
 			rc = kr_fail(d, KR_EPARSE, x.line, "NUL byte in the text");
 		else
 			rc = lst_line(&x, &s);
-		p = nl ? nl + 1 : end;
 	}
 	if (!rc)
 		rc = kr_fb_finish(x.b, f, d);

@@ -612,16 +612,13 @@ static int parse_lines(struct parser *ps, const char *buf, size_t len)
 	int rc = KR_OK;
 
 	while (p < end && !rc) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct span s = { p, nl ? nl : end };
+		struct span s = next_line(&p, end);
 
 		ps->line++;
 		if (nul && nul < s.e)
 			return perr(ps, ps->line, "NUL byte in the text");
-		if (s.e > s.p && s.e[-1] == '\r')
-			s.e--;
+		drop_cr(&s);
 		rc = parse_line(ps, &s);
-		p = nl ? nl + 1 : end;
 	}
 	if (!rc && ps->setting_line)
 		rc = perr(ps, ps->setting_line, "setting not followed by a node "

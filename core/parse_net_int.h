@@ -16,6 +16,23 @@ struct span {
 	const char *p, *e;	/* [p, e) of the input */
 };
 
+/* The line at *p, without its '\n', and *p past it. */
+static inline struct span next_line(const char **p, const char *end)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	struct span s = { *p, nl ? nl : end };
+
+	*p = nl ? nl + 1 : end;
+	return s;
+}
+
+/* s without the '\r' of a CRLF line end. */
+static inline void drop_cr(struct span *s)
+{
+	if (s->e > s->p && s->e[-1] == '\r')
+		s->e--;
+}
+
 static inline void skip_ws(struct span *s)
 {
 	while (s->p < s->e && (*s->p == ' ' || *s->p == '\t'))

@@ -310,13 +310,10 @@ int kr_tables_cache_read(const char *path, const struct kr_fabric *f,
 	    !(r.dest_line_of = calloc(t->stride, 1)))
 		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	for (const char *p = buf, *end = buf + len; !rc && p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct span s = { p, nl ? nl : end };
+		struct span s = next_line(&p, end);
 
 		r.line++;
-		p = nl ? nl + 1 : end;
-		if (s.e > s.p && s.e[-1] == '\r')
-			s.e--;
+		drop_cr(&s);
 		rc = read_line(&r, &s);
 	}
 	if (!rc && !r.file_lids)
