@@ -331,14 +331,15 @@ static int group_from(const osm_subn_t *sn, unsigned m)
 	return 0;
 }
 
-/* What this sweep changed against the tables installed before: LFT entries
- * (switches matched by GUID), destination LIDs whose SL moved and pairs
- * whose own SL came, went or moved. */
+/* What this sweep changed against the tables in force before (pt on pf:
+ * the last sweep's, or a restarted OpenSM's from its tables cache): LFT
+ * entries (switches matched by GUID), destination LIDs whose SL moved and
+ * pairs whose own SL came, went or moved. */
 static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
-			const struct kr_plan *pp)
+			const struct kr_tables *pt, const char *since)
 {
 	const struct kr_fabric *f = &pl->fabric;
-	const struct kr_tables *t = &pl->plan.tables, *pt = &pp->tables;
+	const struct kr_tables *t = &pl->plan.tables;
 	unsigned long long entries = 0;
 	unsigned sls = 0, top = t->stride < pt->stride ? t->stride : pt->stride;
 	char line[768];
@@ -354,9 +355,9 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 		sls += t->dlid_sl[lid] != pt->dlid_sl[lid];
 	kr_repair_describe(line, sizeof(line), &pl->plan.repair);
 	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: repair: %s; since "
-		"the last sweep %llu LFT entries, the SLs of %u destination "
-		"LIDs and those of %llu single pairs changed\n", pl->sweeps,
-		line, entries, sls,
+		"%s %llu LFT entries, the SLs of %u destination LIDs and those "
+		"of %llu single pairs changed\n", pl->sweeps, line, since,
+		entries, sls,
 		(unsigned long long)kr_tables_pairs_differ(t, pt, NULL));
 	if (pl->plan.repair.pairs_stale_unsafe)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR07: knsroute: %llu CA "
@@ -444,7 +445,6 @@ static int kr_build_fwd_tables(void *ctx)
 		else
 			rc = kr_plan_build(&pl->fabric, &pl->conf, &pl->plan,
 					   &d);
-		kr_tables_free(&cached);
 		if (rc && !pl->osm->subn.opt.qos &&
 		    pl->plan.failed >= KR_PHASE_SLVL && d.msg[0]) {
 			char why[sizeof(d.msg)];
@@ -460,6 +460,7 @@ static int kr_build_fwd_tables(void *ctx)
 	if (rc) {
 		drop_plan(pl);
 		forget_tables(pl);
+		kr_tables_free(&cached);
 		kr_plan_free(&prev_p);
 		kr_fabric_free(&prev_f);
 		return -1;
@@ -479,7 +480,10 @@ static int kr_build_fwd_tables(void *ctx)
 		l += n + (l[n] == '\n');
 	}
 	if (prev_valid)
-		log_changes(pl, &prev_f, &prev_p);
+		log_changes(pl, &prev_f, &prev_p.tables, "the last sweep");
+	else if (pl->plan.resumed)
+		log_changes(pl, &pl->fabric, &cached, "the tables cache");
+	kr_tables_free(&cached);
 	kr_plan_free(&prev_p);
 	kr_fabric_free(&prev_f);
 	save_caches(pl);
