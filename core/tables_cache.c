@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dump_int.h"
 #include "parse_net_int.h"
 
 #define SLS_PER_LINE 64
@@ -78,9 +79,8 @@ struct tread {
 	unsigned line;
 	uint32_t file_lids;	/* its "lids"; 0 until read */
 	uint32_t *col_sw;	/* file column -> switch of f, KR_NONE */
-	uint32_t ncol, cap_col, nknown;
-	uint32_t cap_pair;
-	size_t cap_fix;
+	uint32_t ncol, nknown;
+	size_t cap_col, cap_pair, cap_fix;	/* dump_grow's */
 	uint8_t *dest_line_of;	/* [stride] 1: a "dest" line named the LID */
 	bool dests_seen;
 };
@@ -145,6 +145,7 @@ static int read_switch(struct tread *r, struct span *s)
 	const struct kr_fabric *f = r->f;
 	uint64_t guid, lid;
 	uint32_t sw;
+	void *p;
 
 	if (r->dests_seen)
 		return expected(r, "every \"switch\" line before the first "
@@ -152,15 +153,10 @@ static int read_switch(struct tread *r, struct span *s)
 	if (!number(s, 16, UINT64_MAX, &guid) ||
 	    !number(s, 10, LID_LIMIT - 1, &lid) || !at_end(s))
 		return expected(r, "\"switch 0xGUID LID\"");
-	if (r->ncol == r->cap_col) {
-		uint32_t cap = r->cap_col ? 2 * r->cap_col : 64;
-		uint32_t *p = realloc(r->col_sw, cap * sizeof(*p));
-
-		if (!p)
-			return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-		r->col_sw = p;
-		r->cap_col = cap;
-	}
+	if (!(p = dump_grow(r->col_sw, &r->cap_col, r->ncol,
+			    sizeof(*r->col_sw), 0)))
+		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
+	r->col_sw = p;
 	sw = kr_node_by_guid(f, guid);
 	if (sw != KR_NONE && !kr_is_switch(f, sw))
 		sw = KR_NONE;
@@ -180,6 +176,7 @@ static int read_fix(struct tread *r, struct span *s, unsigned lid, bool keep)
 {
 	struct kr_tables *t = r->t;
 	uint64_t k, port = KR_NO_PORT;
+	void *p;
 
 	skip_ws(s);
 	if (!get_num(s, 10, UINT32_MAX, &k) || !eat(s, ':') ||
@@ -193,15 +190,10 @@ static int read_fix(struct tread *r, struct span *s, unsigned lid, bool keep)
 			       (unsigned long long)k, r->ncol - 1);
 	if (!keep || r->col_sw[k] == KR_NONE)
 		return KR_OK;
-	if (t->nfixes == r->cap_fix) {
-		size_t cap = r->cap_fix ? 2 * r->cap_fix : 1024;
-		struct kr_lft_fix *p = realloc(t->fixes, cap * sizeof(*p));
-
-		if (!p)
-			return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-		t->fixes = p;
-		r->cap_fix = cap;
-	}
+	if (!(p = dump_grow(t->fixes, &r->cap_fix, t->nfixes,
+			    sizeof(*t->fixes), 0)))
+		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
+	t->fixes = p;
 	t->fixes[t->nfixes++] = (struct kr_lft_fix){
 		r->col_sw[k], (uint16_t)lid, (uint8_t)port };
 	return KR_OK;
@@ -246,21 +238,17 @@ static int read_pair(struct tread *r, struct span *s)
 	struct kr_tables *t = r->t;
 	unsigned slid, dlid;
 	uint64_t sl;
+	void *p;
 
 	if (!file_lid(r, s, &slid) || !file_lid(r, s, &dlid) ||
 	    !number(s, 10, KR_NSL - 1, &sl) || !at_end(s))
 		return expected(r, "\"pair SLID DLID SL\"");
 	if (slid >= t->stride || dlid >= t->stride)
 		return KR_OK;
-	if (t->npair_sl == r->cap_pair) {
-		uint32_t cap = r->cap_pair ? 2 * r->cap_pair : 256;
-		struct kr_sl_pair *p = realloc(t->pair_sl, cap * sizeof(*p));
-
-		if (!p)
-			return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-		t->pair_sl = p;
-		r->cap_pair = cap;
-	}
+	if (!(p = dump_grow(t->pair_sl, &r->cap_pair, t->npair_sl,
+			    sizeof(*t->pair_sl), 0)))
+		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
+	t->pair_sl = p;
 	t->pair_sl[t->npair_sl++] = (struct kr_sl_pair){
 		(uint16_t)slid, (uint16_t)dlid, (uint8_t)sl };
 	return KR_OK;
