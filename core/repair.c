@@ -1432,15 +1432,14 @@ static bool prev_later_kind(struct repair *r, const struct rdest *x,
  * not make them ask again. All of x on the layer of repaired trees or the
  * up*-down* SL it was on, or the pairs the repair moves on the layers
  * they were on and the others on sl; a column of either kind of
- * intermediates within max_intermediates. KR_ECYCLE: not so, the graph
- * as it was. */
+ * intermediates within max_intermediates, the second kind first when
+ * second_first (prev_later_kind). KR_ECYCLE: not so, the graph as it
+ * was. */
 static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
-		     struct kr_repair_stats *st)
+		     bool second_first, struct kr_repair_stats *st)
 {
 	const struct kr_slvl *p = r->plan;
 	unsigned was = r->prev->dlid_sl[x->lid];
-	enum col_mode mode;
-	bool second_first;
 	int rc = KR_ECYCLE;
 
 	if (was != sl && p->detour_vl != KR_NONE && was == p->detour_sl) {
@@ -1454,7 +1453,6 @@ static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
 	}
 	if (was != sl && !is_tree_sl(p, was))
 		return KR_ECYCLE;
-	second_first = prev_later_kind(r, x, &mode) && mode == second_mode(r);
 	for (int b = 0; rc == KR_ECYCLE && b < 2; b++) {
 		if ((b == 0) == second_first)
 			fresh_column(r, x, second_mode(r));
@@ -1482,18 +1480,22 @@ static int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	struct rdest x;
 	uint32_t updn = st->dests_updn;
 	unsigned sl = r->t->dlid_sl[lid];
-	enum col_mode mode;
+	bool held = r->held && r->held[lid], later;
+	enum col_mode mode = r->first_mode;	/* prev_later_kind's, if later */
 	int rc, a_over, b_over;
 
 	r->pairs_moved = 0;
 	dest_of(r, lid, &x);
 	get_column(r, lid, r->col);
 	cached_column(r, &x);
-	rc = r->held && r->held[lid] ? as_before(r, &x, sl, st) : KR_ECYCLE;
+	later = prev_later_kind(r, &x, &mode);
+	rc = held ? as_before(r, &x, sl, later && mode == second_mode(r), st)
+		  : KR_ECYCLE;
 	if (rc != KR_ECYCLE)
 		goto done;
-	if (prev_later_kind(r, &x, &mode) &&
-	    (mode == COL_GENERAL || !over_bound(r, &x)) &&
+	if (later && held)	/* as_before left another column */
+		fresh_column(r, &x, mode);
+	if (later && (mode == COL_GENERAL || !over_bound(r, &x)) &&
 	    (rc = admit_moved(r, &x, sl)) != KR_ECYCLE)
 		goto done;
 	reuse_repair(r, &x);
