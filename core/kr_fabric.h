@@ -103,6 +103,10 @@ static inline uint32_t kr_port_by_lid(const struct kr_fabric *f, unsigned lid)
 
 void kr_fabric_free(struct kr_fabric *f);
 
+/* The data VLs every linked port can carry: the least OperVLs reported,
+ * def when no port reports one (at most 15). */
+unsigned kr_fabric_vls(const struct kr_fabric *f, unsigned def);
+
 /* Recomputes max_lid and lid_port after LIDs changed; fails with a message
  * when two ports claim one LID or a LID is beyond the unicast range. */
 int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d);

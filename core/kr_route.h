@@ -37,7 +37,14 @@ int kr_route_subnet_switches(const struct kr_fabric *f,
  * positions, wrapping around after n! of them. */
 void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
 		    unsigned j, unsigned *order);
-/* How many distinct dimension orders the LIDs of f use. */
-unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo);
+/* How many distinct dimension orders the LIDs of f use (offset j takes
+ * order j mod that): as many as the widest LMC range asks for, at most n!,
+ * and no more than the SL and VL budget holds next to the ring halves,
+ * multicast and the detour layers of c (NULL: defaults). Each order is a
+ * virtual network with VLs of its own, and a second path is not worth
+ * IPoIB's multicast or fault repair. DBBQ keeps two. *wanted (unless
+ * NULL): the count before the budget. */
+unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,
+			  const struct kr_conf *c, unsigned *wanted);
 
 #endif

@@ -18,6 +18,7 @@ struct kr_slvl {
 					 * KR_NO_DIM when d needs none */
 	unsigned nring;
 	unsigned vn_shift, vn_bits, nvn;	/* virtual networks (orders) */
+	unsigned nvn_wanted;		/* orders the LMC asks for */
 	unsigned class_shift, class_bits;	/* iodet: class_bits per dimension */
 	unsigned nclass;		/* Q: classes per virtual network */
 	unsigned requested;		/* classes asked for (0: as many as fit) */

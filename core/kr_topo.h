@@ -106,6 +106,15 @@ static inline unsigned kr_topo_coord(const struct kr_topo *t, uint32_t pos,
 	return (pos / t->stride[d]) % t->k[d];
 }
 
+/* Whether dimension d is a ring whose destinations' two halves must ride
+ * two VLs on it (a torus ring of 4 or more: shorter ones never take two
+ * hops in a row along it). */
+static inline bool kr_topo_ring_halves(const struct kr_topo *t, unsigned d)
+{
+	return t->family == KR_FAMILY_TORUS && d < t->ndim && t->wrap[d] &&
+	       t->k[d] >= 4;
+}
+
 const char *kr_family_name(enum kr_family fam);
 /* "x", "y", "z", then "d3", "d4", ... */
 const char *kr_dim_name(unsigned d, char *buf, size_t len);

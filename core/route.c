@@ -145,15 +145,47 @@ void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
 		order[i] = base[perm[i]];
 }
 
-unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo)
+/* Whether n orders leave the SLs and VLs that fit() in slvl.c gives, after
+ * the ring halves, to KNS crossbar traffic, the detour layers and the
+ * multicast SLs (each unicast code equal to one moves to a spare SL). */
+static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
+		       const struct kr_conf *c, unsigned n)
 {
-	unsigned lmc = 0, n;
+	unsigned rings = 0, bits = 0, codes, sls, vls;
+	unsigned xbar = topo->family == KR_FAMILY_KNS && topo->ndim > 1;
+	unsigned detour = c ? c->detour_vls : 2;
+	unsigned mcast = !c ? 1 : c->mcast_sls ? c->mcast_sls | 1u << c->sm_sl : 0;
+
+	for (unsigned d = 0; d < topo->ndim; d++)
+		rings += kr_topo_ring_halves(topo, d);
+	while ((1u << bits) < n)
+		bits++;
+	if (rings + bits > 4)
+		return false;
+	codes = 1u << (rings + bits);
+	sls = codes + xbar + detour + (detour > 1) +
+	      (unsigned)__builtin_popcount(mcast & ((1u << codes) - 1));
+	vls = n * (rings ? 2 : 1) + xbar + detour + (!detour && mcast);
+	return sls <= KR_NSL &&
+	       vls <= kr_fabric_vls(f, c && c->vls ? c->vls : 8);
+}
+
+unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,
+			  const struct kr_conf *c, unsigned *wanted)
+{
+	unsigned lmc = 0, n, least;
 
 	for (uint32_t s = 0; s < f->nport; s++)
 		if (f->lid[s] && f->lmc[s] > lmc)
 			lmc = f->lmc[s];
 	n = factorial(topo->ndim);
-	return (1u << lmc) < n ? 1u << lmc : n;
+	n = (1u << lmc) < n ? 1u << lmc : n;
+	if (wanted)
+		*wanted = n;
+	least = c && c->classify == KR_CLASSIFY_DBBQ && n > 1 ? 2 : 1;
+	while (n > least && !orders_fit(f, topo, c, n))
+		n--;
+	return n;
 }
 
 /* row_scratch's: a router's own, also in a second thread's. */
@@ -901,7 +933,7 @@ int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 	*t = (struct kr_tables){ 0 };
 	if (rc)
 		return rc;
-	r.norder = kr_route_norders(f, topo);
+	r.norder = kr_route_norders(f, topo, c, NULL);
 	for (unsigned j = 0; j < r.norder; j++)
 		kr_route_order(topo, c, j, r.order[j]);
 	rc = kr_tables_init(t, f, stride, 1, 1);

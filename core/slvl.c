@@ -354,16 +354,6 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 
 /* The smallest VL budget of any linked port: OperVLs where the fabric says,
  * the configured default elsewhere. */
-static unsigned vl_budget(const struct kr_fabric *f, const struct kr_conf *c)
-{
-	unsigned def = c && c->vls ? c->vls : 8, v = def;
-
-	for (uint32_t s = 0; s < f->nport; s++)
-		if (f->peer[s] >= 0 && f->oper_vls[s] && f->oper_vls[s] < v)
-			v = f->oper_vls[s];
-	return v > 15 ? 15 : v;
-}
-
 /* The largest SL the plan's fields can encode, with every field at its top. */
 static unsigned max_sl(const struct kr_slvl *p, unsigned ndim)
 {
@@ -447,7 +437,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	/* SLs from here up are reserved: crossbar traffic, then detours */
 	unsigned top_sl = KR_NSL - xbar - p->ndetour;
 
-	p->vls = vl_budget(f, c);
+	p->vls = kr_fabric_vls(f, c && c->vls ? c->vls : 8);
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * left to choose their number leave it one (groups refused would
@@ -578,6 +568,11 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      bit + p->vn_bits - 1, p->nvn);
 		bit += p->vn_bits;
 	}
+	if (p->nvn < p->nvn_wanted)
+		n += (size_t)snprintf(p->text + n, len - n, " LMC offsets take "
+				      "%u of %u dimension orders (no SL or VL "
+				      "left for more beside multicast and the "
+				      "detour layers);", p->nvn, p->nvn_wanted);
 	if (p->class_bits)
 		n += (size_t)snprintf(p->text + n, len - n, " %u-%u class %s/%u%s;",
 				      bit, p->class_shift + p->class_bits *
@@ -651,11 +646,10 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		return kr_fail(d, KR_EINVAL, 0, "tables lack SL and SL2VL space");
 	for (unsigned dim = 0; dim < KR_MAX_DIM; dim++) {
 		p->ring_bit[dim] = KR_NO_DIM;
-		if (dim < topo->ndim && topo->wrap[dim] && topo->k[dim] >= 4 &&
-		    topo->family == KR_FAMILY_TORUS)
+		if (kr_topo_ring_halves(topo, dim))
 			p->ring_bit[dim] = (uint8_t)p->nring++;
 	}
-	p->nvn = kr_route_norders(f, topo);
+	p->nvn = kr_route_norders(f, topo, c, &p->nvn_wanted);
 	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
 	p->ndetour = c ? c->detour_vls : 2;

@@ -309,7 +309,7 @@ static void test_lmc_orders(void **state)
 
 	(void)state;
 	truth_gen(&o, &f, &t);
-	assert_int_equal(kr_route_norders(&f, &t), 2);
+	assert_int_equal(kr_route_norders(&f, &t, NULL, NULL), 2);
 	kr_route_order(&t, NULL, 1, order);
 	assert_int_equal(order[0], 1);
 	assert_int_equal(order[1], 0);

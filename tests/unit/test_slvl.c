@@ -299,6 +299,80 @@ static void test_all_plans_pass_check(void **state)
 	assert_true(planned >= 25);
 }
 
+/* Orders beyond the first get only the SLs and VLs that the ring halves,
+ * multicast and the detour layers leave. A 3-D torus of 4s takes 3 ring
+ * bits, so LMC 1's second order (a fourth bit) would leave no SL for
+ * multicast or a detour, and LMC 2's four orders no plan at all: both
+ * route every offset in the first order, keep multicast and both
+ * layers, and say so; their offsets then share routes and SLs. A 2-D
+ * torus keeps two orders, unless 4 VLs leave no room for them beside the
+ * layers. DBBQ cannot do without its two. Every plan passes the check. */
+static void test_lmc_orders_leave_room(void **state)
+{
+	static const struct {
+		struct kr_gen_opts o;
+		enum kr_classify cl;
+		unsigned vls, nvn, wanted;
+		bool layers;
+	} cases[] = {
+		{ { .family = KR_FAMILY_TORUS, .ndim = 3, .k = { 4, 4, 4 },
+		    .wrap = { 1, 1, 1 }, .p = 1, .lmc = 1 },
+		  KR_CLASSIFY_XORDET, 8, 1, 2, true },
+		{ { .family = KR_FAMILY_TORUS, .ndim = 3, .k = { 4, 5, 4 },
+		    .wrap = { 1, 1, 1 }, .p = 1, .lmc = 2 },
+		  KR_CLASSIFY_XORDET, 8, 1, 4, true },
+		{ { .family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 4 },
+		    .wrap = { 1, 1 }, .p = 1, .lmc = 1 },
+		  KR_CLASSIFY_XORDET, 8, 2, 2, true },
+		{ { .family = KR_FAMILY_TORUS, .ndim = 2, .k = { 4, 4 },
+		    .wrap = { 1, 1 }, .p = 1, .lmc = 1 },
+		  KR_CLASSIFY_XORDET, 4, 1, 2, true },
+		{ { .family = KR_FAMILY_KNS, .ndim = 3, .k = { 3, 3, 3 },
+		    .p = 1, .lmc = 2 },
+		  KR_CLASSIFY_XORDET, 8, 4, 4, true },
+		{ { .family = KR_FAMILY_TORUS, .ndim = 3, .k = { 4, 4, 4 },
+		    .wrap = { 1, 1, 1 }, .p = 1, .lmc = 1 },
+		  KR_CLASSIFY_DBBQ, 8, 2, 2, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kr_conf c;
+		struct planned x;
+		unsigned fix, same = 0;
+
+		kr_conf_init(&c);
+		c.classify = cases[i].cl;
+		c.vls = cases[i].vls;
+		truth_gen(&cases[i].o, &x.f, &x.t);
+		assert_int_equal(kr_route(&x.f, &x.t, &c, &x.r, NULL), KR_OK);
+		assert_int_equal(kr_slvl_plan(&x.f, &x.t, &c, &x.r, &x.p, NULL),
+				 KR_OK);
+		if (x.p.nvn != cases[i].nvn || x.p.nvn_wanted != cases[i].wanted)
+			fail_msg("case %zu: %u of %u orders (%s)", i, x.p.nvn,
+				 x.p.nvn_wanted, x.p.text);
+		assert_int_equal(x.p.detour_vl != KR_NONE, cases[i].layers);
+		assert_int_equal(x.p.ntree > 0, cases[i].layers);
+		assert_int_equal(kr_slvl_mcast_ok(&x.p, 0, &fix), cases[i].layers);
+		assert_int_equal(strstr(x.p.text, "LMC offsets take") != NULL,
+				 x.p.nvn < x.p.nvn_wanted);
+		/* a CA's offsets: the same route and SL iff they share an order */
+		for (uint32_t ca = x.f.nsw; ca < x.f.nnode; ca++) {
+			unsigned lid = x.f.lid[kr_port(&x.f, ca, 1)];
+			bool col = true;
+
+			for (uint32_t sw = 0; sw < x.f.nsw; sw++)
+				col &= kr_lft_port(&x.r, sw, lid) ==
+				       kr_lft_port(&x.r, sw, lid + 1);
+			same += col && x.r.dlid_sl[lid] == x.r.dlid_sl[lid + 1];
+		}
+		assert_int_equal(same, x.p.nvn == 1 ? x.f.nnode - x.f.nsw : 0);
+		if (check(&x) != KR_OK)
+			fail_msg("case %zu: check fails (%s)", i, x.p.text);
+		unplan(&x);
+	}
+}
+
 /* The ring halves matter: the same torus routes with every SL 0 (one VL)
  * have a credit loop. */
 static void test_torus_sl0_has_credit_loop(void **state)
@@ -351,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_torus_ring_bits),
 		cmocka_unit_test(test_budget_degrades_then_fails),
 		cmocka_unit_test(test_mcast_vl_without_detour_layer),
+		cmocka_unit_test(test_lmc_orders_leave_room),
 		cmocka_unit_test(test_iodet_refused_without_bits),
 		cmocka_unit_test(test_vl_masks_within_budget),
 		cmocka_unit_test(test_all_plans_pass_check),
