@@ -34,7 +34,8 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 "  -c, --conf FILE      knsroute.conf (see knsroute.conf(5))\n" \
 "  --guid2lid FILE      OpenSM's guid2lid cache for the LIDs\n" \
 "  --lmc L              LMC of assigned CA LIDs (0-7; offsets take other\n" \
-"                       dimension orders)\n" \
+"                       dimension orders, as many as the SLs and VLs\n" \
+"                       beside multicast and detours hold)\n" \
 "  --classify NAME      xordet (default), dbbm, bbq, dbbq, iodet, none\n" \
 "  --classes Q          destination classes (default: as many as fit)\n" \
 "  --vls N              data VLs where ports do not say (default 8)\n" \

@@ -6,7 +6,7 @@
 # the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 20
+kr_plan 21
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -69,6 +69,17 @@ kr_ok $? "route: dbbq without LMC is refused with the reason"
 	"$K" check "$T/dbbq/topology.net" --lfts "$T/dbbq/opensm-lfts.dump" \
 		--sl2vl "$T/dbbq/opensm-sl2vl.dump" --path-sl "$T/dbbq/path-sl" >/dev/null
 kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs): two virtual networks, checkable"
+
+# A 3-D torus of 4s has 3 ring bits: a second order for LMC offsets would
+# take the last SL bit from multicast and the detour layers (LMC 2's four
+# orders, every plan). The offsets share the first order instead.
+"$K" gen torus --dims 4x4x4 --p 1 --lmc 2 -o "$T/t3lmc.net"
+"$K" route "$T/t3lmc.net" --out "$T/t3lmc" >/dev/null &&
+	grep -q "LMC offsets take 1 of 4 dimension orders" "$T/t3lmc/summary" &&
+	grep -q "SL 0: multicast" "$T/t3lmc/summary" &&
+	grep -q "detour layer for faults" "$T/t3lmc/summary" &&
+	"$K" check "$T/t3lmc" >/dev/null
+kr_ok $? "route: a 3-D torus with LMC 2 keeps multicast and detours, its offsets share one order"
 
 # Thesis table 11.3: XORDET, 8x8 mesh, 4 VCs, node (0,0): X port 14 per VL,
 # Y port 1/2/2/2. Four classes asked for: left to choose, they would leave
