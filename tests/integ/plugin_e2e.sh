@@ -7,16 +7,18 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-# name|gen arguments|knsroute.conf; every (source, destination) pair's
+# name|gen arguments|knsroute.conf|LMC; every (source, destination) pair's
 # PathRecord is read back. kns8r4 is the 8-ary 2-direct 3-indirect KNS of
-# radix 4 (fat-tree subnets, 256 switches).
+# radix 4 (fat-tree subnets, 256 switches). torus444lmc's 3 ring bits
+# leave no SL for LMC 1's second order: its offsets share the first.
 FABRICS=(
 	"kns44p2|kns --k 4 --n 2 --p 2|"
 	"kns33p1|kns --k 3 --n 3 --p 1|"
 	"torus44p2|torus --dims 4x4 --p 2 --shuffle 3|"
 	"torus333|torus --dims 3x3x3 --p 1|"
 	"mesh43|mesh --dims 4x3 --p 1 --shuffle 8|"
-	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq"
+	"kns44dbbq|kns --k 4 --n 2 --p 1|classify dbbq|1"
+	"torus444lmc|torus --dims 4x4x4 --p 1 --shuffle 4||1"
 	"kns8r4|kns --k 8 --n 2 --p 1 --radix 4 --shuffle 5|"
 )
 CASES_PER_FABRIC=8
@@ -37,11 +39,10 @@ write_conf() {
 }
 
 run_fabric() {
-	local name=$1 gen=$2 knsconf=$3 dir="$KR_TMP/$1" lmc=0 rb dry ok
+	local name=$1 gen=$2 knsconf=$3 lmc=${4:-0} dir="$KR_TMP/$1" rb dry ok
 	mkdir -p "$dir"
 	rb="$dir/readback"
 	dry="$dir/dry"
-	[ "$knsconf" = "classify dbbq" ] && lmc=1
 	# shellcheck disable=SC2086
 	"$KR_CLI" gen $gen -o "$dir/fabric.net"
 	write_conf "$dir" "$knsconf" "$lmc"
@@ -113,8 +114,8 @@ run_fabric() {
 }
 
 for f in "${FABRICS[@]}"; do
-	IFS='|' read -r name gen knsconf <<<"$f"
-	run_fabric "$name" "$gen" "$knsconf"
+	IFS='|' read -r name gen knsconf lmc <<<"$f"
+	run_fabric "$name" "$gen" "$knsconf" "$lmc"
 done
 
 # ibsim's example fat tree is no KNS, torus or mesh: minhop takes over and
