@@ -441,9 +441,10 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * left to choose their number leave it one (groups refused would
-	 * take IPoIB down) */
+	 * take IPoIB down), unless unicast would then lose its proof (KNS
+	 * crossbar traffic needs a VL too) */
 	if (!p->ndetour && p->mcast_sls && !p->requested &&
-	    vls > p->nvn * r)
+	    vls > p->nvn * r + xbar)
 		vls--;
 	p->vn_bits = ceil_log2(p->nvn);
 	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||

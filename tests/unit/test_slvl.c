@@ -373,6 +373,37 @@ static void test_lmc_orders_leave_room(void **state)
 	}
 }
 
+/* Unicast's proof comes before multicast's VL: a KNS on 2 VLs (one for
+ * its traffic, one for the turns into crossbars) plans, with groups
+ * refused; on 3 multicast gets the third. Reserving the multicast VL
+ * first used to fail the plan ("no VL left for traffic to KNS
+ * crossbars"), and OpenSM fell back to minhop. */
+static void test_kns_unicast_before_mcast_vl(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 1 };
+
+	(void)state;
+	for (unsigned vls = 2; vls <= 3; vls++) {
+		struct kr_conf c;
+		struct planned x;
+		unsigned fix;
+
+		kr_conf_init(&c);
+		c.vls = vls;
+		truth_gen(&o, &x.f, &x.t);
+		assert_int_equal(kr_route(&x.f, &x.t, &c, &x.r, NULL), KR_OK);
+		assert_int_equal(kr_slvl_plan(&x.f, &x.t, &c, &x.r, &x.p, NULL),
+				 KR_OK);
+		assert_int_not_equal(x.p.xbar_vl, KR_NONE);
+		assert_int_equal(x.p.detour_vl, KR_NONE);
+		assert_int_equal(kr_slvl_mcast_ok(&x.p, 0, &fix), vls == 3);
+		assert_true(x.p.vls_used <= vls);
+		assert_int_equal(check(&x), KR_OK);
+		unplan(&x);
+	}
+}
+
 /* The ring halves matter: the same torus routes with every SL 0 (one VL)
  * have a credit loop. */
 static void test_torus_sl0_has_credit_loop(void **state)
@@ -426,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_budget_degrades_then_fails),
 		cmocka_unit_test(test_mcast_vl_without_detour_layer),
 		cmocka_unit_test(test_lmc_orders_leave_room),
+		cmocka_unit_test(test_kns_unicast_before_mcast_vl),
 		cmocka_unit_test(test_iodet_refused_without_bits),
 		cmocka_unit_test(test_vl_masks_within_budget),
 		cmocka_unit_test(test_all_plans_pass_check),
