@@ -569,11 +569,6 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      bit + p->vn_bits - 1, p->nvn);
 		bit += p->vn_bits;
 	}
-	if (p->nvn < p->nvn_wanted)
-		n += (size_t)snprintf(p->text + n, len - n, " LMC offsets take "
-				      "%u of %u dimension orders (no SL or VL "
-				      "left for more beside multicast and the "
-				      "detour layers);", p->nvn, p->nvn_wanted);
 	if (p->class_bits)
 		n += (size_t)snprintf(p->text + n, len - n, " %u-%u class %s/%u%s;",
 				      bit, p->class_shift + p->class_bits *
@@ -589,6 +584,11 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 	if (p->requested && p->requested > p->nclass)
 		n += (size_t)snprintf(p->text + n, len - n, " %u classes asked, "
 				      "%u fit;", p->requested, p->nclass);
+	if (p->nvn < p->nvn_wanted)
+		n += (size_t)snprintf(p->text + n, len - n, " LMC offsets take "
+				      "%u of %u dimension orders (no SL or VL "
+				      "left for more beside multicast and the "
+				      "detour layers);", p->nvn, p->nvn_wanted);
 	if (p->xbar_vl != KR_NONE && topo->s > 1)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to subnet "
 				      "switches, up*/down* (VL %u on every switch "
