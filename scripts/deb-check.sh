@@ -5,7 +5,9 @@
 # dpkg-buildpackage -b -us -uc, then checks what it installs: the file
 # list (dpkg -c) against tests/data/deb-contents.txt, /etc/opensm/
 # knsroute.conf as its only conffile, the plugin exporting only
-# osm_event_plugin. Installs the build dependencies (scripts/deps.sh --deb).
+# osm_event_plugin, the ldconfig trigger, and lintian's verdict (no error
+# or warning beyond debian/knsroute.lintian-overrides). Installs the build
+# dependencies (scripts/deps.sh --deb).
 # Takes about 70 s user + 60 s system CPU (the unit tests included).
 # Prints "ok"/"not ok" lines; exit 1 on a difference, 2 when it cannot run.
 #   scripts/deb-check.sh [OUTDIR]   (OUTDIR keeps the .deb; default: a temp dir)
@@ -51,6 +53,22 @@ if [ "$syms" = osm_event_plugin ]; then
 	echo "ok - libknsroute.so exports only osm_event_plugin"
 else
 	echo "not ok - libknsroute.so exports: $syms"
+	status=1
+fi
+
+if grep -qx 'activate-noawait ldconfig' "$tmp/ctl/triggers" 2>/dev/null; then
+	echo "ok - the package triggers ldconfig for the plugin in the libdir"
+else
+	echo "not ok - no ldconfig trigger"
+	status=1
+fi
+
+if lintian --fail-on error,warning "$tmp"/src/knsroute_*.changes \
+	>"$tmp/lintian.out" 2>&1; then
+	echo "ok - lintian: no error or warning"
+else
+	echo "not ok - lintian:"
+	grep -v '^running with root' "$tmp/lintian.out" | sed 's/^/   /'
 	status=1
 fi
 

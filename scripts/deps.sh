@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # Installs the Debian 12 packages knsroute needs to build, test (clang for
 # the fuzz targets) and demo, only those missing; runs apt-get update at
-# most once. Needs root (or sudo). --deb: also what dpkg-buildpackage needs.
+# most once. Needs root (or sudo). --deb: also what dpkg-buildpackage and
+# lintian need.
 set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
 opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils infiniband-diags ibutils
 valgrind jq gawk python3 clang"
 case ${1:-} in
---deb) pkgs="$pkgs debhelper dpkg-dev fakeroot" ;;
+--deb) pkgs="$pkgs debhelper dpkg-dev fakeroot lintian" ;;
 '') ;;
 *) echo "usage: scripts/deps.sh [--deb]" >&2; exit 2 ;;
 esac
