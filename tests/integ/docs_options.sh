@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute(8) and docs/user-guide.md name every option `--help` shows, each
 # where its command is described, so the three cannot drift apart. Also:
-# the diags scripts go by Debian's names (dump_lfts, not dump_lfts.sh).
+# the diags scripts go by Debian's names (dump_lfts, not dump_lfts.sh), and
+# the README lists every package scripts/deps.sh installs.
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 3
+kr_plan 4
 if [ ! -x "$KR_CLI" ] || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs knsroute built and python3"
 	kr_done
@@ -84,5 +85,15 @@ kr_ok $? "the user guide's 'Options by command' names every option${miss:+; miss
 ! grep -n 'dump_[lfm]*fts\.sh' "$KR_SRCDIR/docs/"*.md "$KR_SRCDIR/docs/knsroute.8" \
 	"$KR_SRCDIR/README.md" "$KR_SRCDIR"/tools/*.c >&2
 kr_ok $? "the diags scripts by Debian's names: dump_lfts, dump_fts, dump_mfts"
+
+# the default list: the words between pkgs=" and the closing quote
+miss=
+for p in $(sed -n '/^pkgs="/,/"$/p' "$KR_SRCDIR/scripts/deps.sh" | tr -d '"' |
+	sed 's/^pkgs=//'); do
+	sed -n '1,/^# knsroute/p' "$KR_SRCDIR/README.md" | tr -s ' ,()\n' '\n' |
+		grep -qx "$p" || miss="$miss $p"
+done
+[ -z "$miss" ]
+kr_ok $? "the README's set-up paragraph names every package scripts/deps.sh installs${miss:+; missing:$miss}"
 
 kr_done
