@@ -68,6 +68,15 @@ struct kr_conf {
 };
 
 void kr_conf_init(struct kr_conf *c);
+
+/* The SLs multicast must be safe on (bit s: SL s): the groups' and, when
+ * there are groups, the SA's sm_sl, which shares their VL (slvl.c); NULL:
+ * SL 0, the default. */
+static inline uint16_t kr_conf_mcast_sls(const struct kr_conf *c)
+{
+	return !c ? 1 : c->mcast_sls ? (uint16_t)(c->mcast_sls | 1u << c->sm_sl)
+				     : 0;
+}
 /* Reads path into c (on top of what c holds); errors name the line. */
 int kr_conf_load(struct kr_conf *c, const char *path, struct kr_diag *d);
 const char *kr_classify_name(enum kr_classify cl);

@@ -154,7 +154,7 @@ static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
 	unsigned rings = 0, bits = 0, codes, sls, vls;
 	unsigned xbar = topo->family == KR_FAMILY_KNS && topo->ndim > 1;
 	unsigned detour = c ? c->detour_vls : 2;
-	unsigned mcast = !c ? 1 : c->mcast_sls ? c->mcast_sls | 1u << c->sm_sl : 0;
+	unsigned mcast = kr_conf_mcast_sls(c);
 
 	for (unsigned d = 0; d < topo->ndim; d++)
 		rings += kr_topo_ring_halves(topo, d);

@@ -352,8 +352,6 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 	}
 }
 
-/* The smallest VL budget of any linked port: OperVLs where the fabric says,
- * the configured default elsewhere. */
 /* The largest SL the plan's fields can encode, with every field at its top. */
 static unsigned max_sl(const struct kr_slvl *p, unsigned ndim)
 {
@@ -657,9 +655,7 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	/* the SA's traffic follows the unicast routes to and from the SM's
 	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which
 	 * it joins unless multicast has no VL by choice */
-	p->mcast_sls = !c ? 1
-		     : c->mcast_sls ? (uint16_t)(c->mcast_sls | 1u << c->sm_sl)
-				    : 0;
+	p->mcast_sls = kr_conf_mcast_sls(c);
 	reset_mcast(p);
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {
