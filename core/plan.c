@@ -146,6 +146,20 @@ static bool check_changes(const struct kr_fabric *f, const struct kr_fabric *pf,
 	return false;
 }
 
+/* A loop that only management traffic closes, in a plan that left it no
+ * VL: the SA's and PerfMgr's packets on sm_sl, and those to switch LIDs,
+ * ride the VLs of a unicast code they do not follow. What the admin can
+ * change is the budget, not the tables. */
+static const char *loop_hint(const struct kr_plan *p)
+{
+	if (p->check.cls[KR_CHECK_DATA].loop != KR_LOOP_NONE ||
+	    p->slvl.mcast_vl != KR_NONE)
+		return "";
+	return " in management traffic only, which this plan left no VL of "
+	       "its own (no SL or VL for the up*/down* layer or multicast: "
+	       "more VLs give it one, and so may fewer classes or LMC orders)";
+}
+
 static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
 		     const struct kr_fabric *pf, struct kr_plan *prev,
 		     struct kr_plan *p, struct kr_diag *d)
@@ -158,10 +172,12 @@ static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
 	p->checked = 1;
 	if (!check_changes(f, pf, prev, p, d, &rc))
 		rc = kr_check_run(f, &p->tables, &o, &p->check, d);
-	if (rc == KR_ECYCLE || rc == KR_EROUTE)
-		return kr_fail(d, rc, 0, "%s; tables not installed",
-			       rc == KR_ECYCLE ? "the tables have a credit loop"
-					       : "some pairs are not delivered");
+	if (rc == KR_ECYCLE)
+		return kr_fail(d, rc, 0, "the tables have a credit loop%s; "
+			       "tables not installed", loop_hint(p));
+	if (rc == KR_EROUTE)
+		return kr_fail(d, rc, 0, "some pairs are not delivered; tables "
+			       "not installed");
 	return rc;
 }
 

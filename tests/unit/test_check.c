@@ -1577,6 +1577,45 @@ static void plan_classless(const struct kr_gen_opts *o, struct kr_fabric *f,
 	kr_check_report_free(&r);
 }
 
+/* A KNS on 2 VLs: its data VL and the VL of the turns into crossbars
+ * leave the SA's and PerfMgr's traffic (on sm_sl 0, from a CA's port here)
+ * none of its own, and it closes a loop with the traffic to crossbar LIDs.
+ * The refusal says so and what would help; on 3 VLs multicast and that
+ * traffic get the third and the plan passes. */
+static void test_mgmt_loop_says_why(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 1, .parallel = 1,
+				 .assign_lids = 1 };
+
+	(void)state;
+	for (unsigned vls = 2; vls <= 3; vls++) {
+		struct kr_fabric f;
+		struct kr_plan p;
+		struct kr_diag d = { 0 };
+		struct kr_conf conf;
+		int rc;
+
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+		kr_conf_init(&conf);
+		conf.vls = vls;
+		conf.sm_lid = f.lid[kr_port(&f, f.nsw, 1)];
+		rc = kr_plan_build(&f, &conf, &p, &d);
+		if (vls == 2) {
+			assert_int_equal(rc, KR_ECYCLE);
+			assert_int_equal(p.check.cls[KR_CHECK_DATA].loop,
+					 KR_LOOP_NONE);
+			assert_non_null(strstr(d.msg, "credit loop in management "
+					       "traffic only"));
+			assert_non_null(strstr(d.msg, "more VLs"));
+		} else {
+			assert_int_equal(rc, KR_OK);
+		}
+		kr_plan_free(&p);
+		kr_fabric_free(&f);
+	}
+}
+
 /* Destinations on one switch that the LFTs reach alike are walked once
  * (check_twin.c). knsroute's own tables without classes (whose SLs
  * would tell a switch's CAs apart), a torus whose ties split a switch's
@@ -1841,6 +1880,7 @@ int main(void)
 		cmocka_unit_test(test_assumption_counters),
 		cmocka_unit_test(test_classes_match_reference),
 		cmocka_unit_test(test_twins_match_reference),
+		cmocka_unit_test(test_mgmt_loop_says_why),
 		cmocka_unit_test(test_switch_twins_match_reference),
 		cmocka_unit_test(test_incremental),
 	};
