@@ -19,6 +19,7 @@ struct kr_slvl {
 	unsigned nring;
 	unsigned vn_shift, vn_bits, nvn;	/* virtual networks (orders) */
 	unsigned nvn_wanted;		/* orders the LMC asks for */
+	uint16_t mgmt_sls;		/* the SA's (sm_sl) and PerfMgr's SLs */
 	unsigned class_shift, class_bits;	/* iodet: class_bits per dimension */
 	unsigned nclass;		/* Q: classes per virtual network */
 	unsigned requested;		/* classes asked for (0: as many as fit) */

@@ -227,6 +227,14 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 			if (kr_map_vl(map, sl) == p->fold)
 				map = kr_map_set(map, sl, p->fold - 1);
 		map = kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+		/* Without the layer's or multicast's VL, the SA's and
+		 * PerfMgr's packets to crossbars take these turns on their
+		 * own SL and close loops on the class VLs: one hop from
+		 * their crossbar, like SL 15's, they are safe on its VL. */
+		for (unsigned sl = 0; against_order && p->mcast_vl == KR_NONE &&
+				      sl < KR_NSL; sl++)
+			if (p->mgmt_sls >> sl & 1)
+				map = kr_map_set(map, sl, p->xbar_vl);
 	}
 	code_map = map;
 	for (unsigned sl = 0; sl < KR_NSL; sl++) {
@@ -595,9 +603,11 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 				      ", the VL below for other SLs there" : "");
 	else if (p->xbar_vl != KR_NONE)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: to crossbars "
-				      "(VL %u on turns into them%s);", XBAR_SL,
+				      "(VL %u on turns into them%s%s);", XBAR_SL,
 				      p->xbar_vl, p->fold != KR_NONE ?
-				      ", shared with the VL below elsewhere" : "");
+				      ", shared with the VL below elsewhere" : "",
+				      p->mcast_vl == KR_NONE ? ", the SA's and "
+				      "PerfMgr's SLs too" : "");
 	for (unsigned i = 0; i < p->ntree; i++)
 		n += (size_t)snprintf(p->text + n, len - n, " SL %u: repaired "
 				      "routes moved off their SL (VL %u);",
@@ -656,6 +666,8 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which
 	 * it joins unless multicast has no VL by choice */
 	p->mcast_sls = kr_conf_mcast_sls(c);
+	p->mgmt_sls = (uint16_t)((c ? 1u << c->sm_sl : 1u) |
+				 1u << KR_PERFMGR_SL);
 	reset_mcast(p);
 	rc = fit(p, f, topo, c, d);
 	if (rc == KR_ENOVL && p->ndetour) {

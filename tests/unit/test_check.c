@@ -1577,19 +1577,20 @@ static void plan_classless(const struct kr_gen_opts *o, struct kr_fabric *f,
 	kr_check_report_free(&r);
 }
 
-/* A KNS on 2 VLs: its data VL and the VL of the turns into crossbars
- * leave the SA's and PerfMgr's traffic (on sm_sl 0, from a CA's port here)
- * none of its own, and it closes a loop with the traffic to crossbar LIDs.
- * The refusal says so and what would help; on 3 VLs multicast and that
- * traffic get the third and the plan passes. */
+/* DBBQ on a 4x4x4 torus with LMC 1 keeps its two virtual networks, and
+ * with 3 ring bits they take every SL: nothing is left for the up*-down*
+ * layer or multicast, whose VL the SA's and PerfMgr's traffic (on sm_sl
+ * 0, from a CA's port here) rides. On a VL of unicast code 0 it closes a
+ * loop of its own; the refusal says so and what would help. Without
+ * DBBQ the offsets share one order, and the plan passes. */
 static void test_mgmt_loop_says_why(void **state)
 {
-	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
-				 .k = { 4, 4 }, .p = 1, .parallel = 1,
-				 .assign_lids = 1 };
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 3,
+				 .k = { 4, 4, 4 }, .wrap = { 1, 1, 1 }, .p = 1,
+				 .parallel = 1, .assign_lids = 1, .lmc = 1 };
 
 	(void)state;
-	for (unsigned vls = 2; vls <= 3; vls++) {
+	for (int dbbq = 1; dbbq >= 0; dbbq--) {
 		struct kr_fabric f;
 		struct kr_plan p;
 		struct kr_diag d = { 0 };
@@ -1598,10 +1599,11 @@ static void test_mgmt_loop_says_why(void **state)
 
 		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
 		kr_conf_init(&conf);
-		conf.vls = vls;
+		if (dbbq)
+			conf.classify = KR_CLASSIFY_DBBQ;
 		conf.sm_lid = f.lid[kr_port(&f, f.nsw, 1)];
 		rc = kr_plan_build(&f, &conf, &p, &d);
-		if (vls == 2) {
+		if (dbbq) {
 			assert_int_equal(rc, KR_ECYCLE);
 			assert_int_equal(p.check.cls[KR_CHECK_DATA].loop,
 					 KR_LOOP_NONE);
@@ -1614,6 +1616,54 @@ static void test_mgmt_loop_says_why(void **state)
 		kr_plan_free(&p);
 		kr_fabric_free(&f);
 	}
+}
+
+/* A KNS on 2 VLs: one for its traffic, one for the turns into crossbars,
+ * none for the SA's and PerfMgr's (on sm_sl 0, from a CA's port here).
+ * Their packets to crossbars take those turns too: the plan sends SL 0 on
+ * the turns' VL there, as SL 15, and the check passes. With SL 0 put back
+ * on VL 0 on those turns the same tables close a loop in management
+ * traffic alone. */
+static void test_kns_two_vls_mgmt_on_turns(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 1, .parallel = 1,
+				 .assign_lids = 1 };
+	struct kr_check_opts co = { .max_examples = 1 };
+	struct kr_check_report r;
+	struct kr_fabric f;
+	struct kr_plan p;
+	struct kr_diag d = { 0 };
+	struct kr_conf conf;
+	unsigned turns = 0;
+
+	(void)state;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, &d), KR_OK);
+	kr_conf_init(&conf);
+	conf.vls = 2;
+	conf.sm_lid = f.lid[kr_port(&f, f.nsw, 1)];
+	assert_int_equal(kr_plan_build(&f, &conf, &p, &d), KR_OK);
+	assert_int_equal(p.slvl.mcast_vl, KR_NONE);
+	assert_int_equal(p.slvl.xbar_vl, 1);
+	for (uint32_t n = 0; n < f.nsw; n++)
+		for (unsigned out = 1; out <= f.nports[n]; out++)
+			for (unsigned in = 1; in <= f.nports[n]; in++) {
+				uint64_t *m = kr_tables_sl2vl_ref(&f, &p.tables,
+								  n, in, out);
+
+				if (kr_map_vl(*m, 15) != 1)
+					continue;
+				assert_int_equal(kr_map_vl(*m, 0), 1);
+				*m = kr_map_set(*m, 0, 0);
+				turns++;
+			}
+	assert_true(turns > 0);
+	assert_int_equal(kr_check_run(&f, &p.tables, &co, &r, NULL), KR_ECYCLE);
+	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
+	assert_int_not_equal(r.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+	kr_check_report_free(&r);
+	kr_plan_free(&p);
+	kr_fabric_free(&f);
 }
 
 /* Destinations on one switch that the LFTs reach alike are walked once
@@ -1881,6 +1931,7 @@ int main(void)
 		cmocka_unit_test(test_classes_match_reference),
 		cmocka_unit_test(test_twins_match_reference),
 		cmocka_unit_test(test_mgmt_loop_says_why),
+		cmocka_unit_test(test_kns_two_vls_mgmt_on_turns),
 		cmocka_unit_test(test_switch_twins_match_reference),
 		cmocka_unit_test(test_incremental),
 	};
