@@ -446,11 +446,13 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	p->vls = kr_fabric_vls(f, c && c->vls ? c->vls : 8);
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
-	 * left to choose their number leave it one (groups refused would
-	 * take IPoIB down), unless unicast would then lose its proof (KNS
-	 * crossbar traffic needs a VL too) */
-	if (!p->ndetour && p->mcast_sls && !p->requested &&
-	    vls > p->nvn * r + xbar)
+	 * leave it one (groups refused would take IPoIB down, and the SA's
+	 * traffic, which rides it, has none), unless unicast would then lose
+	 * its proof (KNS crossbar traffic needs a VL too) or the classes
+	 * asked for fill every VL exactly (a count that does not fit is cut
+	 * anyway) */
+	if (!p->ndetour && p->mcast_sls && vls > p->nvn * r + xbar &&
+	    p->requested * p->nvn * r != vls)
 		vls--;
 	p->vn_bits = ceil_log2(p->nvn);
 	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||
