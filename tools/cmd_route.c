@@ -187,6 +187,13 @@ static int write_out(const struct route_args *a, const struct kr_fabric *f,
 		return pr.groups_exit;
 	if (rc)
 		return cli_error(&d);
+	/* such a plan's SA traffic rides unicast VLs it does not follow:
+	 * whether it closes a loop depends on where the SM is, which OpenSM's
+	 * check knows and this one was not told */
+	if (!c->sm_lid && p->slvl.mcast_vl == KR_NONE)
+		fprintf(stderr, "knsroute route: this plan leaves the SA's "
+			"traffic no VL of its own; OpenSM's check includes it: "
+			"--sm-lid LID checks it here\n");
 	if (a->json) {
 		print_json(a, f, p);
 		return 0;

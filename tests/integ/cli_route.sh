@@ -6,7 +6,7 @@
 # the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 21
+kr_plan 22
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -80,6 +80,16 @@ kr_ok $? "route: dbbq with --lmc 1 (assigned LIDs): two virtual networks, checka
 	grep -q "detour layer for faults" "$T/t3lmc/summary" &&
 	"$K" check "$T/t3lmc" >/dev/null
 kr_ok $? "route: a 3-D torus with LMC 2 keeps multicast and detours, its offsets share one order"
+
+# On 2 VLs a KNS's plan has no VL for the SA's traffic: the dry run says
+# that only --sm-lid checks it as OpenSM will, and stays quiet when given.
+"$K" route "$T/nolids.net" --vls 2 --out "$T/kv2" >/dev/null 2>"$T/kv2.err" &&
+	grep -q "leaves the SA's traffic no VL of its own.*--sm-lid" "$T/kv2.err" &&
+	"$K" route "$T/nolids.net" --vls 2 --sm-lid 30 --out "$T/kv2s" >/dev/null 2>"$T/kv2s.err" &&
+	[ ! -s "$T/kv2s.err" ] &&
+	"$K" route "$T/nolids.net" --out "$T/kv8" >/dev/null 2>"$T/kv8.err" &&
+	[ ! -s "$T/kv8.err" ]
+kr_ok $? "route: a plan with no VL for the SA's traffic asks for --sm-lid; with it, or with 8 VLs, nothing on stderr"
 
 # Thesis table 11.3: XORDET, 8x8 mesh, 4 VCs, node (0,0): X port 14 per VL,
 # Y port 1/2/2/2. Four classes asked for: left to choose, they would leave
