@@ -737,14 +737,13 @@ static int set_lids(struct kr_fabric *f, const struct lid_owners *o,
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	for (size_t lid = 1, n; lid < o->cap; lid += n) {
 		uint32_t slot = o->at[lid].slot;
-		unsigned lmc = 0;
+		unsigned lmc;
 
 		for (n = 1; lid + n < o->cap && o->at[lid + n].slot == slot; n++)
 			;
 		if (slot == KR_NONE || (f->lid[slot] && !range_line[slot]))
 			continue;
-		while ((1u << lmc) < n)
-			lmc++;
+		lmc = kr_ceil_log2(n);
 		if (range_line[slot])
 			rc = kr_fail(d, KR_EPARSE, o->at[lid].line, "port GUID "
 				     "0x%016" PRIx64 " has LID %u (line %u) and "

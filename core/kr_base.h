@@ -51,4 +51,14 @@ int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
 /* Formats "FILE:LINE: msg" (or the parts that are known) into buf. */
 void kr_diag_format(const struct kr_diag *d, char *buf, size_t len);
 
+/* The fewest bits that count v values (0 for v <= 1). */
+static inline unsigned kr_ceil_log2(unsigned v)
+{
+	unsigned b = 0;
+
+	while ((1u << b) < v)
+		b++;
+	return b;
+}
+
 #endif

@@ -69,6 +69,18 @@ struct kr_conf {
 
 void kr_conf_init(struct kr_conf *c);
 
+/* The data VLs when ports do not say, and the VLs kept for the detour
+ * layers; NULL: the defaults. */
+static inline unsigned kr_conf_vls(const struct kr_conf *c)
+{
+	return c && c->vls ? c->vls : 8;
+}
+
+static inline unsigned kr_conf_detour_vls(const struct kr_conf *c)
+{
+	return c ? c->detour_vls : 2;
+}
+
 /* The SLs multicast must be safe on (bit s: SL s): the groups' and, when
  * there are groups, the SA's sm_sl, which shares their VL (slvl.c); NULL:
  * SL 0, the default. */

@@ -115,6 +115,13 @@ static inline bool kr_topo_ring_halves(const struct kr_topo *t, unsigned d)
 	       t->k[d] >= 4;
 }
 
+/* Whether the fabric is a KNS whose crossbar LIDs need SL 15 of their own
+ * (their last hop can turn against the dimension order: slvl.c). */
+static inline bool kr_topo_xbar_sl(const struct kr_topo *t)
+{
+	return t->family == KR_FAMILY_KNS && t->ndim > 1;
+}
+
 const char *kr_family_name(enum kr_family fam);
 /* "x", "y", "z", then "d3", "d4", ... */
 const char *kr_dim_name(unsigned d, char *buf, size_t len);

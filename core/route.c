@@ -151,15 +151,13 @@ void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
 static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
 		       const struct kr_conf *c, unsigned n)
 {
-	unsigned rings = 0, bits = 0, codes, sls, vls;
-	unsigned xbar = topo->family == KR_FAMILY_KNS && topo->ndim > 1;
-	unsigned detour = c ? c->detour_vls : 2;
+	unsigned rings = 0, bits = kr_ceil_log2(n), codes, sls, vls;
+	unsigned xbar = kr_topo_xbar_sl(topo);
+	unsigned detour = kr_conf_detour_vls(c);
 	unsigned mcast = kr_conf_mcast_sls(c);
 
 	for (unsigned d = 0; d < topo->ndim; d++)
 		rings += kr_topo_ring_halves(topo, d);
-	while ((1u << bits) < n)
-		bits++;
 	if (rings + bits > 4)
 		return false;
 	codes = 1u << (rings + bits);
@@ -167,7 +165,7 @@ static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
 	      (unsigned)__builtin_popcount(mcast & ((1u << codes) - 1));
 	vls = n * (rings ? 2 : 1) + xbar + detour + (!detour && mcast);
 	return sls <= KR_NSL &&
-	       vls <= kr_fabric_vls(f, c && c->vls ? c->vls : 8);
+	       vls <= kr_fabric_vls(f, kr_conf_vls(c));
 }
 
 unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,

@@ -49,15 +49,6 @@
 #define SL_BITS 4
 #define XBAR_SL 15
 
-static unsigned ceil_log2(unsigned v)
-{
-	unsigned b = 0;
-
-	while ((1u << b) < v)
-		b++;
-	return b;
-}
-
 static unsigned floor_pow2(unsigned v)
 {
 	unsigned p = 1;
@@ -139,7 +130,7 @@ static unsigned dest_class(const struct kr_slvl *p, const struct kr_topo *topo,
 
 	switch (p->classify) {
 	case KR_CLASSIFY_XORDET:
-		return xor_fold(index, ceil_log2(q));
+		return xor_fold(index, kr_ceil_log2(q));
 	case KR_CLASSIFY_DBBM:
 		return index % q;
 	case KR_CLASSIFY_BBQ:
@@ -443,7 +434,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	/* SLs from here up are reserved: crossbar traffic, then detours */
 	unsigned top_sl = KR_NSL - xbar - p->ndetour;
 
-	p->vls = kr_fabric_vls(f, c && c->vls ? c->vls : 8);
+	p->vls = kr_fabric_vls(f, kr_conf_vls(c));
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * leave it one (groups refused would take IPoIB down, and the SA's
@@ -454,7 +445,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	if (!p->ndetour && p->mcast_sls && vls > p->nvn * r + xbar &&
 	    p->requested * p->nvn * r != vls)
 		vls--;
-	p->vn_bits = ceil_log2(p->nvn);
+	p->vn_bits = kr_ceil_log2(p->nvn);
 	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||
 	    (p->ndetour && (1u << (p->nring + p->vn_bits)) > top_sl))
 		return kr_fail(d, KR_ENOVL, 0, "deadlock freedom needs %u SL bits "
@@ -484,14 +475,14 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 		p->nclass = 1;
 	if (p->classify == KR_CLASSIFY_XORDET || p->classify == KR_CLASSIFY_IODET)
 		p->nclass = floor_pow2(p->nclass);
-	p->class_bits = ceil_log2(p->nclass);
+	p->class_bits = kr_ceil_log2(p->nclass);
 	while (p->nclass > 1 && (max_sl(p, topo->ndim) >= top_sl ||
 				 (p->mcast_sls && (p->ndetour || !p->requested) &&
 				  !mcast_fits(p, topo->ndim, xbar)))) {
 		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
 			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2
 							     : p->nclass - 1;
-		p->class_bits = ceil_log2(p->nclass);
+		p->class_bits = kr_ceil_log2(p->nclass);
 	}
 	p->block = r * p->nclass;
 	p->vls_used = p->nvn * p->block;
@@ -661,9 +652,9 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 			p->ring_bit[dim] = (uint8_t)p->nring++;
 	}
 	p->nvn = kr_route_norders(f, topo, c, &p->nvn_wanted);
-	p->xbar_vl = topo->family == KR_FAMILY_KNS && topo->ndim > 1 ? 0 : KR_NONE;
+	p->xbar_vl = kr_topo_xbar_sl(topo) ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
-	p->ndetour = c ? c->detour_vls : 2;
+	p->ndetour = kr_conf_detour_vls(c);
 	/* the SA's traffic follows the unicast routes to and from the SM's
 	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which
 	 * it joins unless multicast has no VL by choice */
