@@ -350,32 +350,80 @@ static uint32_t node_port(const struct kr_fabric *f, uint32_t n)
 	return KR_NONE;
 }
 
-int cli_resolve_port(const struct kr_fabric *f, const char *arg,
-		     uint32_t *slot, unsigned *lid)
+static int cmp_name(const void *a, const void *b)
+{
+	const struct cli_name *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+int cli_names_init(struct cli_names *ix, const struct kr_fabric *f)
+{
+	ix->n = f->nnode;
+	ix->name = malloc(((size_t)f->nnode + 1) * sizeof(*ix->name));
+	ix->desc = malloc(((size_t)f->nnode + 1) * sizeof(*ix->desc));
+	if (!ix->name || !ix->desc) {
+		cli_names_free(ix);
+		return -1;
+	}
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		ix->name[n] = (struct cli_name){ kr_node_name(f, n), n };
+		ix->desc[n] = (struct cli_name){ kr_node_desc(f, n), n };
+	}
+	qsort(ix->name, f->nnode, sizeof(*ix->name), cmp_name);
+	qsort(ix->desc, f->nnode, sizeof(*ix->desc), cmp_name);
+	return 0;
+}
+
+void cli_names_free(struct cli_names *ix)
+{
+	free(ix->name);
+	free(ix->desc);
+	*ix = (struct cli_names){ 0 };
+}
+
+/* The first of v's entries (sorted) for string s, and how many have it. */
+static const struct cli_name *find_name(const struct cli_name *v, uint32_t n,
+					const char *s, uint32_t *count)
+{
+	uint32_t lo = 0, hi = n, first;
+
+	while (lo < hi) {	/* the first entry not below s */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < n && !strcmp(v[lo].s, s))
+		lo++;
+	*count = lo - first;
+	return *count ? &v[first] : NULL;
+}
+
+int cli_resolve_port(const struct kr_fabric *f, const struct cli_names *ix,
+		     const char *arg, uint32_t *slot, unsigned *lid)
 {
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 0);
+	const struct cli_name *hit;
+	uint32_t count;
 
 	*lid = 0;
 	*slot = KR_NONE;
-	for (uint32_t n = 0; n < f->nnode && *slot == KR_NONE; n++)
-		if (!strcmp(kr_node_name(f, n), arg))
-			*slot = node_port(f, n);
+	/* the first node of that name: a name may name several */
+	if ((hit = find_name(ix->name, ix->n, arg, &count)))
+		*slot = node_port(f, hit->node);
 	/* OpenSM's files and captures name nodes by GUID: the description
 	 * (what ibnetdiscover quotes) is what an admin knows them by, if
 	 * only one node has it (HCAs often share their vendor's) */
-	if (*slot == KR_NONE) {
-		uint32_t found = KR_NONE;
-
-		for (uint32_t n = 0; n < f->nnode; n++) {
-			if (strcmp(kr_node_desc(f, n), arg))
-				continue;
-			if (found != KR_NONE)
-				return -2;
-			found = n;
-		}
-		if (found != KR_NONE)
-			*slot = node_port(f, found);
+	if (*slot == KR_NONE && (hit = find_name(ix->desc, ix->n, arg, &count))) {
+		if (count > 1)
+			return -2;
+		*slot = node_port(f, hit->node);
 	}
 	if (*slot == KR_NONE && *arg && !*end && !strncmp(arg, "0x", 2) &&
 	    strlen(arg) > 6) {

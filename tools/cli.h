@@ -94,12 +94,27 @@ int cli_lfts_whole(const char *cmd, const char *path,
 int cli_mfts_whole(const char *cmd, const char *path,
 		   const struct kr_fabric *f, const struct kr_tables *t);
 
+/* A fabric's node names and descriptions, sorted: a groups file names
+ * members by the hundred thousand. */
+struct cli_names {
+	struct cli_name {
+		const char *s;
+		uint32_t node;
+	} *name, *desc;		/* by (s, node) */
+	uint32_t n;
+};
+/* 0, or -1 out of memory */
+int cli_names_init(struct cli_names *ix, const struct kr_fabric *f);
+void cli_names_free(struct cli_names *ix);
+
 /* A node name or description, a node or port GUID (0x...) or a LID to a
  * port slot: a node is its first linked port with a LID (a switch: port
- * 0); *lid is the LID it was named by (0: none). -1 when nothing with a
- * LID matches, -2 when several nodes have that description. */
-int cli_resolve_port(const struct kr_fabric *f, const char *arg,
-		     uint32_t *slot, unsigned *lid);
+ * 0); *lid is the LID it was named by (0: none). A name names the first
+ * node that has it, a description only a node that alone has it. -1 when
+ * nothing with a LID matches, -2 when several nodes have that
+ * description. ix: f's names. */
+int cli_resolve_port(const struct kr_fabric *f, const struct cli_names *ix,
+		     const char *arg, uint32_t *slot, unsigned *lid);
 
 /* `route --mcast-groups FILE`: "MLID SL MEMBER..." lines built into p's
  * tables with the plan's trees; a group on an SL the plan cannot make safe

@@ -41,8 +41,15 @@ static const char *const fail_names[KR_CHECK_NFAIL] = {
 static int resolve(const struct kr_fabric *f, const char *arg, uint32_t *slot,
 		   unsigned *lid)
 {
-	int rc = cli_resolve_port(f, arg, slot, lid);
+	struct cli_names ix;
+	int rc;
 
+	if (cli_names_init(&ix, f)) {
+		fprintf(stderr, "knsroute: out of memory\n");
+		return EXIT_USAGE;
+	}
+	rc = cli_resolve_port(f, &ix, arg, slot, lid);
+	cli_names_free(&ix);
 	if (rc == -2)
 		return cli_usage_error("path", "\"%s\": several nodes have "
 				       "that description; name one by GUID",

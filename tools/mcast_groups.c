@@ -40,11 +40,18 @@ static int number(const char *s, unsigned long lo, unsigned long hi,
 	return *s && *s != '-' && !*end && *v >= lo && *v <= hi ? 0 : -1;
 }
 
+/* The fabric's names, and the MLIDs the lines so far gave. */
+struct groups_seen {
+	struct cli_names names;
+	uint8_t mlid[(MLID_LAST - MLID_FIRST) / 8 + 1];	/* a bit each */
+};
+
 /* One line's group; KR_EINVAL (unsafe SL) only warns. */
 static int one_group(char **word, size_t n, const struct kr_fabric *f,
-		     struct kr_plan *p, struct kr_diag *d, uint32_t *slot)
+		     struct kr_plan *p, struct kr_diag *d, uint32_t *slot,
+		     struct groups_seen *seen)
 {
-	unsigned long mlid, sl;
+	unsigned long mlid, sl, bit;
 	unsigned line = d->line;
 	struct kr_mcast_info info;
 	int rc;
@@ -55,16 +62,18 @@ static int one_group(char **word, size_t n, const struct kr_fabric *f,
 	if (number(word[0], MLID_FIRST, MLID_LAST, &mlid))
 		return kr_fail(d, KR_EPARSE, d->line, "MLID: expected 0xc000 to "
 			       "0xfffe, not \"%s\"", word[0]);
-	for (size_t i = 0; i < p->tables.nmgroup; i++)
-		if (p->tables.mgroup[i].mlid == mlid)
-			return kr_fail(d, KR_EPARSE, d->line, "MLID 0x%04lx given "
-				       "twice", mlid);
+	bit = mlid - MLID_FIRST;
+	if (seen->mlid[bit / 8] & 1u << bit % 8)
+		return kr_fail(d, KR_EPARSE, d->line, "MLID 0x%04lx given twice",
+			       mlid);
+	seen->mlid[bit / 8] |= (uint8_t)(1u << bit % 8);
 	if (number(word[1], 0, 15, &sl))
 		return kr_fail(d, KR_EPARSE, d->line, "SL: expected 0 to 15, not "
 			       "\"%s\"", word[1]);
 	for (size_t i = 2; i < n; i++) {
 		unsigned lid;
-		int found = cli_resolve_port(f, word[i], &slot[i - 2], &lid);
+		int found = cli_resolve_port(f, &seen->names, word[i],
+					     &slot[i - 2], &lid);
 
 		if (found == -2)
 			return kr_fail(d, KR_EPARSE, d->line, "member \"%s\": "
@@ -95,6 +104,7 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 		     struct kr_plan *p)
 {
 	struct kr_diag d = { .file = path };
+	struct groups_seen *seen = calloc(1, sizeof(*seen));
 	FILE *in = fopen(path, "r");
 	char *line = NULL, **word = NULL;
 	uint32_t *slot = NULL;
@@ -102,7 +112,14 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 	int rc = KR_OK;
 
 	if (!in) {
+		free(seen);
 		kr_fail(&d, KR_EIO, 0, "cannot open: %s", strerror(errno));
+		return cli_error(&d);
+	}
+	if (!seen || cli_names_init(&seen->names, f)) {
+		fclose(in);
+		free(seen);
+		kr_fail(&d, KR_ENOMEM, 0, "out of memory");
 		return cli_error(&d);
 	}
 	while (!rc && getline(&line, &cap, in) > 0) {
@@ -121,7 +138,7 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 		}
 		n = split_words(line, word, max);
 		if (n)
-			rc = one_group(word, n, f, p, &d, slot);
+			rc = one_group(word, n, f, p, &d, slot, seen);
 	}
 	if (!rc && ferror(in))
 		rc = kr_fail(&d, KR_EIO, d.line, "read error");
@@ -129,5 +146,7 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 	free(line);
 	free(word);
 	free(slot);
+	cli_names_free(&seen->names);
+	free(seen);
 	return rc ? cli_error(&d) : 0;
 }
