@@ -35,7 +35,7 @@ for _ in $(seq 300); do
 	grep -qE "$repair_re" "$KR_OSM_LOG" && break
 	sleep 0.1
 done
-sleep 1	# let OpenSM send the changed blocks
+kr_wait_swept
 sweep=$(grep -oE "$repair_re" "$KR_OSM_LOG" | head -1 | awk '{ print $3 }')
 grep -qE "$repair_re .* [1-9][0-9]* changed SL" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR02" "$KR_OSM_LOG"

@@ -42,7 +42,7 @@ fault() {
 		sleep 0.1
 	done
 	grep -qE "$re" "$KR_OSM_LOG" || return 1
-	sleep 1	# let OpenSM send the changed blocks
+	kr_wait_swept
 	kr_snapshot "$KR_TMP/s$n"
 }
 

@@ -40,6 +40,8 @@
 #   kr_sweep_after CMD...
 #                        console commands to the simulator, then the heavy
 #                        sweep after them routed (status 1: none came)
+#   kr_wait_swept        until OpenSM's last routed sweep has sent every
+#                        table (its SUBNET UP line), up to 30 s
 # The normalisers fail on input they find nothing in, so that two empty
 # results never compare equal. gawk: mawk lacks strtonum.
 
@@ -162,8 +164,36 @@ kr_norm_topo() {
 	return "${PIPESTATUS[0]}"
 }
 
+# The number of the last line of OpenSM's log matching ERE $1 (0: none).
+kr_log_last() {
+	local n
+	n=$(grep -nE -- "$1" "$KR_OSM_LOG" | tail -n 1)
+	n=${n%%:*}
+	echo "${n:-0}"
+}
+
+# Waits (up to 30 s) until the last sweep OpenSM routed has ended: it logs
+# SUBNET UP once a heavy sweep has sent every table, and a read-back taken
+# before would mix old blocks with new ones. The log must stay so for
+# 0.3 s, as traps of one change can bring a sweep more.
+kr_wait_swept() {
+	local calm=0
+	for _ in $(seq 300); do
+		if [ "$(kr_log_last "SUBNET UP")" -gt \
+		     "$(kr_log_last "kr_build_fwd_tables: knsroute: sweep|ERR KR0[12]")" ]; then
+			calm=$((calm + 1))
+			[ "$calm" -ge 3 ] && return 0
+		else
+			calm=0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # Forces a heavy sweep of the opensm we started and waits for knsroute's
-# repair line about sweep $1 (plugin_fault.sh, plugin_ksub_fault.sh).
+# repair line about sweep $1 (plugin_fault.sh, plugin_ksub_fault.sh), then
+# for the sweep to end.
 kr_resweep() {
 	local n=$1
 	kill -HUP "$KR_OSM_PID"
@@ -172,14 +202,14 @@ kr_resweep() {
 		grep -q "ERR KR02" "$KR_OSM_LOG" && break
 		sleep 0.1
 	done
-	sleep 1	# let OpenSM send the changed blocks
+	kr_wait_swept
 	grep -q "knsroute: sweep $n: repair:" "$KR_OSM_LOG"
 }
 
 # Sends each argument to the simulator (console commands), forces a heavy
 # sweep of the opensm we started and waits for knsroute's plan line of the
-# sweep after (or its refusal, ERR KR01/KR02); then gives OpenSM a second
-# to send the changed blocks. Status 1 when no such sweep came.
+# sweep after (or its refusal, ERR KR01/KR02), then for the sweep to end
+# (kr_wait_swept). Status 1 when no such sweep came.
 kr_sweep_after() {
 	local plans refused cmd
 
@@ -194,7 +224,7 @@ kr_sweep_after() {
 			[ "$(grep -c "ERR KR0[12]" "$KR_OSM_LOG")" -gt "$refused" ] && break
 		sleep 0.1
 	done
-	sleep 1
+	kr_wait_swept
 	[ "$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")" -gt "$plans" ]
 }
 
