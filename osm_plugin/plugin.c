@@ -406,6 +406,24 @@ static void forget_tables(struct kr_plugin *pl)
 			strerror(errno));
 }
 
+/* OpenSM's unicast cache (use_ucast_cache), after a change it deems
+ * small, a switch with CAs gone whose neighbours have none, reinstalls the
+ * last tables without asking the engine: it takes such a switch for a leaf
+ * no route passes. knsroute's routes pass them (KNS routers, torus
+ * switches), so the cache would leave pairs on a dead switch and skip the
+ * repair: it goes off, and the log says so. Each sweep looks again, as a
+ * rescanned opensm.conf could turn it back on. */
+static void no_ucast_cache(struct kr_plugin *pl)
+{
+	if (!pl->osm->subn.opt.use_ucast_cache)
+		return;
+	pl->osm->subn.opt.use_ucast_cache = FALSE;
+	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR12: knsroute: use_ucast_cache "
+		"is TRUE in opensm.conf; turned off: when a switch with CAs goes "
+		"down, OpenSM would reinstall cached tables without knsroute, "
+		"but knsroute's routes pass through such switches\n");
+}
+
 static int kr_build_fwd_tables(void *ctx)
 {
 	struct kr_plugin *pl = ctx;
@@ -423,6 +441,7 @@ static int kr_build_fwd_tables(void *ctx)
 	pl->valid = 0;
 	pl->full_pass = 0;
 	pl->sweeps++;
+	no_ucast_cache(pl);
 	if (load_conf(pl)) {
 		rc = -1;	/* load_conf said why */
 	} else if ((rc = build_fabric(pl, &pl->fabric, &d))) {
@@ -851,6 +870,7 @@ static int kr_setup_engine(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->path_sl = kr_path_sl;
 	re->mcast_build_stree = kr_mcast_build_stree;
 	re->destroy = kr_destroy_engine;
+	no_ucast_cache(pl);
 	if (!osm->subn.opt.qos)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR03: knsroute: qos is "
 			"FALSE in opensm.conf: SL2VL and VLArb will not be "

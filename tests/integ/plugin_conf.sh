@@ -7,11 +7,12 @@
 # reaches the log whole; a tables cache that cannot be written is logged
 # (ERR KR04) without falling back; the sweep that falls back removes the tables
 # cache, since the switches then hold the fallback engine's tables, also
-# when it fell back on a broken knsroute.conf.
+# when it fell back on a broken knsroute.conf; OpenSM's unicast cache is
+# turned off (ERR KR12), so a KNS router going down is repaired.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 6
+kr_plan 8
 kr_tmpdir
 if ! kr_plugin_ready; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -85,5 +86,24 @@ kr_wait_sm 60
 grep -q "ERR KR01: knsroute: $KNSROUTE_CONF:1: " "$KR_OSM_LOG" &&
 	[ ! -e "$KR_OSM_DIR/knsroute-tables" ]
 kr_ok $? "a broken knsroute.conf at start: ERR KR01, and the tables cache removed all the same"
+kr_stop_opensm
+kr_stop_ibsim
+
+# OpenSM's unicast cache would take a KNS router with its CA for a leaf
+# and, when it goes down, reinstall the last tables without knsroute:
+# 12 pairs through it were left on a dead switch. The plugin turns it off.
+rm -rf "$KR_TMP/osm" "$KNSROUTE_CONF"
+kr_plugin_conf "$T/opensm.conf" "use_ucast_cache TRUE"
+"$KR_CLI" gen kns --k 3 --n 2 --p 1 -o "$T/k32.net"
+kr_start_ibsim "$T/k32.net" && kr_start_opensm -F "$T/opensm.conf" &&
+	kr_wait_sm 60 &&
+	[ "$(grep -c "ERR KR12: knsroute: use_ucast_cache is TRUE in opensm.conf; turned off" "$KR_OSM_LOG")" -eq 1 ]
+kr_ok $? "use_ucast_cache TRUE: ERR KR12, once"
+kr_sweep_after 'Unlink "router(1,1)"' &&
+	grep -q "knsroute: sweep 2: repair: " "$KR_OSM_LOG" &&
+	! grep -q "cached routing" "$KR_OSM_LOG" &&
+	kr_check_rb "$T/ucache" &&
+	! grep -q '"router(1,1)"' "$T/ucache/topology.net"
+kr_ok $? "... a router goes down: knsroute repairs, every pair left is delivered"
 
 kr_done
