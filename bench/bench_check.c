@@ -12,7 +12,14 @@
  * them. Prints LFT entries (switches x (max LID + 1)) per CPU second, best
  * of three: the machine is shared, CPU time is what the check costs.
  *
- *   bench/bench_check [all|minhop|engine] [NAME-PREFIX]   (default all) */
+ * mcast: the same tables and plan with NGROUPS groups of every CA port,
+ * knsroute's own trees (kr_plan_add_group), as the plugin proves them at
+ * the end of a pass over the groups: the full check of unicast and the
+ * trees, and the trees alone against the plan's proof of unicast
+ * (kr_check_mcast_incremental). CPU ms, best of three.
+ *
+ *   bench/bench_check [all|minhop|engine|mcast] [NAME-PREFIX]
+ *                                                  (default all) */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +277,73 @@ static void run_engine_case(const struct bench_case *c)
 	kr_fabric_free(&f);
 }
 
+/* Best of three CPU seconds of the full check (proof NULL) or of the
+ * trees against proof; the verdict in *rc. */
+static double time_mcast(const struct kr_fabric *f, const struct kr_plan *p,
+			 struct kr_cdg *proof, int *rc)
+{
+	struct kr_check_opts o = { .max_examples = 3 };
+	struct kr_check_report r;
+	struct kr_diag d = { 0 };
+	double best = 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		double t0 = bench_cpu_now();
+
+		*rc = proof ? kr_check_mcast_incremental(f, &p->tables, proof,
+							 &r, &d)
+			    : kr_check_run(f, &p->tables, &o, &r, &d);
+		if (bench_cpu_now() - t0 < best)
+			best = bench_cpu_now() - t0;
+		kr_check_report_free(&r);
+	}
+	return best;
+}
+
+static void run_mcast_case(const struct bench_case *c)
+{
+	struct kr_diag d = { 0 };
+	struct kr_fabric f;
+	struct kr_plan p;
+	struct kr_conf conf;
+	struct kr_mcast_info info;
+	uint32_t *member, n = 0;
+	double full, incr;
+	int rc_full, rc_incr;
+
+	kr_conf_init(&conf);
+	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) ||
+	    kr_plan_build(&f, &conf, &p, &d)) {
+		fprintf(stderr, "%s: %s\n", c->name, d.msg);
+		exit(1);
+	}
+	member = malloc(((size_t)f.nport + 1) * sizeof(*member));
+	for (uint32_t s = 0; member && s < f.nport; s++)
+		if (!kr_is_switch(&f, f.owner[s]) && f.peer[s] >= 0 && f.lid[s])
+			member[n++] = s;
+	for (unsigned i = 0; member && i < NGROUPS; i++)
+		if (kr_plan_add_group(&f, &p, 0xc000 + i, 0, member, n, &info,
+				      &d)) {
+			fprintf(stderr, "%s: %s\n", c->name, d.msg);
+			exit(1);
+		}
+	if (!member || !p.proof) {
+		fprintf(stderr, "%s: no memory, or the plan kept no proof\n",
+			c->name);
+		exit(1);
+	}
+	full = time_mcast(&f, &p, NULL, &rc_full);
+	incr = time_mcast(&f, &p, p.proof, &rc_incr);
+	printf("%-20s %6u %5u %6u %9.1f %9.2f %8.0fx  %s, %s\n", c->name,
+	       f.nnode - f.nsw, f.nsw, NGROUPS, full * 1e3, incr * 1e3,
+	       full / incr, rc_full == KR_OK ? "clean" : kr_strerror(rc_full),
+	       rc_incr == KR_OK ? "clean" : kr_strerror(rc_incr));
+	fflush(stdout);
+	free(member);
+	kr_plan_free(&p);
+	kr_fabric_free(&f);
+}
+
 static bool picked(const char *name, const char *prefix)
 {
 	return !prefix || !strncmp(name, prefix, strlen(prefix));
@@ -280,13 +354,15 @@ int main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "all";
 	const char *prefix = argc > 2 ? argv[2] : NULL;
 
-	if (strcmp(which, "all") && strcmp(which, "minhop") &&
-	    strcmp(which, "engine")) {
-		fprintf(stderr, "usage: bench_check [all|minhop|engine] "
+	bool all = !strcmp(which, "all");
+
+	if (!all && strcmp(which, "minhop") && strcmp(which, "engine") &&
+	    strcmp(which, "mcast")) {
+		fprintf(stderr, "usage: bench_check [all|minhop|engine|mcast] "
 			"[NAME-PREFIX]\n");
 		return 2;
 	}
-	if (strcmp(which, "engine")) {
+	if (all || !strcmp(which, "minhop")) {
 		printf("%-20s %6s %5s %12s %8s %12s %9s %9s  %s\n", "minhop",
 		       "CAs", "sw", "pairs", "time/s", "pairs/s", "channels",
 		       "deps", "verdict");
@@ -294,15 +370,24 @@ int main(int argc, char **argv)
 			if (picked(cases[i].name, prefix))
 				run_case(&cases[i]);
 	}
-	if (strcmp(which, "minhop")) {
+	if (all || !strcmp(which, "engine")) {
 		printf("%s%-20s %6s %5s %10s %9s %9s %9s %9s  %s\n",
-		       strcmp(which, "all") ? "" : "\n", "engine", "CAs", "sw",
+		       all ? "\n" : "", "engine", "CAs", "sw",
 		       "entries", "CPU ms", "Mentry/s", "channels", "deps",
 		       "verdict");
 		for (size_t i = 0; i < sizeof(engine_cases) /
 				       sizeof(engine_cases[0]); i++)
 			if (picked(engine_cases[i].name, prefix))
 				run_engine_case(&engine_cases[i]);
+	}
+	if (all || !strcmp(which, "mcast")) {
+		printf("%s%-20s %6s %5s %6s %9s %9s %9s  %s\n", all ? "\n" : "",
+		       "mcast pass", "CAs", "sw", "groups", "full ms",
+		       "trees ms", "speedup", "verdicts (full, trees)");
+		for (size_t i = 0; i < sizeof(engine_cases) /
+				       sizeof(engine_cases[0]); i++)
+			if (picked(engine_cases[i].name, prefix))
+				run_mcast_case(&engine_cases[i]);
 	}
 	return 0;
 }

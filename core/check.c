@@ -1023,6 +1023,20 @@ static int walk_incr(struct walk *w)
 	return rc;
 }
 
+/* Every multicast tree's dependencies into the ordered graph of a unicast
+ * check of the same tables, then taken out again: the graph is left as
+ * that check's (kr_cdg_truncate keeps its order valid). */
+static int walk_mcast_incr(struct walk *w)
+{
+	uint32_t unicast = w->g.nedge;
+	int rc;
+
+	w->r->ngroups = (uint32_t)w->t->nmgroup;
+	rc = check_mcast(w);
+	kr_cdg_truncate(&w->g, unicast);
+	return rc;
+}
+
 /* Hands the graph of a passing check to the caller, ordered. */
 static void keep_graph(struct walk *w, int rc)
 {
@@ -1052,7 +1066,7 @@ static int run(struct walk *w, struct kr_cdg *g, struct kr_diag *d)
 			     w->f->nport);
 	if (!rc && g) {		/* the earlier graph replaces the empty one */
 		if (g->nnode != w->g.nnode || !g->ordered || !w->exact ||
-		    t->nmgroup)
+		    (w->mcast_only ? !t->nmgroup : t->nmgroup != 0))
 			rc = kr_fail(d, KR_EINVAL, 0, "the earlier check's "
 				     "graph does not fit these tables");
 		kr_cdg_free(&w->g);
@@ -1061,14 +1075,17 @@ static int run(struct walk *w, struct kr_cdg *g, struct kr_diag *d)
 		moved = true;
 	}
 	if (!rc)
-		rc = g ? walk_incr(w) : walk_all(w);
+		rc = !g ? walk_all(w) : w->mcast_only ? walk_mcast_incr(w)
+						     : walk_incr(w);
 	if (!rc) {
 		check_sum_links(w);
 		check_sum_vls(w);
 		check_count_assumed(w);
-		rc = w->incr_cycle ? kr_fail(d, KR_ECYCLE, 0, "a dependency of a "
-					     "changed destination closes a "
-					     "cycle with earlier ones")
+		rc = w->incr_cycle ? kr_fail(d, KR_ECYCLE, 0, "a dependency of "
+					     "a %s closes a cycle with "
+					     "earlier ones", w->mcast_only ?
+					     "multicast tree" :
+					     "changed destination")
 				   : verdict(w, d);
 	} else if (rc == KR_ENOMEM) {
 		rc = kr_fail(d, KR_ENOMEM, 0, "out of memory");
@@ -1109,6 +1126,17 @@ int kr_check_incremental(const struct kr_fabric *f, const struct kr_tables *t,
 	struct kr_check_opts o = { .max_examples = 3 };
 	struct walk w = { .f = f, .t = t, .o = &o, .r = r, .incr = true,
 			  .only = only, .exact = all_given(t) };
+
+	return run(&w, g, d);
+}
+
+int kr_check_mcast_incremental(const struct kr_fabric *f,
+			       const struct kr_tables *t, struct kr_cdg *g,
+			       struct kr_check_report *r, struct kr_diag *d)
+{
+	struct kr_check_opts o = { .max_examples = 3 };
+	struct walk w = { .f = f, .t = t, .o = &o, .r = r, .incr = true,
+			  .mcast_only = true, .exact = all_given(t) };
 
 	return run(&w, g, d);
 }

@@ -113,6 +113,8 @@ struct walk {
 	bool incr;		/* kr_check_incremental: insert into an
 				 * ordered graph */
 	bool incr_cycle;	/* an insertion would have closed a cycle */
+	bool mcast_only;	/* kr_check_mcast_incremental: the trees
+				 * alone, into a unicast check's graph */
 	const uint8_t *only;	/* [stride] DLIDs to walk; NULL: all */
 
 	uint32_t *src;		/* [nsrc] source slots by base LID */

@@ -208,6 +208,19 @@ void kr_check_report_free(struct kr_check_report *r);
 int kr_check_incremental(const struct kr_fabric *f, const struct kr_tables *t,
 			 const uint8_t *only, struct kr_cdg *g,
 			 struct kr_check_report *r, struct kr_diag *d);
+/* The multicast trees of t against g, the graph of a unicast check of the
+ * same tables that passed (kept with kr_check_opts.keep, perhaps grown by
+ * kr_check_incremental): every tree's dependencies are inserted into g and
+ * then taken out again, leaving g's edges as they were. A group added or
+ * left costs its trees, not every unicast pair. KR_OK: no tree closes a
+ * cycle with unicast or another tree; KR_ECYCLE: a tree's dependency
+ * would close one in g, whose stale dependencies may cause it, so only
+ * the full check can tell; KR_EINVAL: g is not a graph of these ports and
+ * maps, or t has no groups or assumed inputs; KR_ENOMEM. The report counts
+ * the groups and their dependencies, no pairs. */
+int kr_check_mcast_incremental(const struct kr_fabric *f,
+			       const struct kr_tables *t, struct kr_cdg *g,
+			       struct kr_check_report *r, struct kr_diag *d);
 void kr_check_graph_free(struct kr_cdg *g);	/* fine on NULL */
 
 /* One pair followed hop by hop (knsroute path). */
