@@ -746,17 +746,16 @@ static void check_groups(struct kr_plugin *pl)
 
 	if (!t->nmgroup)
 		return;
+	/* the report is freeable whatever the check returned */
 	if (pl->plan.proof) {
 		rc = kr_check_mcast_incremental(f, t, pl->plan.proof, &r, &d);
-		if (rc != KR_ENOMEM)
-			kr_check_report_free(&r);
+		kr_check_report_free(&r);
 		incremental = rc == KR_OK;
 	}
 	if (rc == KR_EINVAL || rc == KR_ECYCLE) {
 		d = (struct kr_diag){ 0 };
 		rc = kr_check_run(f, t, &o, &r, &d);
-		if (rc != KR_ENOMEM)
-			kr_check_report_free(&r);
+		kr_check_report_free(&r);
 	}
 	if (!rc) {
 		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: check "
