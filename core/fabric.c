@@ -131,8 +131,9 @@ unsigned kr_fabric_vls(const struct kr_fabric *f, unsigned def)
 {
 	unsigned v = def;
 
-	for (uint32_t s = 0; s < f->nport; s++)
-		if (f->peer[s] >= 0 && f->oper_vls[s] && f->oper_vls[s] < v)
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)	/* switches' */
+		if (f->peer[s] >= 0 && kr_is_switch(f, f->owner[f->peer[s]]) &&
+		    f->oper_vls[s] && f->oper_vls[s] < v)
 			v = f->oper_vls[s];
 	return v > 15 ? 15 : v;
 }

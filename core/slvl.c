@@ -323,6 +323,39 @@ static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
 	return memo_map(p, m, dim, xo, against, vls);
 }
 
+/* A link to a CA may run fewer VLs than the plan's (one older HCA among
+ * many): nothing waits for a CA's own channel, as a CA forwards nothing,
+ * and a channel into a CA waits for nothing, so their channels lie on no
+ * credit loop and any VL the link has will do. The plan's VLs wrap round
+ * below its OperVLs there (VL 15, the drop, stays), and the rest of the
+ * fabric keeps every VL (kr_fabric_vls counts links between switches). */
+static unsigned ca_link_vls(const struct kr_fabric *f, uint32_t slot)
+{
+	uint32_t n = f->owner[slot];
+	int32_t peer = f->peer[slot];
+
+	if (peer < 0 || (kr_is_switch(f, n) && kr_is_switch(f, f->owner[peer])))
+		return 0;
+	return f->oper_vls[slot];
+}
+
+static uint64_t fold_map(uint64_t map, unsigned vls, uint16_t *mask)
+{
+	uint16_t folded = 0;
+
+	for (unsigned sl = 0; sl < KR_NSL; sl++) {
+		unsigned vl = kr_map_vl(map, sl);
+
+		if (vl != KR_VL15)
+			map = kr_map_set(map, sl, vl % vls);
+	}
+	for (unsigned vl = 0; vl < 16; vl++)
+		if (*mask >> vl & 1)
+			folded |= (uint16_t)(1u << (vl == KR_VL15 ? vl : vl % vls));
+	*mask = folded;
+	return map;
+}
+
 static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		      const struct kr_topo *topo, const struct kr_conf *c,
 		      struct kr_tables *t, uint16_t used_sl)
@@ -343,6 +376,10 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 				uint64_t map = turn_map(p, &m, f, topo, rank, n,
 							kr_is_switch(f, n) ? in : out,
 							out, &vls);
+				unsigned ca_vls = ca_link_vls(f, slot);
+
+				if (ca_vls && ca_vls < p->vls)
+					map = fold_map(map, ca_vls, &vls);
 
 				*kr_tables_sl2vl_ref(f, t, n, in, out) = map;
 				p->vl_mask[slot] |= vls;

@@ -261,6 +261,53 @@ static int check(const struct planned *x)
 	return rc;
 }
 
+/* One CA link with fewer VLs than the rest (an older HCA among many): the
+ * links between switches keep every VL, the plan's VLs fold onto that
+ * link's, and the check, which honours OperVLs on every port, passes. A CA
+ * on one VL no longer costs a torus the two VLs its rings need. */
+static void test_ca_link_fewer_vls(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 2 };
+	struct kr_conf c = { .classify = KR_CLASSIFY_XORDET, .vls = 8 };
+
+	(void)state;
+	for (unsigned oper = 1; oper <= 4; oper *= 2) {
+		struct planned x;
+		uint32_t ca, s, peer, sw;
+		uint16_t between = 0;
+
+		truth_gen(&o, &x.f, &x.t);
+		ca = x.f.nsw;		/* the first CA */
+		s = kr_port(&x.f, ca, 1);
+		peer = (uint32_t)x.f.peer[s];
+		sw = x.f.owner[peer];
+		x.f.oper_vls[s] = x.f.oper_vls[peer] = (uint8_t)oper;
+		assert_int_equal(kr_route(&x.f, &x.t, &c, &x.r, NULL), KR_OK);
+		assert_int_equal(kr_slvl_plan(&x.f, &x.t, &c, &x.r, &x.p, NULL),
+				 KR_OK);
+		assert_int_equal(x.p.vls, 8);
+		assert_true(x.p.vl_mask[s] >> oper == 0);
+		assert_true(x.p.vl_mask[peer] >> oper == 0);
+		for (unsigned sl = 0; sl < KR_NSL; sl++) {
+			unsigned port = kr_port_num(&x.f, peer);
+
+			assert_true(kr_map_vl(kr_tables_sl2vl(&x.f, &x.r, ca, 1,
+							      1), sl) < oper);
+			for (unsigned in = 0; in <= x.f.nports[sw]; in++)
+				assert_true(kr_map_vl(kr_tables_sl2vl(&x.f, &x.r,
+						sw, in, port), sl) < oper);
+		}
+		for (uint32_t t = 0; t < x.f.port0[x.f.nsw]; t++)
+			if (x.f.peer[t] >= 0 &&
+			    kr_is_switch(&x.f, x.f.owner[x.f.peer[t]]))
+				between |= x.p.vl_mask[t];
+		assert_true(between >> oper != 0);
+		assert_int_equal(check(&x), KR_OK);
+		unplan(&x);
+	}
+}
+
 /* Every classifier that applies, on KNS and tori with and without LMC 1,
  * yields tables the checker passes. */
 static void test_all_plans_pass_check(void **state)
@@ -462,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_iodet_refused_without_bits),
 		cmocka_unit_test(test_vl_masks_within_budget),
 		cmocka_unit_test(test_all_plans_pass_check),
+		cmocka_unit_test(test_ca_link_fewer_vls),
 		cmocka_unit_test(test_torus_sl0_has_credit_loop),
 		cmocka_unit_test(test_kns_crossbar_turns_matter),
 	};
