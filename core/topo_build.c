@@ -294,10 +294,33 @@ static int held_slots(struct bctx *b)
 	return topo_take_slots(f, t, pins->held, pins->p);
 }
 
+/* A cable between switches that the grid has no place for (plugged into
+ * the wrong switch, or an extra one): routes leave it alone, as if it
+ * were down (its port keeps KR_DIR_NONE, which no route, tree or layer
+ * takes), and the notes name it, once per link. The refusal in the
+ * diagnostic says where; *first keeps the first for when there are too
+ * many to be cabling slips. */
+static void stray_link(struct bctx *b, uint32_t slot, unsigned *n,
+		       char *first, size_t len)
+{
+	const struct kr_fabric *f = b->x->f;
+	struct kr_diag *d = b->x->d;
+
+	if (slot < (uint32_t)f->peer[slot]) {
+		if (!*n)
+			snprintf(first, len, "%s", d->msg);
+		notes_add(b->x->notes, "%s; not used", d->msg);
+		++*n;
+	}
+	d->msg[0] = '\0';
+}
+
 static int label_ports(struct bctx *b)
 {
 	const struct kr_fabric *f = b->x->f;
 	struct kr_topo *t = b->t;
+	unsigned nstray = 0, nlinks = 0;
+	char first[KR_DIAG_MSG] = "";
 
 	for (uint32_t u = 0; u < f->nsw; u++) {
 		unsigned rank = 0, ncross = 0;
@@ -315,11 +338,15 @@ static int label_ports(struct bctx *b)
 				ncross += t->sw_pos[u] == KR_NONE;
 				continue;
 			}
+			nlinks++;
 			dir = t->family == KR_FAMILY_KNS ? kns_dir(b, u, w)
 							 : grid_dir(b, u, s, w);
-			if (dir < 0)
+			if (dir == KR_ETOPO)
+				stray_link(b, s, &nstray, first, sizeof(first));
+			else if (dir < 0)
 				return dir;
-			t->port_dir[s] = (uint8_t)dir;
+			else
+				t->port_dir[s] = (uint8_t)dir;
 		}
 		if (ncross)
 			return kr_fail(b->x->d, KR_ETOPO, 0, "crossbar \"%s\" has "
@@ -327,6 +354,11 @@ static int label_ports(struct bctx *b)
 		if (rank > t->p)
 			t->p = rank;
 	}
+	/* nlinks counts each link from both ends */
+	if (nstray && 16 * nstray > nlinks)
+		return kr_fail(b->x->d, KR_ETOPO, 0, "%s (%u of the %u links "
+			       "between switches are so)", first, nstray,
+			       nlinks / 2);
 	slots_by_port_number(f, t);
 	return held_slots(b);
 }

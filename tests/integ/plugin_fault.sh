@@ -4,11 +4,12 @@
 # must keep routing the fabric itself (no fallback), repair only what the
 # fault broke, keep every other destination's LFT entries and SLs, pass the
 # check on what was read back, and return to the pristine tables once the
-# fabric is whole again.
+# fabric is whole again; a cable replugged into the wrong switch is left
+# alone.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 13
+kr_plan 14
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, jq and a built plugin"
@@ -96,6 +97,15 @@ kr_resweep 4
 kr_ok $? "after a switch fault knsroute still routes ($last down)"
 kr_check_rb "$KR_TMP/rb3"
 kr_ok $? "switch down: every pair delivered, no credit loop"
+# A cable replugged into the wrong switch: (1,1)'s +x port to (2,3)'s -x
+# port, which are no neighbours. knsroute leaves that link alone, as if
+# down (its two right links are missing now), and says so; it used to
+# refuse the fabric as no torus, and OpenSM's fallback has credit loops.
+kr_ibsim_cmd 'Unlink "switch(1,1)"[2]' && kr_ibsim_cmd 'Unlink "switch(2,3)"[3]' &&
+	kr_ibsim_cmd 'Link "switch(1,1)"[2] "switch(2,3)"[3]' && kr_resweep 5 &&
+	grep -q "knsroute: sweep 5: recognition: link .* which are not neighbours; not used" \
+		"$KR_OSM_LOG" && kr_check_rb "$KR_TMP/rb4"
+kr_ok $? "a cable to the wrong switch: knsroute leaves it alone, says so, every pair delivered"
 ! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "knsroute never stepped aside"
 

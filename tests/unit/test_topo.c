@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -860,6 +861,126 @@ static void test_twisted_torus_refused(void **state)
 	assert_refused(b, "not a torus or mesh");
 }
 
+/* f copied into a builder with a spare port on every switch, and the
+ * spare ports of the switches at truth positions pair[i][0], pair[i][1]
+ * linked: cables plugged into the wrong switch. */
+static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
+					    const struct tc_truth *tr,
+					    const unsigned (*pair)[2],
+					    unsigned n)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int id[256];
+
+	assert_true(f->nnode <= 256);
+	for (uint32_t v = 0; v < f->nnode; v++)
+		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
+				       kr_is_switch(f, v), f->guid[v],
+				       kr_node_name(f, v), NULL, 0, NULL);
+	for (uint32_t s = 0; s < f->nport; s++)
+		if (f->peer[s] > (int32_t)s)
+			add_link(b, id[f->owner[s]], kr_port_num(f, s),
+				 id[f->owner[f->peer[s]]],
+				 kr_port_num(f, (uint32_t)f->peer[s]));
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t a = (uint32_t)tr->at[pair[i][0]];
+		uint32_t z = (uint32_t)tr->at[pair[i][1]];
+
+		add_link(b, id[a], f->nports[a] + 1, id[z], f->nports[z] + 1);
+	}
+	return b;
+}
+
+/* A coordinates file (the cache's text) of f's reading, in path. */
+static void coords_of(const struct kr_fabric *f, char *path)
+{
+	struct kr_topo t;
+	int fd = mkstemp(path);
+	FILE *fp = fd < 0 ? NULL : fdopen(fd, "w");
+
+	assert_non_null(fp);
+	assert_int_equal(kr_topo_recognize(f, NULL, &t, NULL), KR_OK);
+	assert_int_equal(kr_topo_cache_write(fp, f, &t), KR_OK);
+	assert_int_equal(fclose(fp), 0);
+	kr_topo_free(&t);
+}
+
+/* One cable between switches that are no neighbours, in a torus (read
+ * from the graph and placed by a coordinates file, as the plugin's later
+ * sweeps place it) and in a KNS (placed: a router-to-router cable hides
+ * the KNS from the graph alone): the cable's ports get no direction
+ * (routes, trees and layers leave them alone), the notes name it, and the
+ * plan's tables pass the check without an entry on it. Six such cables in
+ * the torus (6 of its 38 links) are no cabling slips: refused. */
+static void test_stray_links(void **state)
+{
+	static const unsigned pair[2][1][2] = {
+		{ { 5, 15 } },		/* torus: (1,1) and (3,3) */
+		{ { 0, 4 } },		/* KNS: routers (0,0) and (1,1) */
+	};
+	static const unsigned six[6][2] = { { 0, 10 }, { 1, 11 }, { 2, 8 },
+					    { 3, 9 }, { 4, 14 }, { 5, 15 } };
+	static const char *const why[2] = {
+		"which are not neighbours; not used",
+		"is not a router on its own line's crossbar; not used" };
+	struct kr_gen_opts shapes[2] = { grid_opts("4x4", "1", 1, 1),
+					 kns_opts("3x3", 1) };
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		char path[] = "/tmp/kr-test-coords.XXXXXX";
+		struct kr_diag d = { 0 };
+		struct kr_fabric f, g;
+		struct tc_truth tr;
+		struct kr_topo t;
+		struct kr_plan p;
+		struct kr_conf c;
+		uint32_t a, z;
+
+		tc_gen(&shapes[k], &f, &tr);
+		coords_of(&f, path);
+		kr_conf_init(&c);
+		snprintf(c.coords_file, sizeof(c.coords_file), "%s", path);
+		assert_int_equal(kr_fb_finish(with_stray(&f, &tr, pair[k], 1),
+					      &g, NULL), KR_OK);
+		a = (uint32_t)tr.at[pair[k][0][0]];
+		z = (uint32_t)tr.at[pair[k][0][1]];
+		for (int placed = !!k; placed < 2; placed++) {
+			assert_int_equal(kr_topo_recognize(&g, placed ? &c : NULL,
+							   &t, NULL), KR_OK);
+			assert_int_equal(t.family, shapes[k].family);
+			assert_int_equal(t.port_dir[kr_port(&g, a, g.nports[a])],
+					 KR_DIR_NONE);
+			assert_int_equal(t.port_dir[kr_port(&g, z, g.nports[z])],
+					 KR_DIR_NONE);
+			assert_non_null(strstr(t.report, why[k]));
+			kr_topo_free(&t);
+		}
+		assert_int_equal(kr_plan_build(&g, &c, &p, NULL), KR_OK);
+		for (unsigned lid = 1; lid <= g.max_lid; lid++) {
+			assert_int_not_equal(kr_lft_port(&p.tables, a, lid),
+					     g.nports[a]);
+			assert_int_not_equal(kr_lft_port(&p.tables, z, lid),
+					     g.nports[z]);
+		}
+		kr_plan_free(&p);
+		kr_fabric_free(&g);
+		if (!k) {
+			assert_int_equal(kr_fb_finish(with_stray(&f, &tr, six, 6),
+						      &g, NULL), KR_OK);
+			assert_int_equal(kr_topo_recognize(&g, &c, &t, &d),
+					 KR_ETOPO);
+			assert_non_null(strstr(d.msg, "(6 of the 38 links "
+					       "between switches are so)"));
+			kr_topo_free(&t);
+			kr_fabric_free(&g);
+		}
+		unlink(path);
+		tc_truth_free(&tr);
+		kr_fabric_free(&f);
+	}
+}
+
 /* Random connected graphs: a random tree plus random extra links. */
 static void test_random_graphs_refused(void **state)
 {
@@ -1108,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_fat_tree_refused),
 		cmocka_unit_test(test_ibsim_examples_refused),
 		cmocka_unit_test(test_twisted_torus_refused),
+		cmocka_unit_test(test_stray_links),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
