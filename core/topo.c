@@ -390,7 +390,7 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	}
 	if (!f->nsw)
 		return kr_fail(x.d, KR_ETOPO, 0, "no switches");
-	rc = tg_build(f, &g, x.d);
+	rc = tg_build(f, &g);
 	if (!rc)
 		rc = connected(&x);
 	if (!rc)

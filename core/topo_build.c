@@ -339,8 +339,15 @@ static int label_ports(struct bctx *b)
 				continue;
 			}
 			nlinks++;
-			dir = t->family == KR_FAMILY_KNS ? kns_dir(b, u, w)
-							 : grid_dir(b, u, s, w);
+			if (w == u)
+				dir = kr_fail(b->x->d, KR_ETOPO, 0, "switch \"%s\" "
+					      "is linked to itself (ports %u "
+					      "and %u)", nm(b, u),
+					      kr_port_num(f, s),
+					      kr_port_num(f, (uint32_t)f->peer[s]));
+			else
+				dir = t->family == KR_FAMILY_KNS ?
+				      kns_dir(b, u, w) : grid_dir(b, u, s, w);
 			if (dir == KR_ETOPO)
 				stray_link(b, s, &nstray, first, sizeof(first));
 			else if (dir < 0)

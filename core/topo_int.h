@@ -34,7 +34,7 @@ struct tgraph {
 	uint16_t *nca;		/* [n] links to CAs and routers */
 };
 
-int tg_build(const struct kr_fabric *f, struct tgraph *g, struct kr_diag *d);
+int tg_build(const struct kr_fabric *f, struct tgraph *g);	/* KR_ENOMEM */
 /* The graph of n nodes whose node v has the neighbours raw[rawoff[v]] ..
  * raw[rawoff[v+1]-1] (a neighbour once per link; the runs get sorted);
  * g->nca is the caller's, set before. */

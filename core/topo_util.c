@@ -43,7 +43,7 @@ uint32_t tg_find(const struct tgraph *g, uint32_t a, uint32_t b)
 /* Every switch-to-switch port's far switch, sorted per switch; CA links
  * counted on the side. */
 static int gather(const struct kr_fabric *f, struct tgraph *g, uint32_t **raw,
-		  uint32_t *rawoff, struct kr_diag *d)
+		  uint32_t *rawoff)
 {
 	uint32_t total = 0;
 
@@ -56,9 +56,8 @@ static int gather(const struct kr_fabric *f, struct tgraph *g, uint32_t **raw,
 				continue;
 			w = f->owner[f->peer[s]];
 			if (w == v)
-				return kr_fail(d, KR_ETOPO, 0, "switch \"%s\" is "
-					       "linked to itself (port %u)",
-					       kr_node_name(f, v), kr_port_num(f, s));
+				continue;	/* a loopback cable: no link of the
+						 * grid (label_ports says so) */
 			if (w < f->nsw)
 				total++;
 			else
@@ -71,7 +70,8 @@ static int gather(const struct kr_fabric *f, struct tgraph *g, uint32_t **raw,
 		return KR_ENOMEM;
 	for (uint32_t v = 0, i = 0; v < f->nsw; v++) {
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
-			if (f->peer[s] >= 0 && f->owner[f->peer[s]] < f->nsw)
+			if (f->peer[s] >= 0 && f->owner[f->peer[s]] < f->nsw &&
+			    f->owner[f->peer[s]] != v)
 				(*raw)[i++] = f->owner[f->peer[s]];
 		qsort(*raw + rawoff[v], rawoff[v + 1] - rawoff[v],
 		      sizeof(**raw), cmp_u32);
@@ -137,14 +137,14 @@ int tg_from_lists(struct tgraph *g, uint32_t n, uint32_t *raw,
 	return rc;
 }
 
-int tg_build(const struct kr_fabric *f, struct tgraph *g, struct kr_diag *d)
+int tg_build(const struct kr_fabric *f, struct tgraph *g)
 {
 	uint32_t *raw = NULL, *rawoff = malloc(((size_t)f->nsw + 1) * sizeof(*rawoff));
 	int rc;
 
 	*g = (struct tgraph){ 0 };
 	g->nca = calloc((size_t)f->nsw + 1, sizeof(*g->nca));
-	rc = rawoff && g->nca ? gather(f, g, &raw, rawoff, d) : KR_ENOMEM;
+	rc = rawoff && g->nca ? gather(f, g, &raw, rawoff) : KR_ENOMEM;
 	if (!rc)
 		rc = tg_alloc(g, f->nsw, rawoff[f->nsw]);
 	if (!rc)

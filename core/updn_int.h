@@ -11,7 +11,8 @@
 #include "kr_fabric.h"
 
 /* The switch behind port of sw over a live link, or KR_NONE (no link, a
- * CA, port 0). Inline: the repair's walks call it per hop. */
+ * CA, port 0, a loopback cable). Inline: the repair's walks call it per
+ * hop. */
 static inline uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw,
 				    unsigned port)
 {
@@ -20,7 +21,9 @@ static inline uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw,
 	if (port == 0 || port > f->nports[sw])
 		return KR_NONE;
 	peer = f->peer[f->port0[sw] + port];
-	if (peer < 0 || !kr_is_switch(f, f->owner[peer]))
+	/* a loopback cable leads nowhere */
+	if (peer < 0 || !kr_is_switch(f, f->owner[peer]) ||
+	    f->owner[peer] == sw)
 		return KR_NONE;
 	return f->owner[peer];
 }

@@ -861,9 +861,10 @@ static void test_twisted_torus_refused(void **state)
 	assert_refused(b, "not a torus or mesh");
 }
 
-/* f copied into a builder with a spare port on every switch, and the
- * spare ports of the switches at truth positions pair[i][0], pair[i][1]
- * linked: cables plugged into the wrong switch. */
+/* f copied into a builder with two spare ports on every switch, and the
+ * first spare ports of the switches at truth positions pair[i][0],
+ * pair[i][1] linked: cables plugged into the wrong switch (one switch
+ * twice: a loopback cable from its first spare port to its second). */
 static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 					    const struct tc_truth *tr,
 					    const unsigned (*pair)[2],
@@ -875,7 +876,7 @@ static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 	assert_true(f->nnode <= 256);
 	for (uint32_t v = 0; v < f->nnode; v++)
 		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
-				       kr_is_switch(f, v), f->guid[v],
+				       2 * kr_is_switch(f, v), f->guid[v],
 				       kr_node_name(f, v), NULL, 0, NULL);
 	for (uint32_t s = 0; s < f->nport; s++)
 		if (f->peer[s] > (int32_t)s)
@@ -886,7 +887,8 @@ static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 		uint32_t a = (uint32_t)tr->at[pair[i][0]];
 		uint32_t z = (uint32_t)tr->at[pair[i][1]];
 
-		add_link(b, id[a], f->nports[a] + 1, id[z], f->nports[z] + 1);
+		add_link(b, id[a], f->nports[a] + 1, id[z],
+			 f->nports[z] + 1 + (a == z));
 	}
 	return b;
 }
@@ -908,26 +910,30 @@ static void coords_of(const struct kr_fabric *f, char *path)
 /* One cable between switches that are no neighbours, in a torus (read
  * from the graph and placed by a coordinates file, as the plugin's later
  * sweeps place it) and in a KNS (placed: a router-to-router cable hides
- * the KNS from the graph alone): the cable's ports get no direction
+ * the KNS from the graph alone), and a loopback cable on a torus switch
+ * (a port tester's plug, both ways): the cable's ports get no direction
  * (routes, trees and layers leave them alone), the notes name it, and the
  * plan's tables pass the check without an entry on it. Six such cables in
  * the torus (6 of its 38 links) are no cabling slips: refused. */
 static void test_stray_links(void **state)
 {
-	static const unsigned pair[2][1][2] = {
+	static const unsigned pair[3][1][2] = {
 		{ { 5, 15 } },		/* torus: (1,1) and (3,3) */
 		{ { 0, 4 } },		/* KNS: routers (0,0) and (1,1) */
+		{ { 5, 5 } },		/* torus: (1,1) to itself */
 	};
 	static const unsigned six[6][2] = { { 0, 10 }, { 1, 11 }, { 2, 8 },
 					    { 3, 9 }, { 4, 14 }, { 5, 15 } };
-	static const char *const why[2] = {
+	static const char *const why[3] = {
 		"which are not neighbours; not used",
-		"is not a router on its own line's crossbar; not used" };
-	struct kr_gen_opts shapes[2] = { grid_opts("4x4", "1", 1, 1),
-					 kns_opts("3x3", 1) };
+		"is not a router on its own line's crossbar; not used",
+		"is linked to itself (ports 6 and 7); not used" };
+	struct kr_gen_opts shapes[3] = { grid_opts("4x4", "1", 1, 1),
+					 kns_opts("3x3", 1),
+					 grid_opts("4x4", "1", 1, 1) };
 
 	(void)state;
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 3; k++) {
 		char path[] = "/tmp/kr-test-coords.XXXXXX";
 		struct kr_diag d = { 0 };
 		struct kr_fabric f, g;
@@ -936,6 +942,7 @@ static void test_stray_links(void **state)
 		struct kr_plan p;
 		struct kr_conf c;
 		uint32_t a, z;
+		unsigned pa, pz;
 
 		tc_gen(&shapes[k], &f, &tr);
 		coords_of(&f, path);
@@ -945,27 +952,27 @@ static void test_stray_links(void **state)
 					      &g, NULL), KR_OK);
 		a = (uint32_t)tr.at[pair[k][0][0]];
 		z = (uint32_t)tr.at[pair[k][0][1]];
-		for (int placed = !!k; placed < 2; placed++) {
+		pa = f.nports[a] + 1;
+		pz = f.nports[z] + 1 + (a == z);
+		for (int placed = k == 1; placed < 2; placed++) {
 			assert_int_equal(kr_topo_recognize(&g, placed ? &c : NULL,
 							   &t, NULL), KR_OK);
 			assert_int_equal(t.family, shapes[k].family);
-			assert_int_equal(t.port_dir[kr_port(&g, a, g.nports[a])],
+			assert_int_equal(t.port_dir[kr_port(&g, a, pa)],
 					 KR_DIR_NONE);
-			assert_int_equal(t.port_dir[kr_port(&g, z, g.nports[z])],
+			assert_int_equal(t.port_dir[kr_port(&g, z, pz)],
 					 KR_DIR_NONE);
 			assert_non_null(strstr(t.report, why[k]));
 			kr_topo_free(&t);
 		}
 		assert_int_equal(kr_plan_build(&g, &c, &p, NULL), KR_OK);
 		for (unsigned lid = 1; lid <= g.max_lid; lid++) {
-			assert_int_not_equal(kr_lft_port(&p.tables, a, lid),
-					     g.nports[a]);
-			assert_int_not_equal(kr_lft_port(&p.tables, z, lid),
-					     g.nports[z]);
+			assert_int_not_equal(kr_lft_port(&p.tables, a, lid), pa);
+			assert_int_not_equal(kr_lft_port(&p.tables, z, lid), pz);
 		}
 		kr_plan_free(&p);
 		kr_fabric_free(&g);
-		if (!k) {
+		if (k == 0) {
 			assert_int_equal(kr_fb_finish(with_stray(&f, &tr, six, 6),
 						      &g, NULL), KR_OK);
 			assert_int_equal(kr_topo_recognize(&g, &c, &t, &d),
