@@ -68,12 +68,12 @@ kr_ok $? "link down: every pair delivered, no credit loop with the SA's SLs"
 kr_norm_lfts "$KR_TMP/rb1/lfts.dump" >"$KR_TMP/lft1"
 changed_lids "$KR_TMP/lft0" "$KR_TMP/lft1" >"$KR_TMP/changed"
 [ -s "$KR_TMP/used" ] && [ -s "$KR_TMP/changed" ] &&
-	[ -z "$(comm -23 "$KR_TMP/changed" "$KR_TMP/used")" ]
+	[ -z "$(grep -vxFf "$KR_TMP/used" "$KR_TMP/changed")" ]
 kr_ok $? "only destinations that used the failed link have new entries"
 comm -23 <(kr_norm_path_sl "$KR_TMP/rb0/topology.net" "$KR_TMP/rb0/path-sl" | sort) \
 	<(kr_norm_path_sl "$KR_TMP/rb1/topology.net" "$KR_TMP/rb1/path-sl" | sort) |
 	awk '{ print $2 }' | sort -un >"$KR_TMP/sl_changed"
-[ -z "$(comm -23 "$KR_TMP/sl_changed" "$KR_TMP/used")" ]
+[ -z "$(grep -vxFf "$KR_TMP/used" "$KR_TMP/sl_changed")" ]
 kr_ok $? "destinations the fault did not touch keep their SLs"
 
 kr_ibsim_cmd "Link \"$sw1\"[$p1] \"$sw2\"[$p2]"
@@ -101,10 +101,16 @@ kr_ok $? "switch down: every pair delivered, no credit loop"
 # port, which are no neighbours. knsroute leaves that link alone, as if
 # down (its two right links are missing now), and says so; it used to
 # refuse the fabric as no torus, and OpenSM's fallback has credit loops.
+# Traps may bring sweeps between the three commands: wait for the one that
+# sees the cable.
+stray="recognition: link .* which are not neighbours; not used"
 kr_ibsim_cmd 'Unlink "switch(1,1)"[2]' && kr_ibsim_cmd 'Unlink "switch(2,3)"[3]' &&
-	kr_ibsim_cmd 'Link "switch(1,1)"[2] "switch(2,3)"[3]' && kr_resweep 5 &&
-	grep -q "knsroute: sweep 5: recognition: link .* which are not neighbours; not used" \
-		"$KR_OSM_LOG" && kr_check_rb "$KR_TMP/rb4"
+	kr_ibsim_cmd 'Link "switch(1,1)"[2] "switch(2,3)"[3]' && kill -HUP "$KR_OSM_PID"
+for _ in $(seq 300); do
+	grep -q "$stray" "$KR_OSM_LOG" && break
+	sleep 0.1
+done
+grep -q "$stray" "$KR_OSM_LOG" && kr_wait_swept && kr_check_rb "$KR_TMP/rb4"
 kr_ok $? "a cable to the wrong switch: knsroute leaves it alone, says so, every pair delivered"
 ! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "knsroute never stepped aside"

@@ -940,6 +940,7 @@ static void test_stray_links(void **state)
 		struct tc_truth tr;
 		struct kr_topo t;
 		struct kr_plan p;
+		struct kr_fabric_builder *b;
 		struct kr_conf c;
 		uint32_t a, z;
 		unsigned pa, pz;
@@ -948,8 +949,9 @@ static void test_stray_links(void **state)
 		coords_of(&f, path);
 		kr_conf_init(&c);
 		snprintf(c.coords_file, sizeof(c.coords_file), "%s", path);
-		assert_int_equal(kr_fb_finish(with_stray(&f, &tr, pair[k], 1),
-					      &g, NULL), KR_OK);
+		b = with_stray(&f, &tr, pair[k], 1);
+		assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
+		kr_fb_free(b);
 		a = (uint32_t)tr.at[pair[k][0][0]];
 		z = (uint32_t)tr.at[pair[k][0][1]];
 		pa = f.nports[a] + 1;
@@ -973,8 +975,9 @@ static void test_stray_links(void **state)
 		kr_plan_free(&p);
 		kr_fabric_free(&g);
 		if (k == 0) {
-			assert_int_equal(kr_fb_finish(with_stray(&f, &tr, six, 6),
-						      &g, NULL), KR_OK);
+			b = with_stray(&f, &tr, six, 6);
+			assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
+			kr_fb_free(b);
 			assert_int_equal(kr_topo_recognize(&g, &c, &t, &d),
 					 KR_ETOPO);
 			assert_non_null(strstr(d.msg, "(6 of the 38 links "
