@@ -295,11 +295,13 @@ static int held_slots(struct bctx *b)
 }
 
 /* A cable between switches that the grid has no place for (plugged into
- * the wrong switch, or an extra one): routes leave it alone, as if it
- * were down (its port keeps KR_DIR_NONE, which no route, tree or layer
- * takes), and the notes name it, once per link. The refusal in the
- * diagnostic says where; *first keeps the first for when there are too
- * many to be cabling slips. */
+ * the wrong switch, an extra one, a loopback): its ports keep
+ * KR_DIR_NONE, as down ports do, so no DOR route takes it and the grid
+ * links it displaced count as missing (the detour layer and the trees,
+ * safe on any graph, may still use it: docs/design.md, Routing). The
+ * notes name it, once per link, with the reason grid_dir or kns_dir left
+ * in the diagnostic; *first keeps the first, for when there are too many
+ * to be cabling slips. */
 static void stray_link(struct bctx *b, uint32_t slot, unsigned *n,
 		       char *first, size_t len)
 {
