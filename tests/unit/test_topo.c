@@ -862,18 +862,17 @@ static void test_twisted_torus_refused(void **state)
 }
 
 /* f copied into a builder with two spare ports on every switch, and the
- * first spare ports of the switches at truth positions pair[i][0],
- * pair[i][1] linked: cables plugged into the wrong switch (one switch
- * twice: a loopback cable from its first spare port to its second). */
+ * first spare ports of switches pair[i][0] and pair[i][1] linked: cables
+ * plugged into the wrong switch (one switch twice: a loopback cable from
+ * its first spare port to its second). */
 static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
-					    const struct tc_truth *tr,
-					    const unsigned (*pair)[2],
+					    const uint32_t (*pair)[2],
 					    unsigned n)
 {
 	struct kr_fabric_builder *b = kr_fb_new();
-	int id[256];
+	int *id = malloc(((size_t)f->nnode + 1) * sizeof(*id));
 
-	assert_true(f->nnode <= 256);
+	assert_non_null(id);
 	for (uint32_t v = 0; v < f->nnode; v++)
 		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
 				       2 * kr_is_switch(f, v), f->guid[v],
@@ -884,12 +883,12 @@ static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 				 id[f->owner[f->peer[s]]],
 				 kr_port_num(f, (uint32_t)f->peer[s]));
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t a = (uint32_t)tr->at[pair[i][0]];
-		uint32_t z = (uint32_t)tr->at[pair[i][1]];
+		uint32_t a = pair[i][0], z = pair[i][1];
 
 		add_link(b, id[a], f->nports[a] + 1, id[z],
 			 f->nports[z] + 1 + (a == z));
 	}
+	free(id);
 	return b;
 }
 
@@ -907,33 +906,50 @@ static void coords_of(const struct kr_fabric *f, char *path)
 	kr_topo_free(&t);
 }
 
-/* One cable between switches that are no neighbours, in a torus (read
+static uint32_t node_named(const struct kr_fabric *f, const char *name)
+{
+	for (uint32_t n = 0; n < f->nnode; n++)
+		if (!strcmp(kr_node_name(f, n), name))
+			return n;
+	fail_msg("no node \"%s\"", name);
+	return KR_NONE;
+}
+
+/* One cable between switches that are no neighbours: in a torus (read
  * from the graph and placed by a coordinates file, as the plugin's later
- * sweeps place it) and in a KNS (placed: a router-to-router cable hides
- * the KNS from the graph alone), and a loopback cable on a torus switch
- * (a port tester's plug, both ways): the cable's ports get no direction
- * (routes, trees and layers leave them alone), the notes name it, and the
- * plan's tables pass the check without an entry on it. Six such cables in
- * the torus (6 of its 38 links) are no cabling slips: refused. */
+ * sweeps place it), in a KNS (placed: a router-to-router cable hides the
+ * KNS from the graph alone), between the subnets of two lines of a KNS
+ * with fat-tree subnets (placed), and a loopback cable on a torus switch
+ * (a port tester's plug, both ways). The cable's ports get no direction,
+ * the notes name it, and the plan's tables pass the check without an
+ * entry on it. Six such cables in the torus (6 of its 38 links) are no
+ * cabling slips: refused. */
 static void test_stray_links(void **state)
 {
-	static const unsigned pair[3][1][2] = {
-		{ { 5, 15 } },		/* torus: (1,1) and (3,3) */
-		{ { 0, 4 } },		/* KNS: routers (0,0) and (1,1) */
-		{ { 5, 5 } },		/* torus: (1,1) to itself */
+	static const struct {
+		const char *a, *z, *why;
+		int from_graph;		/* also read without coordinates */
+	} cases[] = {
+		{ "switch(1,1)", "switch(3,3)",
+		  "which are not neighbours; not used", 1 },
+		{ "router(0,0)", "router(1,1)",
+		  "is not a router on its own line's crossbar; not used", 0 },
+		{ "sw0(*,1)e1o0", "sw0(*,2)e1o0",
+		  "does not join adjacent stages of one subnet; not used", 0 },
+		{ "switch(1,1)", "switch(1,1)",
+		  "is linked to itself (ports 6 and 7); not used", 1 },
 	};
-	static const unsigned six[6][2] = { { 0, 10 }, { 1, 11 }, { 2, 8 },
-					    { 3, 9 }, { 4, 14 }, { 5, 15 } };
-	static const char *const why[3] = {
-		"which are not neighbours; not used",
-		"is not a router on its own line's crossbar; not used",
-		"is linked to itself (ports 6 and 7); not used" };
-	struct kr_gen_opts shapes[3] = { grid_opts("4x4", "1", 1, 1),
-					 kns_opts("3x3", 1),
+	static const char *const six[6][2] = {
+		{ "switch(0,0)", "switch(2,2)" }, { "switch(1,0)", "switch(3,2)" },
+		{ "switch(2,0)", "switch(0,2)" }, { "switch(3,0)", "switch(1,2)" },
+		{ "switch(0,1)", "switch(2,3)" }, { "switch(1,1)", "switch(3,3)" } };
+	struct kr_gen_opts shapes[4] = { grid_opts("4x4", "1", 1, 1),
+					 kns_opts("3x3", 1), kns_opts("8x8", 1),
 					 grid_opts("4x4", "1", 1, 1) };
 
 	(void)state;
-	for (unsigned k = 0; k < 3; k++) {
+	shapes[2].radix = 4;
+	for (unsigned k = 0; k < 4; k++) {
 		char path[] = "/tmp/kr-test-coords.XXXXXX";
 		struct kr_diag d = { 0 };
 		struct kr_fabric f, g;
@@ -942,40 +958,46 @@ static void test_stray_links(void **state)
 		struct kr_plan p;
 		struct kr_fabric_builder *b;
 		struct kr_conf c;
-		uint32_t a, z;
+		uint32_t pair[6][2];
 		unsigned pa, pz;
 
 		tc_gen(&shapes[k], &f, &tr);
 		coords_of(&f, path);
 		kr_conf_init(&c);
 		snprintf(c.coords_file, sizeof(c.coords_file), "%s", path);
-		b = with_stray(&f, &tr, pair[k], 1);
+		pair[0][0] = node_named(&f, cases[k].a);
+		pair[0][1] = node_named(&f, cases[k].z);
+		b = with_stray(&f, pair, 1);
 		assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
 		kr_fb_free(b);
-		a = (uint32_t)tr.at[pair[k][0][0]];
-		z = (uint32_t)tr.at[pair[k][0][1]];
-		pa = f.nports[a] + 1;
-		pz = f.nports[z] + 1 + (a == z);
-		for (int placed = k == 1; placed < 2; placed++) {
+		pa = f.nports[pair[0][0]] + 1;
+		pz = f.nports[pair[0][1]] + 1 + (pair[0][0] == pair[0][1]);
+		for (int placed = !cases[k].from_graph; placed < 2; placed++) {
 			assert_int_equal(kr_topo_recognize(&g, placed ? &c : NULL,
 							   &t, NULL), KR_OK);
 			assert_int_equal(t.family, shapes[k].family);
-			assert_int_equal(t.port_dir[kr_port(&g, a, pa)],
+			assert_int_equal(t.port_dir[kr_port(&g, pair[0][0], pa)],
 					 KR_DIR_NONE);
-			assert_int_equal(t.port_dir[kr_port(&g, z, pz)],
+			assert_int_equal(t.port_dir[kr_port(&g, pair[0][1], pz)],
 					 KR_DIR_NONE);
-			assert_non_null(strstr(t.report, why[k]));
+			assert_non_null(strstr(t.report, cases[k].why));
 			kr_topo_free(&t);
 		}
 		assert_int_equal(kr_plan_build(&g, &c, &p, NULL), KR_OK);
 		for (unsigned lid = 1; lid <= g.max_lid; lid++) {
-			assert_int_not_equal(kr_lft_port(&p.tables, a, lid), pa);
-			assert_int_not_equal(kr_lft_port(&p.tables, z, lid), pz);
+			assert_int_not_equal(kr_lft_port(&p.tables, pair[0][0],
+							 lid), pa);
+			assert_int_not_equal(kr_lft_port(&p.tables, pair[0][1],
+							 lid), pz);
 		}
 		kr_plan_free(&p);
 		kr_fabric_free(&g);
 		if (k == 0) {
-			b = with_stray(&f, &tr, six, 6);
+			for (unsigned i = 0; i < 6; i++) {
+				pair[i][0] = node_named(&f, six[i][0]);
+				pair[i][1] = node_named(&f, six[i][1]);
+			}
+			b = with_stray(&f, pair, 6);
 			assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
 			kr_fb_free(b);
 			assert_int_equal(kr_topo_recognize(&g, &c, &t, &d),
