@@ -236,7 +236,7 @@ static unsigned families(struct rctx *x, enum kr_family *fam)
 	case KR_FAMILY_NONE:
 		break;
 	}
-	switch (kns_candidate(x->g)) {
+	switch (kns_candidate(x->kg)) {
 	case 1:
 		fam[0] = KR_FAMILY_KNS;
 		fam[1] = KR_FAMILY_TORUS;
@@ -252,12 +252,17 @@ static unsigned families(struct rctx *x, enum kr_family *fam)
 
 static int read_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 {
+	const struct tgraph *all = x->g;
 	struct lab l = { 0 };
-	int rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
+	int rc;
 
+	if (fam == KR_FAMILY_KNS)
+		x->g = x->kg;
+	rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
 	if (!rc)
 		rc = topo_build(x, &l, fam != KR_FAMILY_KNS ? TOPO_BUILD_RIGID : 0,
 				t);
+	x->g = all;
 	lab_free(&l);
 	return rc;
 }
@@ -369,16 +374,45 @@ static int finish(struct rctx *x, struct kr_topo *t, int rc)
 	return rc;
 }
 
+static bool not_router_to_router(const void *ctx, uint32_t u, uint32_t w)
+{
+	const struct tgraph *g = ctx;
+
+	return !(g->nca[u] && g->nca[w]);
+}
+
+/* A KNS never links two routers, the switches with CAs: a reading as one
+ * takes the graph without such cables (plugged into the wrong switch;
+ * label_ports names them), when they are few, at most one link in eight,
+ * as a torus's are all between switches with CAs. *made when kg differs
+ * from g. */
+static int kns_view(const struct tgraph *g, struct tgraph *kg, bool *made)
+{
+	uint32_t links = 0, between = 0;
+
+	*made = false;
+	for (uint32_t e = 0; e < g->nedge; e++) {
+		links += g->mult[e];
+		if (g->nca[g->eu[e]] && g->nca[g->ev[e]])
+			between += g->mult[e];
+	}
+	if (!between || 8 * (uint64_t)between > links)
+		return KR_OK;
+	*made = tg_filter(g, not_router_to_router, g, kg) == KR_OK;
+	return *made ? KR_OK : KR_ENOMEM;
+}
+
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d)
 {
 	struct kr_conf defaults;
-	struct tgraph g = { 0 };
+	struct tgraph g = { 0 }, kg = { 0 };
 	struct pins pins = { 0 };
 	struct notes conflicts = { 0 }, notes = { 0 };
-	struct rctx x = { .f = f, .c = c, .g = &g, .conflicts = &conflicts,
-			  .notes = &notes, .d = d };
+	struct rctx x = { .f = f, .c = c, .g = &g, .kg = &g,
+			  .conflicts = &conflicts, .notes = &notes, .d = d };
 	struct kr_diag scratch = { 0 };
+	bool kns_cut = false;
 	int rc;
 
 	*t = (struct kr_topo){ 0 };
@@ -392,6 +426,10 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		return kr_fail(x.d, KR_ETOPO, 0, "no switches");
 	rc = tg_build(f, &g);
 	if (!rc)
+		rc = kns_view(&g, &kg, &kns_cut);
+	if (kns_cut)
+		x.kg = &kg;
+	if (!rc)
 		rc = connected(&x);
 	if (!rc)
 		rc = load_pins(&x, &pins);
@@ -403,6 +441,7 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	if (rc == KR_ENOMEM)
 		kr_fail(x.d, rc, 0, "out of memory");
 	pins_free(&pins);
+	tg_free(&kg);
 	tg_free(&g);
 	notes_free(&conflicts);
 	notes_free(&notes);

@@ -11,6 +11,7 @@
 #ifndef KR_TOPO_INT_H
 #define KR_TOPO_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,10 @@ int tg_build(const struct kr_fabric *f, struct tgraph *g);	/* KR_ENOMEM */
  * g->nca is the caller's, set before. */
 int tg_from_lists(struct tgraph *g, uint32_t n, uint32_t *raw,
 		  const uint32_t *rawoff);
+/* g without the links keep(ctx, u, w) refuses, into *out (KR_ENOMEM). */
+int tg_filter(const struct tgraph *g,
+	      bool (*keep)(const void *ctx, uint32_t u, uint32_t w),
+	      const void *ctx, struct tgraph *out);
 void tg_free(struct tgraph *g);
 static inline uint32_t tg_deg(const struct tgraph *g, uint32_t v)
 {
@@ -105,6 +110,8 @@ struct rctx {
 	const struct kr_fabric *f;
 	const struct kr_conf *c;	/* never NULL */
 	const struct tgraph *g;
+	const struct tgraph *kg;	/* the graph a KNS reading takes (topo.c,
+					 * kns_view), else g */
 	const struct pins *pins;	/* NULL: none to honour */
 	struct notes *conflicts;	/* conf or coords file vs graph */
 	struct notes *notes;		/* worth telling, not an error */

@@ -890,8 +890,9 @@ static void count_missing(struct rctx *x, struct kr_topo *t)
 /* Whether the labelling has a place for link u - w: a router on its own
  * line's subnet, or two switches of one subnet. Another one is a cable in
  * the wrong switch, which label_ports (topo_build.c) leaves alone. */
-static bool in_place(const struct kr_topo *t, uint32_t u, uint32_t w)
+static bool in_place(const void *ctx, uint32_t u, uint32_t w)
 {
+	const struct kr_topo *t = ctx;
 	bool ru = t->sw_pos[u] != KR_NONE, rw = t->sw_pos[w] != KR_NONE;
 	uint32_t r = ru ? u : w, x = ru ? w : u;
 	unsigned d = t->sw_xdim[x];
@@ -903,41 +904,6 @@ static bool in_place(const struct kr_topo *t, uint32_t u, uint32_t w)
 					     t->stride[d] == t->sw_xline[x];
 }
 
-/* x->g without the links in_place refuses, into *placed. */
-static int placed_graph(const struct rctx *x, const struct kr_topo *t,
-			struct tgraph *placed)
-{
-	const struct tgraph *g = x->g;
-	uint32_t *off, *raw, n = 0;
-	int rc;
-
-	for (uint32_t e = 0; e < g->nedge; e++)
-		n += 2 * g->mult[e];	/* each link from both ends */
-	*placed = (struct tgraph){ 0 };
-	off = malloc(((size_t)g->n + 1) * sizeof(*off));
-	raw = malloc(((size_t)n + 1) * sizeof(*raw));
-	placed->nca = malloc(((size_t)g->n + 1) * sizeof(*placed->nca));
-	if (!off || !raw || !placed->nca) {
-		free(off);
-		free(raw);
-		tg_free(placed);
-		return KR_ENOMEM;
-	}
-	memcpy(placed->nca, g->nca, (size_t)g->n * sizeof(*g->nca));
-	n = 0;
-	for (uint32_t v = 0; v < g->n; v++) {
-		off[v] = n;
-		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
-			for (unsigned m = in_place(t, v, g->nbr[i]) ?
-					  g->mult[g->eid[i]] : 0; m; m--)
-				raw[n++] = g->nbr[i];
-	}
-	off[g->n] = n;
-	rc = tg_from_lists(placed, g->n, raw, off);
-	free(raw);
-	free(off);
-	return rc;
-}
 
 /* ksub_build on a graph whose every link has its place. */
 static int ksub_label(struct rctx *x, struct kr_topo *t)
@@ -984,7 +950,7 @@ int ksub_build(struct rctx *x, struct kr_topo *t)
 {
 	const struct tgraph *all = x->g;
 	struct tgraph placed;
-	int rc = placed_graph(x, t, &placed);
+	int rc = tg_filter(x->g, in_place, t, &placed);
 
 	if (rc)
 		return rc;

@@ -137,6 +137,41 @@ int tg_from_lists(struct tgraph *g, uint32_t n, uint32_t *raw,
 	return rc;
 }
 
+int tg_filter(const struct tgraph *g,
+	      bool (*keep)(const void *ctx, uint32_t u, uint32_t w),
+	      const void *ctx, struct tgraph *out)
+{
+	uint32_t *off, *raw, n = 0;
+	int rc;
+
+	for (uint32_t e = 0; e < g->nedge; e++)
+		n += 2 * g->mult[e];	/* each link from both ends */
+	*out = (struct tgraph){ 0 };
+	off = malloc(((size_t)g->n + 1) * sizeof(*off));
+	raw = malloc(((size_t)n + 1) * sizeof(*raw));
+	out->nca = malloc(((size_t)g->n + 1) * sizeof(*out->nca));
+	if (!off || !raw || !out->nca) {
+		free(off);
+		free(raw);
+		tg_free(out);
+		return KR_ENOMEM;
+	}
+	memcpy(out->nca, g->nca, (size_t)g->n * sizeof(*g->nca));
+	n = 0;
+	for (uint32_t v = 0; v < g->n; v++) {
+		off[v] = n;
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+			for (unsigned m = keep(ctx, v, g->nbr[i]) ?
+					  g->mult[g->eid[i]] : 0; m; m--)
+				raw[n++] = g->nbr[i];
+	}
+	off[g->n] = n;
+	rc = tg_from_lists(out, g->n, raw, off);
+	free(raw);
+	free(off);
+	return rc;
+}
+
 int tg_build(const struct kr_fabric *f, struct tgraph *g)
 {
 	uint32_t *raw = NULL, *rawoff = malloc(((size_t)f->nsw + 1) * sizeof(*rawoff));
