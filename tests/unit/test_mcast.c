@@ -16,15 +16,6 @@
 #include "kr.h"
 #include "truth.h"
 
-static uint32_t node_named(const struct kr_fabric *f, const char *name)
-{
-	for (uint32_t n = 0; n < f->nnode; n++)
-		if (!strcmp(kr_node_name(f, n), name))
-			return n;
-	fail_msg("no node \"%s\"", name);
-	return KR_NONE;
-}
-
 /* The port of sw whose link leads to node `to`. */
 static unsigned port_to(const struct kr_fabric *f, uint32_t sw, uint32_t to)
 {
@@ -54,7 +45,7 @@ static void gen(struct kr_fabric *f, enum kr_family fam, unsigned ndim,
 /* A CA's port by node name. */
 static uint32_t ca_port(const struct kr_fabric *f, const char *name)
 {
-	return kr_port(f, node_named(f, name), 1);
+	return kr_port(f, truth_node_named(f, name), 1);
 }
 
 /* One switch's expected MFT entry: the nodes its ports lead to. */
@@ -70,10 +61,10 @@ static void assert_group(const struct kr_fabric *f, const struct kr_mgroup *g,
 
 	assert_true(f->nsw <= 64);
 	for (size_t i = 0; i < nwant; i++) {
-		uint32_t sw = node_named(f, want[i].sw);
+		uint32_t sw = truth_node_named(f, want[i].sw);
 
 		for (unsigned j = 0; j < 4 && want[i].to[j]; j++) {
-			unsigned p = port_to(f, sw, node_named(f, want[i].to[j]));
+			unsigned p = port_to(f, sw, truth_node_named(f, want[i].to[j]));
 
 			expect[sw * KR_MCAST_WORDS + p / 64] |= 1ull << (p % 64);
 		}
@@ -114,7 +105,7 @@ static void test_torus44_master_tree(void **state)
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
 	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
 	for (unsigned i = 0; i < 16; i++) {
-		uint32_t sw = node_named(&f, torus_parent[i][0]);
+		uint32_t sw = truth_node_named(&f, torus_parent[i][0]);
 
 		if (!torus_parent[i][1]) {
 			assert_int_equal(t.parent[sw], KR_NONE);
@@ -148,7 +139,7 @@ static void test_sm_roots_the_forest(void **state)
 	(void)state;
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
 	for (unsigned i = 0; i < 3; i++) {
-		uint32_t root = i < 2 ? node_named(&f, root_of[i]) : 0, slot;
+		uint32_t root = i < 2 ? truth_node_named(&f, root_of[i]) : 0, slot;
 		unsigned lid = 0, rx, ry;
 
 		if (i == 0)
@@ -240,8 +231,8 @@ static void test_kns42_group(void **state)
 	m[0] = ca_port(&f, "ca(1,2)/0");
 	m[1] = ca_port(&f, "ca(3,1)/0");
 	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
-	assert_int_equal(t.parent[node_named(&f, "xbar0(*,0)")], KR_NONE);
-	assert_string_equal(kr_node_name(&f, t.parent[node_named(&f, "xbar0(*,2)")]),
+	assert_int_equal(t.parent[truth_node_named(&f, "xbar0(*,0)")], KR_NONE);
+	assert_string_equal(kr_node_name(&f, t.parent[truth_node_named(&f, "xbar0(*,2)")]),
 			    "router(0,2)");
 	assert_int_equal(kr_mcast_group(&f, &t, m, 2, &g, &info, NULL), KR_OK);
 	assert_group(&f, &g, want, sizeof(want) / sizeof(want[0]));
@@ -382,8 +373,8 @@ static void test_link_fault_avoided(void **state)
 
 	(void)state;
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
-	a = node_named(&f, "switch(1,0)");
-	b = node_named(&f, "switch(0,0)");
+	a = truth_node_named(&f, "switch(1,0)");
+	b = truth_node_named(&f, "switch(0,0)");
 	pa = port_to(&f, a, b);
 	pb = port_to(&f, b, a);
 	unlink_ports(&f, a, pa);
@@ -416,7 +407,7 @@ static void test_switch_fault_avoided(void **state)
 
 	(void)state;
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
-	dead = node_named(&f, "switch(1,0)");
+	dead = truth_node_named(&f, "switch(1,0)");
 	for (unsigned p = 1; p <= f.nports[dead]; p++)
 		unlink_ports(&f, dead, p);
 	m[0] = ca_port(&f, "ca(1,1)/0");

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "kr.h"
+#include "truth.h"
 #include "cdg_int.h"	/* the proof's edges and order */
 
 struct fixture {
@@ -42,15 +43,6 @@ static void torus_plan(struct fixture *x, unsigned k)
 	c.mcast_sls = 1u << 15;
 	c.sm_sl = 15;
 	assert_int_equal(kr_plan_build(&x->f, &c, &x->p, NULL), KR_OK);
-}
-
-static uint32_t node_named(const struct kr_fabric *f, const char *name)
-{
-	for (uint32_t n = 0; n < f->nnode; n++)
-		if (!strcmp(kr_node_name(f, n), name))
-			return n;
-	fail_msg("no node \"%s\"", name);
-	return KR_NONE;
 }
 
 static void add_port(struct kr_mgroup *g, uint32_t sw, unsigned port)
@@ -221,7 +213,7 @@ static void test_minhop_tree_closes_loop(void **state)
 	unsigned nmcast;
 	char *text;
 
-	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(0,0)"), 0, 1);
 	assert_int_equal(kr_check_run(f, &x->p.tables, &o, &r, NULL),
 			 KR_ECYCLE);
 	assert_int_equal(r.cls[KR_CHECK_DATA].loop, KR_LOOP_NONE);
@@ -255,7 +247,7 @@ static void test_minhop_tree_sl_assumed(void **state)
 	struct kr_check_report r;
 	char *text;
 
-	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 0);
+	minhop_tree(x, truth_node_named(f, "switch(0,0)"), 0, 0);
 	assert_int_equal(kr_check_run(f, &x->p.tables, &o, &r, NULL),
 			 KR_EASSUMED);
 	assert_int_equal(r.cls[KR_CHECK_MCAST].loop, KR_LOOP_ASSUMED);
@@ -280,7 +272,7 @@ static void test_switch_members(void **state)
 	struct kr_mgroup *g;
 	unsigned nmcast;
 
-	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(0,0)"), 0, 1);
 	g = x->p.tables.mgroup;
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {
 		for (unsigned p = 1; p <= f->nports[sw]; p++) {
@@ -308,7 +300,7 @@ static void test_minhop_tree_data_counted(void **state)
 	struct kr_check_report r;
 	unsigned nmcast;
 
-	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(0,0)"), 0, 1);
 	assert_int_equal(kr_check_run(f, &x->p.tables, &o, &r, NULL),
 			 KR_ECYCLE);
 	assert_int_equal(r.cls[KR_CHECK_MCAST].pairs,
@@ -337,7 +329,7 @@ static void test_good_tree(void **state)
 	struct kr_check_report r;
 	char *text;
 
-	minhop_tree(x, node_named(f, "switch(1,1)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(1,1)"), 0, 1);
 	assert_int_equal(kr_check_run(f, &x->p.tables, &o, &r, NULL), KR_OK);
 	assert_int_equal(r.cls[KR_CHECK_MCAST].loop, KR_LOOP_NONE);
 	assert_true(r.mcast_deps > 0);
@@ -367,7 +359,7 @@ static void test_incremental_tree_loop(void **state)
 	assert_int_equal(kr_check_mcast_incremental(f, &x->p.tables, g, &r, &d),
 			 KR_EINVAL);
 	kr_check_report_free(&r);
-	minhop_tree(x, node_named(f, "switch(0,0)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(0,0)"), 0, 1);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(kr_check_mcast_incremental(f, &x->p.tables, g,
 							    &r, &d), KR_ECYCLE);
@@ -393,7 +385,7 @@ static void test_incremental_good_tree(void **state)
 
 	assert_non_null(g);
 	edges = g->nedge;
-	minhop_tree(x, node_named(f, "switch(1,1)"), 0, 1);
+	minhop_tree(x, truth_node_named(f, "switch(1,1)"), 0, 1);
 	assert_int_equal(kr_check_mcast_incremental(f, &x->p.tables, g, &r,
 						    NULL), KR_OK);
 	assert_int_equal(r.ngroups, 1);

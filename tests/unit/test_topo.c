@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "kr.h"
+#include "truth.h"
 #include "topo_check.h"
 
 static struct kr_gen_opts grid_opts(const char *dims, const char *wrap,
@@ -915,15 +916,6 @@ static unsigned count_in(const char *text, const char *what)
 	return n;
 }
 
-static uint32_t node_named(const struct kr_fabric *f, const char *name)
-{
-	for (uint32_t n = 0; n < f->nnode; n++)
-		if (!strcmp(kr_node_name(f, n), name))
-			return n;
-	fail_msg("no node \"%s\"", name);
-	return KR_NONE;
-}
-
 /* One cable between switches that are no neighbours: in a torus and in a
  * KNS (router to router), each read from the graph and placed by a
  * coordinates file, as the plugin's later sweeps place it; between the
@@ -975,8 +967,8 @@ static void test_stray_links(void **state)
 		coords_of(&f, path);
 		kr_conf_init(&c);
 		snprintf(c.coords_file, sizeof(c.coords_file), "%s", path);
-		pair[0][0] = node_named(&f, cases[k].a);
-		pair[0][1] = node_named(&f, cases[k].z);
+		pair[0][0] = truth_node_named(&f, cases[k].a);
+		pair[0][1] = truth_node_named(&f, cases[k].z);
 		b = with_stray(&f, pair, 1);
 		assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
 		kr_fb_free(b);
@@ -1004,8 +996,8 @@ static void test_stray_links(void **state)
 		kr_fabric_free(&g);
 		if (k == 0) {
 			for (unsigned i = 0; i < 6; i++) {
-				pair[i][0] = node_named(&f, six[i][0]);
-				pair[i][1] = node_named(&f, six[i][1]);
+				pair[i][0] = truth_node_named(&f, six[i][0]);
+				pair[i][1] = truth_node_named(&f, six[i][1]);
 			}
 			b = with_stray(&f, pair, 6);
 			assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);

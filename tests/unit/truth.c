@@ -147,3 +147,12 @@ int truth_walk(const struct kr_fabric *f, const struct kr_tables *t,
 			return -1;
 	}
 }
+
+uint32_t truth_node_named(const struct kr_fabric *f, const char *name)
+{
+	for (uint32_t n = 0; n < f->nnode; n++)
+		if (!strcmp(kr_node_name(f, n), name))
+			return n;
+	fail_msg("no node \"%s\"", name);
+	return KR_NONE;
+}
