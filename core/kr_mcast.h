@@ -17,6 +17,7 @@
 
 #include "kr_fabric.h"
 #include "kr_tables.h"
+#include "kr_topo.h"
 
 struct kr_mtree {
 	uint32_t nsw;
@@ -37,11 +38,12 @@ struct kr_mcast_info {
 	unsigned parts;		/* components the members sit in (1 normally) */
 };
 
-/* The forest on f's live links; sm_lid (kr_tables.sm_lid, 0: unknown)
- * picks the root of its switch's component, as for the repair's detour
- * layer, whose ranks the forest shares. */
-int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
-		   struct kr_mtree *t, struct kr_diag *d);
+/* The forest on f's live links but those topo's grid has no place for
+ * (topo NULL: every link); sm_lid (kr_tables.sm_lid, 0: unknown) picks the
+ * root of its switch's component, as for the repair's detour layer, whose
+ * ranks the forest shares. */
+int kr_mtree_build(const struct kr_fabric *f, const struct kr_topo *topo,
+		   unsigned sm_lid, struct kr_mtree *t, struct kr_diag *d);
 void kr_mtree_free(struct kr_mtree *t);
 
 /* The MFT port masks of a group whose members are the port slots member[]

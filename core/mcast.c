@@ -25,12 +25,12 @@ void kr_mtree_free(struct kr_mtree *t)
 	*t = (struct kr_mtree){ 0 };
 }
 
-static void hang(const struct kr_fabric *f, struct kr_mtree *t,
-		 const uint32_t *lvl, uint32_t v)
+static void hang(const struct kr_fabric *f, const struct kr_topo *topo,
+		 struct kr_mtree *t, const uint32_t *lvl, uint32_t v)
 {
 	t->parent[v] = KR_NONE;
 	for (unsigned p = 1; p <= f->nports[v]; p++) {
-		uint32_t u = kr_updn_next(f, v, p);
+		uint32_t u = kr_updn_next(f, topo, v, p);
 
 		if (u == KR_NONE || lvl[u] + 1 != lvl[v] ||
 		    (t->parent[v] != KR_NONE && f->guid[u] >= f->guid[t->parent[v]]))
@@ -41,8 +41,8 @@ static void hang(const struct kr_fabric *f, struct kr_mtree *t,
 	}
 }
 
-int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
-		   struct kr_mtree *t, struct kr_diag *d)
+int kr_mtree_build(const struct kr_fabric *f, const struct kr_topo *topo,
+		   unsigned sm_lid, struct kr_mtree *t, struct kr_diag *d)
 {
 	uint32_t n = f->nsw ? f->nsw : 1, *lvl = malloc(n * sizeof(*lvl));
 
@@ -59,10 +59,10 @@ int kr_mtree_build(const struct kr_fabric *f, unsigned sm_lid,
 		kr_mtree_free(t);
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
-	kr_updn_ranks(f, kr_updn_sm_switch(f, sm_lid), t->rank, t->comp, lvl,
-		      t->order);
+	kr_updn_ranks(f, topo, kr_updn_sm_switch(f, sm_lid), t->rank, t->comp,
+		      lvl, t->order);
 	for (uint32_t v = 0; v < f->nsw; v++)
-		hang(f, t, lvl, v);
+		hang(f, topo, t, lvl, v);
 	free(lvl);
 	return KR_OK;
 }

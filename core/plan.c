@@ -234,7 +234,8 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		/* the multicast forest: the same live links and up*-down*
 		 * ranks as the repair's detour layer */
 		if (!rc)
-			rc = kr_mtree_build(f, p->tables.sm_lid, &p->mtree, d);
+			rc = kr_mtree_build(f, &p->topo, p->tables.sm_lid,
+					    &p->mtree, d);
 		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
 	}
 	return rc;

@@ -133,7 +133,7 @@ struct repair {
 static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
 				   unsigned port)
 {
-	return kr_updn_next(r->f, sw, port);
+	return kr_updn_next(r->f, r->topo, sw, port);
 }
 
 /* Hops from every switch to x->target along col, UNREACHED where the

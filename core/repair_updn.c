@@ -16,7 +16,8 @@
 int repair_updn_ranks(struct repair *r)
 {
 	r->sm_sw = kr_updn_sm_switch(r->f, r->t->sm_lid);
-	kr_updn_ranks(r->f, r->sm_sw, r->rank, r->comp, r->cnt, r->queue);
+	kr_updn_ranks(r->f, r->topo, r->sm_sw, r->rank, r->comp, r->cnt,
+		      r->queue);
 	return KR_OK;
 }
 

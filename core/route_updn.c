@@ -25,6 +25,7 @@
 
 struct ucol {
 	const struct kr_fabric *f;
+	const struct kr_topo *topo;
 	uint32_t *rank, *comp, *lvl, *queue;
 	uint32_t *down;		/* [nsw] hops of the all-down path, FAR */
 	uint32_t *best;		/* [nsw] hops of the route */
@@ -55,7 +56,7 @@ static void down_paths(struct ucol *u, uint32_t target)
 		uint32_t v = u->queue[head++];
 
 		for (unsigned p = 1; p <= f->nports[v]; p++) {
-			uint32_t w = kr_updn_next(f, v, p);
+			uint32_t w = kr_updn_next(f, u->topo, v, p);
 
 			if (w != KR_NONE && u->rank[w] < u->rank[v] &&
 			    u->down[w] == FAR) {
@@ -74,7 +75,7 @@ static unsigned next_port(struct ucol *u, uint32_t sw)
 
 	u->best[sw] = u->down[sw];
 	for (unsigned p = 1; p <= f->nports[sw]; p++) {
-		uint32_t w = kr_updn_next(f, sw, p);
+		uint32_t w = kr_updn_next(f, u->topo, sw, p);
 
 		if (w == KR_NONE)
 			continue;
@@ -121,7 +122,7 @@ int kr_route_subnet_switches(const struct kr_fabric *f,
 			     const struct kr_topo *topo, struct kr_tables *t)
 {
 	size_t n = (size_t)f->nsw + 1;
-	struct ucol u = { .f = f };
+	struct ucol u = { .f = f, .topo = topo };
 
 	u.rank = malloc(n * sizeof(*u.rank));
 	u.comp = malloc(n * sizeof(*u.comp));
@@ -135,8 +136,8 @@ int kr_route_subnet_switches(const struct kr_fabric *f,
 		ucol_free(&u);
 		return KR_ENOMEM;
 	}
-	kr_updn_ranks(f, kr_updn_sm_switch(f, t->sm_lid), u.rank, u.comp,
-		      u.lvl, u.queue);
+	kr_updn_ranks(f, topo, kr_updn_sm_switch(f, t->sm_lid), u.rank,
+		      u.comp, u.lvl, u.queue);
 	for (uint32_t s = 0; s < f->nsw; s++)
 		u.byrank[s] = s;
 	sort_rank = u.rank;

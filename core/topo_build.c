@@ -299,9 +299,8 @@ static int held_slots(struct bctx *b)
 
 /* A cable between switches that the grid has no place for (plugged into
  * the wrong switch, an extra one, a loopback): its ports keep
- * KR_DIR_NONE, as down ports do, so no DOR route takes it and the grid
- * links it displaced count as missing (the detour layer and the trees,
- * safe on any graph, may still use it: docs/design.md, Routing). The
+ * KR_DIR_NONE, as down ports do, so no route, tree or layer takes it
+ * (kr_updn_next) and the grid links it displaced count as missing. The
  * notes name it, once per link, with the reason grid_dir or kns_dir left
  * in the diagnostic; *first keeps the first, for when there are too many
  * to be cabling slips. */

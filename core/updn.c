@@ -13,19 +13,20 @@
 
 #define UNSEEN UINT32_MAX
 
-static unsigned switch_degree(const struct kr_fabric *f, uint32_t s)
+static unsigned switch_degree(const struct kr_fabric *f,
+			      const struct kr_topo *topo, uint32_t s)
 {
 	unsigned n = 0;
 
 	for (unsigned p = 1; p <= f->nports[s]; p++)
-		n += kr_updn_next(f, s, p) != KR_NONE;
+		n += kr_updn_next(f, topo, s, p) != KR_NONE;
 	return n;
 }
 
 /* BFS from root over live switch links; levels into lvl, visit order into
  * queue[from ..]; returns the new end of the queue. */
-static uint32_t bfs(const struct kr_fabric *f, uint32_t root, uint32_t *lvl,
-		    uint32_t *queue, uint32_t from)
+static uint32_t bfs(const struct kr_fabric *f, const struct kr_topo *topo,
+		    uint32_t root, uint32_t *lvl, uint32_t *queue, uint32_t from)
 {
 	uint32_t head = from, tail = from;
 
@@ -35,7 +36,7 @@ static uint32_t bfs(const struct kr_fabric *f, uint32_t root, uint32_t *lvl,
 		uint32_t u = queue[head++];
 
 		for (unsigned p = 1; p <= f->nports[u]; p++) {
-			uint32_t v = kr_updn_next(f, u, p);
+			uint32_t v = kr_updn_next(f, topo, u, p);
 
 			if (v != KR_NONE && lvl[v] == UNSEEN) {
 				lvl[v] = lvl[u] + 1;
@@ -61,8 +62,9 @@ uint32_t kr_updn_sm_switch(const struct kr_fabric *f, unsigned sm_lid)
 	return f->owner[f->peer[slot]];
 }
 
-void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
-		   uint32_t *comp, uint32_t *lvl, uint32_t *queue)
+void kr_updn_ranks(const struct kr_fabric *f, const struct kr_topo *topo,
+		   uint32_t prefer, uint32_t *rank, uint32_t *comp,
+		   uint32_t *lvl, uint32_t *queue)
 {
 	uint32_t nsw = f->nsw, done = 0;
 
@@ -75,10 +77,10 @@ void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
 		if (rank[s] != UNSEEN)
 			continue;
 		/* find the component, pick its root, then level it from there */
-		end = bfs(f, s, lvl, queue, done);
+		end = bfs(f, topo, s, lvl, queue, done);
 		for (uint32_t i = done; i < end; i++) {
 			uint32_t q = queue[i];
-			unsigned deg = switch_degree(f, q);
+			unsigned deg = switch_degree(f, topo, q);
 
 			if (q == prefer) {
 				root = q;
@@ -92,7 +94,7 @@ void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
 		}
 		for (uint32_t i = done; i < end; i++)
 			lvl[queue[i]] = UNSEEN;
-		end = bfs(f, root, lvl, queue, done);
+		end = bfs(f, topo, root, lvl, queue, done);
 		for (uint32_t i = done; i < end; i++) {
 			uint32_t u = queue[i];
 

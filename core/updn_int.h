@@ -9,31 +9,39 @@
 #include <stdint.h>
 
 #include "kr_fabric.h"
+#include "kr_topo.h"
 
-/* The switch behind port of sw over a live link, or KR_NONE (no link, a
- * CA, port 0, a loopback cable). Inline: the repair's walks call it per
- * hop. */
-static inline uint32_t kr_updn_next(const struct kr_fabric *f, uint32_t sw,
+/* The switch behind port of sw over a live link that routes may take, or
+ * KR_NONE: no link, a CA, port 0, a loopback cable, or a cable topo's grid
+ * has no place for (KR_DIR_NONE, plugged into the wrong switch): as good
+ * as down, for the detour layer and the trees as for DOR, which keeps the
+ * layer's routes what they are without it. topo NULL: every link between
+ * two switches. Inline: the repair's walks call it per hop. */
+static inline uint32_t kr_updn_next(const struct kr_fabric *f,
+				    const struct kr_topo *topo, uint32_t sw,
 				    unsigned port)
 {
+	uint32_t slot;
 	int32_t peer;
 
 	if (port == 0 || port > f->nports[sw])
 		return KR_NONE;
-	peer = f->peer[f->port0[sw] + port];
-	/* a loopback cable leads nowhere */
+	slot = f->port0[sw] + port;
+	peer = f->peer[slot];
 	if (peer < 0 || !kr_is_switch(f, f->owner[peer]) ||
-	    f->owner[peer] == sw)
+	    f->owner[peer] == sw ||
+	    (topo && topo->port_dir[slot] == KR_DIR_NONE))
 		return KR_NONE;
 	return f->owner[peer];
 }
 
-/* Per switch: rank = BFS level * nsw + id, the level from the root of its
+/* Per switch, over the links kr_updn_next takes: rank = BFS level * nsw + id, the level from the root of its
  * component (switch prefer in its own, else the best-connected switch)
  * into lvl, the root into comp; queue gets every switch in BFS order,
  * component after component, each from its root. All four [nsw]. */
-void kr_updn_ranks(const struct kr_fabric *f, uint32_t prefer, uint32_t *rank,
-		   uint32_t *comp, uint32_t *lvl, uint32_t *queue);
+void kr_updn_ranks(const struct kr_fabric *f, const struct kr_topo *topo,
+		   uint32_t prefer, uint32_t *rank, uint32_t *comp,
+		   uint32_t *lvl, uint32_t *queue);
 /* The switch of the port owning sm_lid (kr_tables.sm_lid): the switch
  * itself or the one a CA port is linked to; KR_NONE when unknown. */
 uint32_t kr_updn_sm_switch(const struct kr_fabric *f, unsigned sm_lid);

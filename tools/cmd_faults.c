@@ -425,7 +425,7 @@ static int broadcast_group(const struct bench *b, const struct kr_slvl *sl,
 		if (f->lid[s] && f->peer[s] >= 0)
 			m[n++] = s;
 	if (!rc)
-		rc = kr_mtree_build(f, t->sm_lid, &p.mtree, d);
+		rc = kr_mtree_build(f, b->topo, t->sm_lid, &p.mtree, d);
 	if (!rc)
 		rc = kr_plan_add_group(f, &p, KR_MLID_FIRST, 0, m, n, &info, d);
 	*t = p.tables;		/* the group's slot, whatever came of it */

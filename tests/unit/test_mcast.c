@@ -103,7 +103,7 @@ static void test_torus44_master_tree(void **state)
 
 	(void)state;
 	gen(&f, KR_FAMILY_TORUS, 2, k, 1);
-	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 	for (unsigned i = 0; i < 16; i++) {
 		uint32_t sw = truth_node_named(&f, torus_parent[i][0]);
 
@@ -148,7 +148,7 @@ static void test_sm_roots_the_forest(void **state)
 			if (f.peer[slot] >= 0 &&
 			    f.owner[f.peer[slot]] == root)
 				lid = f.lid[slot];
-		assert_int_equal(kr_mtree_build(&f, lid, &t, NULL), KR_OK);
+		assert_int_equal(kr_mtree_build(&f, NULL, lid, &t, NULL), KR_OK);
 		assert_int_equal(t.parent[root], KR_NONE);
 		rx = (unsigned)(kr_node_name(&f, root)[7] - '0');
 		ry = (unsigned)(kr_node_name(&f, root)[9] - '0');
@@ -191,7 +191,7 @@ static void test_torus44_group(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_group(&f, &g, want, sizeof(want) / sizeof(want[0]));
 	assert_int_equal(info.members, 3);
@@ -230,7 +230,7 @@ static void test_kns42_group(void **state)
 	gen(&f, KR_FAMILY_KNS, 2, k, 1);
 	m[0] = ca_port(&f, "ca(1,2)/0");
 	m[1] = ca_port(&f, "ca(3,1)/0");
-	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 	assert_int_equal(t.parent[truth_node_named(&f, "xbar0(*,0)")], KR_NONE);
 	assert_string_equal(kr_node_name(&f, t.parent[truth_node_named(&f, "xbar0(*,2)")]),
 			    "router(0,2)");
@@ -342,7 +342,7 @@ static void test_trees_span_members_loop_free(void **state)
 		struct kr_mtree t;
 
 		gen(&f, fab[i].fam, fab[i].ndim, fab[i].k, fab[i].p);
-		assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+		assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 		flood_all(&f, &t, 6);
 		kr_mtree_free(&t);
 		kr_fabric_free(&f);
@@ -381,7 +381,7 @@ static void test_link_fault_avoided(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_false(kr_mgroup_has(&g, a, pa));
 	assert_false(kr_mgroup_has(&g, b, pb));
@@ -413,7 +413,7 @@ static void test_switch_fault_avoided(void **state)
 	m[0] = ca_port(&f, "ca(1,1)/0");
 	m[1] = ca_port(&f, "ca(3,2)/0");
 	m[2] = ca_port(&f, "ca(2,3)/0");
-	assert_int_equal(kr_mtree_build(&f, 0, &t, NULL), KR_OK);
+	assert_int_equal(kr_mtree_build(&f, NULL, 0, &t, NULL), KR_OK);
 	assert_int_equal(kr_mcast_group(&f, &t, m, 3, &g, &info, NULL), KR_OK);
 	assert_int_equal(info.parts, 1);
 	for (unsigned w = 0; w < KR_MCAST_WORDS; w++)

@@ -699,8 +699,8 @@ static void sa_faults(const struct kr_gen_opts *o)
 				      &d))
 				fail_msg("repair: %s", d.msg);
 			assert_sa_legal(&f, &p.tables, sm_sw, c.sm_lid);
-			assert_int_equal(kr_mtree_build(&f, c.sm_lid, &p.mtree,
-							&d), KR_OK);
+			assert_int_equal(kr_mtree_build(&f, &t, c.sm_lid,
+							&p.mtree, &d), KR_OK);
 			for (uint32_t q = f.port0[f.nsw]; q < f.nport && nm < 64; q++)
 				if (f.lid[q] && f.peer[q] >= 0)
 					m[nm++] = q;

@@ -920,9 +920,10 @@ static unsigned count_in(const char *text, const char *what)
  * KNS (router to router), each read from the graph and placed by a
  * coordinates file, as the plugin's later sweeps place it; between the
  * subnets of two lines of a KNS with fat-tree subnets (placed); and a
- * loopback cable on a torus switch (a port tester's plug, both ways). The cable's ports get no direction,
- * the notes name it, and the plan's tables pass the check without an
- * entry on it. Six such cables in the torus (6 of its 38 links) are no
+ * loopback cable on a torus switch (a port tester's plug, both ways).
+ * The cable's ports get no direction, the notes name it, and the plan's
+ * tables pass the check with neither an LFT entry nor a multicast tree
+ * link on it. Six such cables in the torus (6 of its 38 links) are no
  * cabling slips where a coordinates file places the switches: refused;
  * placed by knsroute's own cache, the reading of this very fabric, they
  * are routed around. */
@@ -991,6 +992,16 @@ static void test_stray_links(void **state)
 							 lid), pa);
 			assert_int_not_equal(kr_lft_port(&p.tables, pair[0][1],
 							 lid), pz);
+		}
+		/* nor does the multicast forest (nor, on its ranks, the
+		 * detour layer) */
+		for (uint32_t v = 0; v < g.nsw; v++) {
+			uint32_t up = p.mtree.parent[v];
+
+			assert_false(v == pair[0][0] && p.mtree.up[v] == pa);
+			assert_false(v == pair[0][1] && p.mtree.up[v] == pz);
+			assert_false(up == pair[0][0] && p.mtree.down[v] == pa);
+			assert_false(up == pair[0][1] && p.mtree.down[v] == pz);
 		}
 		kr_plan_free(&p);
 		kr_fabric_free(&g);
