@@ -55,6 +55,10 @@ struct kr_topo {
 	uint32_t stride[KR_MAX_DIM];
 	unsigned p;			/* max CAs per router / grid switch */
 	unsigned parallel;		/* max parallel links between neighbours */
+	uint8_t strays_bridge;		/* some switch is reached only over a
+					 * cable the grid has no place for
+					 * (KR_DIR_NONE), which the up*-down*
+					 * walks then take (updn_int.h) */
 	uint32_t npos;			/* product of k */
 
 	int32_t *pos_sw;	/* [npos] switch at each position, -1 if missing */

@@ -379,6 +379,65 @@ static int label_ports(struct bctx *b)
 	return held_slots(b);
 }
 
+/* Switches a BFS from sw reaches over live links between switches, stray
+ * ones too when strays; into seen (== stamp). */
+static uint32_t reach_from(const struct kr_fabric *f, const struct kr_topo *t,
+			   uint32_t sw, bool strays, uint32_t *seen,
+			   uint32_t stamp, uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0;
+
+	seen[sw] = stamp;
+	queue[tail++] = sw;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
+			uint32_t v;
+
+			if (f->peer[s] < 0 || (!strays && t->port_dir[s] == KR_DIR_NONE))
+				continue;
+			v = f->owner[f->peer[s]];
+			if (kr_is_switch(f, v) && seen[v] != stamp) {
+				seen[v] = stamp;
+				queue[tail++] = v;
+			}
+		}
+	}
+	return tail;
+}
+
+/* Whether leaving the stray cables out would cut some switch off from
+ * those it reaches with them: then the up*-down* walks take them, as the
+ * only way (a router left with one cable, plugged into the wrong switch),
+ * and the check decides; else they leave them alone like DOR. */
+static int strays_bridge(const struct kr_fabric *f, struct kr_topo *t)
+{
+	uint32_t *seen = calloc((size_t)f->nsw + 1, sizeof(*seen));
+	uint32_t *queue = malloc(((size_t)f->nsw + 1) * sizeof(*queue));
+	uint32_t stamp = 0;
+
+	t->strays_bridge = 0;
+	if (!seen || !queue) {
+		free(seen);
+		free(queue);
+		return KR_ENOMEM;
+	}
+	for (uint32_t sw = 0; sw < f->nsw && !t->strays_bridge; sw++) {
+		uint32_t with;
+
+		if (seen[sw])
+			continue;	/* a component met already */
+		with = reach_from(f, t, sw, true, seen, ++stamp, queue);
+		/* the same start without strays marks anew (stamp + 1) */
+		t->strays_bridge = reach_from(f, t, sw, false, seen, ++stamp,
+					      queue) < with;
+	}
+	free(seen);
+	free(queue);
+	return KR_OK;
+}
+
 static void count_parallel(struct bctx *b)
 {
 	const struct tgraph *g = b->x->g;
@@ -619,6 +678,8 @@ int topo_build(struct rctx *x, const struct lab *l, unsigned how,
 		count_parallel(&b);
 		rc = missing_links(&b);
 	}
+	if (!rc)
+		rc = strays_bridge(x->f, t);
 	if (!rc)
 		rc = missing_switches(t);
 	if (!rc && (how & TOPO_BUILD_RIGID) && t->family != KR_FAMILY_KNS)

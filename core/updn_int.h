@@ -15,7 +15,8 @@
  * KR_NONE: no link, a CA, port 0, a loopback cable, or a cable topo's grid
  * has no place for (KR_DIR_NONE, plugged into the wrong switch): as good
  * as down, for the detour layer and the trees as for DOR, which keeps the
- * layer's routes what they are without it. topo NULL: every link between
+ * layer's routes what they are without it; unless some switch hangs on
+ * such cables alone (topo->strays_bridge). topo NULL: every link between
  * two switches. Inline: the repair's walks call it per hop. */
 static inline uint32_t kr_updn_next(const struct kr_fabric *f,
 				    const struct kr_topo *topo, uint32_t sw,
@@ -30,7 +31,8 @@ static inline uint32_t kr_updn_next(const struct kr_fabric *f,
 	peer = f->peer[slot];
 	if (peer < 0 || !kr_is_switch(f, f->owner[peer]) ||
 	    f->owner[peer] == sw ||
-	    (topo && topo->port_dir[slot] == KR_DIR_NONE))
+	    (topo && !topo->strays_bridge &&
+	     topo->port_dir[slot] == KR_DIR_NONE))
 		return KR_NONE;
 	return f->owner[peer];
 }

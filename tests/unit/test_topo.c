@@ -862,13 +862,14 @@ static void test_twisted_torus_refused(void **state)
 	assert_refused(b, "not a torus or mesh");
 }
 
-/* f copied into a builder with two spare ports on every switch, and the
- * first spare ports of switches pair[i][0] and pair[i][1] linked: cables
- * plugged into the wrong switch (one switch twice: a loopback cable from
- * its first spare port to its second). */
-static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
-					    const uint32_t (*pair)[2],
-					    unsigned n)
+/* f copied into a builder with two spare ports on every switch, without
+ * the links between switch cut and other switches (KR_NONE: none), and
+ * the first spare ports of switches pair[i][0] and pair[i][1] linked:
+ * cables plugged into the wrong switch (one switch twice: a loopback
+ * cable from its first spare port to its second). */
+static struct kr_fabric_builder *with_stray_cut(const struct kr_fabric *f,
+						const uint32_t (*pair)[2],
+						unsigned n, uint32_t cut)
 {
 	struct kr_fabric_builder *b = kr_fb_new();
 	int *id = malloc(((size_t)f->nnode + 1) * sizeof(*id));
@@ -879,7 +880,9 @@ static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 				       2 * kr_is_switch(f, v), f->guid[v],
 				       kr_node_name(f, v), NULL, 0, NULL);
 	for (uint32_t s = 0; s < f->nport; s++)
-		if (f->peer[s] > (int32_t)s)
+		if (f->peer[s] > (int32_t)s &&
+		    !(kr_is_switch(f, f->owner[f->peer[s]]) &&
+		      (f->owner[s] == cut || f->owner[f->peer[s]] == cut)))
 			add_link(b, id[f->owner[s]], kr_port_num(f, s),
 				 id[f->owner[f->peer[s]]],
 				 kr_port_num(f, (uint32_t)f->peer[s]));
@@ -891,6 +894,13 @@ static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
 	}
 	free(id);
 	return b;
+}
+
+static struct kr_fabric_builder *with_stray(const struct kr_fabric *f,
+					    const uint32_t (*pair)[2],
+					    unsigned n)
+{
+	return with_stray_cut(f, pair, n, KR_NONE);
 }
 
 /* A coordinates file (the cache's text) of f's reading, in path. */
@@ -973,6 +983,7 @@ static void test_stray_links(void **state)
 		b = with_stray(&f, pair, 1);
 		assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
 		kr_fb_free(b);
+		assert_int_equal(kr_fabric_assign_lids(&g, 0, NULL), KR_OK);
 		pa = f.nports[pair[0][0]] + 1;
 		pz = f.nports[pair[0][1]] + 1 + (pair[0][0] == pair[0][1]);
 		for (int placed = !cases[k].from_graph; placed < 2; placed++) {
@@ -987,6 +998,7 @@ static void test_stray_links(void **state)
 			kr_topo_free(&t);
 		}
 		assert_int_equal(kr_plan_build(&g, &c, &p, NULL), KR_OK);
+		assert_true(g.max_lid > g.nsw);
 		for (unsigned lid = 1; lid <= g.max_lid; lid++) {
 			assert_int_not_equal(kr_lft_port(&p.tables, pair[0][0],
 							 lid), pa);
@@ -1033,6 +1045,44 @@ static void test_stray_links(void **state)
 		tc_truth_free(&tr);
 		kr_fabric_free(&f);
 	}
+}
+
+/* A KNS router whose crossbar cables are all gone but one plugged into
+ * another router: the stray cable is its only way, so the walks that may
+ * (detour layer, trees) take it, and every pair, its CA's too, is
+ * delivered without a credit loop. */
+static void test_stray_link_only_way(void **state)
+{
+	struct kr_gen_opts o = kns_opts("3x3", 1);
+	char path[] = "/tmp/kr-test-coords.XXXXXX";
+	struct kr_fabric f, g;
+	struct kr_fabric_builder *b;
+	struct tc_truth tr;
+	struct kr_conf c;
+	struct kr_plan p;
+	uint32_t pair[1][2];
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	coords_of(&f, path);
+	kr_conf_init(&c);
+	snprintf(c.coords_file, sizeof(c.coords_file), "%s", path);
+	pair[0][0] = truth_node_named(&f, "router(0,0)");
+	pair[0][1] = truth_node_named(&f, "router(1,1)");
+	b = with_stray_cut(&f, pair, 1, pair[0][0]);
+	assert_int_equal(kr_fb_finish(b, &g, NULL), KR_OK);
+	kr_fb_free(b);
+	assert_int_equal(kr_fabric_assign_lids(&g, 0, NULL), KR_OK);
+	assert_int_equal(kr_plan_build(&g, &c, &p, NULL), KR_OK);
+	assert_int_equal(p.topo.strays_bridge, 1);
+	assert_true(p.check.cls[KR_CHECK_ALL].pairs > 0);
+	assert_int_equal(p.check.cls[KR_CHECK_ALL].delivered,
+			 p.check.cls[KR_CHECK_ALL].pairs);
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+	unlink(path);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
 }
 
 /* Random connected graphs: a random tree plus random extra links. */
@@ -1284,6 +1334,7 @@ int main(void)
 		cmocka_unit_test(test_ibsim_examples_refused),
 		cmocka_unit_test(test_twisted_torus_refused),
 		cmocka_unit_test(test_stray_links),
+		cmocka_unit_test(test_stray_link_only_way),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
