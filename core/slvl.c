@@ -370,13 +370,13 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		for (unsigned out = 0; out <= np; out++) {
 			uint32_t slot = kr_port(f, n, out);
 			unsigned nin = kr_is_switch(f, n) ? np : 0;
+			unsigned ca_vls = ca_link_vls(f, slot);
 
 			for (unsigned in = 0; in <= nin; in++) {
 				uint16_t vls;
 				uint64_t map = turn_map(p, &m, f, topo, rank, n,
 							kr_is_switch(f, n) ? in : out,
 							out, &vls);
-				unsigned ca_vls = ca_link_vls(f, slot);
 
 				if (ca_vls && ca_vls < p->vls)
 					map = fold_map(map, ca_vls, &vls);

@@ -384,13 +384,12 @@ static bool not_router_to_router(const void *ctx, uint32_t u, uint32_t w)
 /* A KNS never links two routers, the switches with CAs: a reading as one
  * takes the graph without such cables (plugged into the wrong switch;
  * label_ports names them), when they are few, at most one link in eight,
- * as a torus's are all between switches with CAs. *made when kg differs
- * from g. */
-static int kns_view(const struct tgraph *g, struct tgraph *kg, bool *made)
+ * as a torus's are all between switches with CAs. kg stays empty (no
+ * switches) when the reading takes g itself. */
+static int kns_view(const struct tgraph *g, struct tgraph *kg)
 {
 	uint32_t links = 0, between = 0;
 
-	*made = false;
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		links += g->mult[e];
 		if (g->nca[g->eu[e]] && g->nca[g->ev[e]])
@@ -398,8 +397,7 @@ static int kns_view(const struct tgraph *g, struct tgraph *kg, bool *made)
 	}
 	if (!between || 8 * (uint64_t)between > links)
 		return KR_OK;
-	*made = tg_filter(g, not_router_to_router, g, kg) == KR_OK;
-	return *made ? KR_OK : KR_ENOMEM;
+	return tg_filter(g, not_router_to_router, g, kg);
 }
 
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
@@ -412,7 +410,6 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	struct rctx x = { .f = f, .c = c, .g = &g, .kg = &g,
 			  .conflicts = &conflicts, .notes = &notes, .d = d };
 	struct kr_diag scratch = { 0 };
-	bool kns_cut = false;
 	int rc;
 
 	*t = (struct kr_topo){ 0 };
@@ -426,8 +423,8 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		return kr_fail(x.d, KR_ETOPO, 0, "no switches");
 	rc = tg_build(f, &g);
 	if (!rc)
-		rc = kns_view(&g, &kg, &kns_cut);
-	if (kns_cut)
+		rc = kns_view(&g, &kg);
+	if (kg.n)
 		x.kg = &kg;
 	if (!rc)
 		rc = connected(&x);

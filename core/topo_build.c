@@ -20,6 +20,7 @@ struct bctx {
 	struct kr_topo *t;
 	struct kr_missing_link *ml;
 	uint32_t nml, cap_ml;
+	unsigned nstray;	/* links the grid has no place for (stray_link) */
 };
 
 static const char *nm(const struct bctx *b, uint32_t sw)
@@ -323,7 +324,7 @@ static int label_ports(struct bctx *b)
 {
 	const struct kr_fabric *f = b->x->f;
 	struct kr_topo *t = b->t;
-	unsigned nstray = 0, nlinks = 0;
+	unsigned nlinks = 0;
 	char first[KR_DIAG_MSG] = "";
 
 	for (uint32_t u = 0; u < f->nsw; u++) {
@@ -353,7 +354,7 @@ static int label_ports(struct bctx *b)
 				dir = t->family == KR_FAMILY_KNS ?
 				      kns_dir(b, u, w) : grid_dir(b, u, s, w);
 			if (dir == KR_ETOPO)
-				stray_link(b, s, &nstray, first, sizeof(first));
+				stray_link(b, s, &b->nstray, first, sizeof(first));
 			else if (dir < 0)
 				return dir;
 			else
@@ -369,11 +370,11 @@ static int label_ports(struct bctx *b)
 	 * own cache are a reading of this fabric: however many cables went
 	 * astray since, routing around them beats stepping aside (the check
 	 * proves the tables either way). */
-	if (nstray && 16 * nstray > nlinks &&
+	if (b->nstray && 16 * b->nstray > nlinks &&
 	    !((b->how & TOPO_BUILD_GIVEN) && b->x->pins &&
 	      b->x->pins->from_cache))
 		return kr_fail(b->x->d, KR_ETOPO, 0, "%s (%u of the %u links "
-			       "between switches are so)", first, nstray,
+			       "between switches are so)", first, b->nstray,
 			       nlinks / 2);
 	slots_by_port_number(f, t);
 	return held_slots(b);
@@ -417,7 +418,6 @@ static int strays_bridge(const struct kr_fabric *f, struct kr_topo *t)
 	uint32_t *queue = malloc(((size_t)f->nsw + 1) * sizeof(*queue));
 	uint32_t stamp = 0;
 
-	t->strays_bridge = 0;
 	if (!seen || !queue) {
 		free(seen);
 		free(queue);
@@ -678,7 +678,7 @@ int topo_build(struct rctx *x, const struct lab *l, unsigned how,
 		count_parallel(&b);
 		rc = missing_links(&b);
 	}
-	if (!rc)
+	if (!rc && b.nstray)
 		rc = strays_bridge(x->f, t);
 	if (!rc)
 		rc = missing_switches(t);

@@ -904,7 +904,6 @@ static bool in_place(const void *ctx, uint32_t u, uint32_t w)
 					     t->stride[d] == t->sw_xline[x];
 }
 
-
 /* ksub_build on a graph whose every link has its place. */
 static int ksub_label(struct rctx *x, struct kr_topo *t)
 {
