@@ -47,4 +47,15 @@ void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
 unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,
 			  const struct kr_conf *c, unsigned *wanted);
 
+/* For a credit loop's message on a KNS with hosts on crossbars (slvl.c,
+ * host_vl): when some host hangs off a crossbar whose dimension is not
+ * the first of order 0, its packets to switch LIDs turn against the order
+ * after their first hop, which the crossbar VL does not cover; the hint
+ * (into buf, "" otherwise) names one and the remedy, knsroute.conf's
+ * order with that dimension first (hosts on crossbars of one dimension
+ * only). */
+const char *kr_route_host_hint(const struct kr_fabric *f,
+			       const struct kr_topo *topo,
+			       const struct kr_conf *c, char *buf, size_t len);
+
 #endif

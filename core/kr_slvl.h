@@ -52,6 +52,9 @@ struct kr_slvl {
 					 * above) is sent on: itself, or a
 					 * spare SL with the same maps when
 					 * the code is a multicast SL */
+	uint32_t host_vl;		/* every SL's VL on the first hop of a
+					 * host on a KNS crossbar (slvl.c,
+					 * host_vl); KR_NONE: not a KNS */
 	uint16_t *vl_mask;		/* [nport] VLs each port sends on */
 	char text[640];			/* one-line plan for logs and summaries */
 };

@@ -172,9 +172,14 @@ static int run_check(const struct kr_fabric *f, const struct kr_conf *c,
 	p->checked = 1;
 	if (!check_changes(f, pf, prev, p, d, &rc))
 		rc = kr_check_run(f, &p->tables, &o, &p->check, d);
-	if (rc == KR_ECYCLE)
-		return kr_fail(d, rc, 0, "the tables have a credit loop%s; "
-			       "tables not installed", loop_hint(p));
+	if (rc == KR_ECYCLE) {
+		char hosts[KR_DIAG_MSG / 2];
+
+		return kr_fail(d, rc, 0, "the tables have a credit loop%s%s; "
+			       "tables not installed", loop_hint(p),
+			       kr_route_host_hint(f, &p->topo, c, hosts,
+						  sizeof(hosts)));
+	}
 	if (rc == KR_EROUTE)
 		return kr_fail(d, rc, 0, "some pairs are not delivered; tables "
 			       "not installed");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kr_route.h"
 #include "repair_int.h"
 
 static double now_ms(void)
@@ -1905,9 +1906,14 @@ static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	rc = add_surviving(r);
 	if (rc)
 		return rc;
-	if (kr_cdg_order(&r->g) == KR_ECYCLE)
+	if (kr_cdg_order(&r->g) == KR_ECYCLE) {
+		char hosts[KR_DIAG_MSG / 2];
+
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
-			       "faults already close a credit loop");
+			       "faults already close a credit loop%s",
+			       kr_route_host_hint(r->f, r->topo, r->c, hosts,
+						  sizeof(hosts)));
+	}
 	r->memo_target = KR_NONE;	/* add_surviving's columns are not repairs */
 	rc = ncut ? build_hops(r) : KR_OK;
 	if (!rc && ncut)
@@ -2016,8 +2022,8 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_tables *prev, struct kr_tables *t,
 	      struct kr_repair_stats *st, struct kr_diag *d)
 {
-	struct repair proto = { .f = f, .topo = topo, .plan = plan, .t = t,
-				.sm_sw = KR_NONE,
+	struct repair proto = { .f = f, .topo = topo, .c = c, .plan = plan,
+				.t = t, .sm_sw = KR_NONE,
 				.nsw = f->nsw, .stride = t->stride,
 				.max_int = c ? c->max_intermediates : 2 };
 	size_t nlft = (size_t)t->nsw * t->stride;

@@ -41,6 +41,7 @@ enum col_mode {
 struct repair {
 	const struct kr_fabric *f;
 	const struct kr_topo *topo;
+	const struct kr_conf *c;	/* NULL: defaults */
 	const struct kr_slvl *plan;
 	struct kr_tables *t;
 	uint32_t nsw, stride;

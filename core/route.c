@@ -145,6 +145,47 @@ void kr_route_order(const struct kr_topo *topo, const struct kr_conf *c,
 		order[i] = base[perm[i]];
 }
 
+const char *kr_route_host_hint(const struct kr_fabric *f,
+			       const struct kr_topo *topo,
+			       const struct kr_conf *c, char *buf, size_t len)
+{
+	unsigned order[KR_MAX_DIM], dims = 0, late = KR_NO_DIM;
+	uint32_t host = KR_NONE, xbar = KR_NONE;
+
+	buf[0] = '\0';
+	if (topo->family != KR_FAMILY_KNS || !topo->sw_xdim)
+		return buf;
+	kr_route_order(topo, c, 0, order);
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		unsigned d = topo->sw_xdim[sw];
+
+		if (topo->sw_pos[sw] != KR_NONE || d == KR_NO_DIM)
+			continue;
+		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
+			int32_t peer = f->peer[s];
+
+			if (peer < 0 || kr_is_switch(f, f->owner[peer]))
+				continue;
+			dims |= 1u << d;
+			if (d != order[0] && late == KR_NO_DIM) {
+				late = d;
+				host = f->owner[peer];
+				xbar = sw;
+			}
+		}
+	}
+	if (late == KR_NO_DIM)
+		return buf;
+	snprintf(buf, len, "; hosts hang off crossbars%s (\"%s\" off \"%s\", "
+		 "dimension %u): their packets to switches turn against the "
+		 "dimension order after their first hop, unless knsroute.conf's "
+		 "order puts their crossbars' dimension first%s",
+		 dims & (dims - 1) ? " of several dimensions" : "",
+		 kr_node_name(f, host), kr_node_name(f, xbar), late,
+		 dims & (dims - 1) ? " (possible only when they share one)" : "");
+	return buf;
+}
+
 /* Whether n orders leave the SLs and VLs that fit() in slvl.c gives, after
  * the ring halves, to KNS crossbar traffic, the detour layers and the
  * multicast SLs (each unicast code equal to one moves to a spare SL). */

@@ -356,6 +356,41 @@ static uint64_t fold_map(uint64_t map, unsigned vls, uint16_t *mask)
 	return map;
 }
 
+/* The VL for the first hop of a host on a KNS crossbar's spare port. Its
+ * switch sends packets on along its line first, after which they may
+ * correct an earlier dimension: a turn against the order, which on the
+ * class VLs would close credit loops with the packets passing through.
+ * On a VL that nothing else takes out of a crossbar (SL 15's, when not
+ * shared) no packet waits behind that hop; failing that, the detour
+ * layer's, multicast's or a tree layer's VL, which every port gives the
+ * same SLs, so no packet moves onto it from another VL and a hop leaving
+ * it cannot close a loop. */
+static uint32_t host_vl(const struct kr_slvl *p, const struct kr_topo *topo)
+{
+	if (topo->family != KR_FAMILY_KNS)
+		return KR_NONE;
+	if (topo->s == 1 && p->xbar_vl != KR_NONE && p->fold == KR_NONE)
+		return p->xbar_vl;
+	if (p->detour_vl != KR_NONE)
+		return p->detour_vl;
+	if (p->mcast_vl != KR_NONE)
+		return p->mcast_vl;
+	return p->ntree ? p->tree_vl[0] : KR_NONE;
+}
+
+/* Whether n is a KNS switch other than a router (a crossbar or a subnet
+ * switch) and its port in leads to a CA. */
+static bool host_port(const struct kr_fabric *f, const struct kr_topo *topo,
+		      uint32_t n, unsigned in)
+{
+	int32_t peer;
+
+	if (!kr_is_switch(f, n) || !in || topo->sw_pos[n] != KR_NONE)
+		return false;
+	peer = f->peer[kr_port(f, n, in)];
+	return peer >= 0 && !kr_is_switch(f, f->owner[peer]);
+}
+
 static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		      const struct kr_topo *topo, const struct kr_conf *c,
 		      struct kr_tables *t, uint16_t used_sl)
@@ -364,6 +399,7 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 	struct map_memo m = { .used_sl = used_sl };
 
 	order_rank(topo, c, rank);
+	p->host_vl = host_vl(p, topo);
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		unsigned np = f->nports[n];
 
@@ -377,6 +413,12 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 				uint64_t map = turn_map(p, &m, f, topo, rank, n,
 							kr_is_switch(f, n) ? in : out,
 							out, &vls);
+
+				if (p->host_vl != KR_NONE &&
+				    host_port(f, topo, n, in)) {
+					map = p->host_vl * 0x1111111111111111ull;
+					vls = (uint16_t)(1u << p->host_vl);
+				}
 
 				if (ca_vls && ca_vls < p->vls)
 					map = fold_map(map, ca_vls, &vls);

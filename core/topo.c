@@ -242,6 +242,7 @@ static unsigned families(struct rctx *x, enum kr_family *fam)
 		fam[1] = KR_FAMILY_TORUS;
 		return 2;
 	case 2:
+	case 3:		/* a KNS with hosts on crossbars reads as no torus */
 		fam[0] = KR_FAMILY_TORUS;
 		fam[1] = KR_FAMILY_KNS;
 		return 2;
@@ -374,25 +375,41 @@ static int finish(struct rctx *x, struct kr_topo *t, int rc)
 	return rc;
 }
 
+/* Whether switch v, with CAs, is more likely a KNS crossbar carrying a
+ * host on a spare port than a router: most of its switch neighbours have
+ * CAs, as a crossbar's routers do and a router's crossbars do not. */
+static bool crossbar_with_cas(const struct tgraph *g, uint32_t v)
+{
+	uint32_t with = 0, deg = 0;
+
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+		deg++;
+		with += g->nca[g->nbr[i]] != 0;
+	}
+	return 2 * with > deg;
+}
+
 static bool not_router_to_router(const void *ctx, uint32_t u, uint32_t w)
 {
 	const struct tgraph *g = ctx;
 
-	return !(g->nca[u] && g->nca[w]);
+	return !g->nca[u] || !g->nca[w] || crossbar_with_cas(g, u) ||
+	       crossbar_with_cas(g, w);
 }
 
-/* A KNS never links two routers, the switches with CAs: a reading as one
- * takes the graph without such cables (plugged into the wrong switch;
- * label_ports names them), when they are few, at most one link in eight,
- * as a torus's are all between switches with CAs. kg stays empty (no
- * switches) when the reading takes g itself. */
+/* A KNS never links two routers, the switches with CAs (but for the odd
+ * crossbar carrying a host): a reading as one takes the graph without
+ * such cables (plugged into the wrong switch; label_ports names them),
+ * when they are few, at most one link in eight, as a torus's are all
+ * between switches with CAs. kg stays empty (no switches) when the
+ * reading takes g itself. */
 static int kns_view(const struct tgraph *g, struct tgraph *kg)
 {
 	uint32_t links = 0, between = 0;
 
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		links += g->mult[e];
-		if (g->nca[g->eu[e]] && g->nca[g->ev[e]])
+		if (!not_router_to_router(g, g->eu[e], g->ev[e]))
 			between += g->mult[e];
 	}
 	if (!between || 8 * (uint64_t)between > links)

@@ -328,7 +328,7 @@ static int label_ports(struct bctx *b)
 	char first[KR_DIAG_MSG] = "";
 
 	for (uint32_t u = 0; u < f->nsw; u++) {
-		unsigned rank = 0, ncross = 0;
+		unsigned rank = 0;
 
 		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
 			uint32_t w;
@@ -338,9 +338,12 @@ static int label_ports(struct bctx *b)
 				continue;
 			w = f->owner[f->peer[s]];
 			if (!kr_is_switch(f, w)) {
+				/* a host on a crossbar's spare port is a
+				 * destination on its line (route.c) and in no
+				 * router's slots */
 				t->port_dir[s] = KR_DIR_CA;
-				t->ca_slot[f->peer[s]] = rank++;
-				ncross += t->sw_pos[u] == KR_NONE;
+				if (t->sw_pos[u] != KR_NONE)
+					t->ca_slot[f->peer[s]] = rank++;
 				continue;
 			}
 			nlinks++;
@@ -360,9 +363,6 @@ static int label_ports(struct bctx *b)
 			else
 				t->port_dir[s] = (uint8_t)dir;
 		}
-		if (ncross)
-			return kr_fail(b->x->d, KR_ETOPO, 0, "crossbar \"%s\" has "
-				       "CAs", nm(b, u));
 		if (rank > t->p)
 			t->p = rank;
 	}

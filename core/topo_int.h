@@ -123,8 +123,9 @@ struct rctx {
 	int jointly, searched;
 };
 
-/* 1: bipartite with every CA switch on one side, 2: bipartite without
- * CAs, 0: no KNS reading. */
+/* 1: bipartite with the switches with CAs on one side, 2: bipartite
+ * without CAs, 3: with CAs on both, but for a few crossbars (hosts on
+ * spare ports, or an even torus), 0: no KNS reading. */
 int kns_candidate(const struct tgraph *g);
 
 /* topo_kplace.c: KNS router coordinates from the crossbars' dimensions. */

@@ -77,17 +77,46 @@ static int colour(const struct tgraph *g, uint8_t *side, uint32_t *queue,
 	return 0;
 }
 
+/* The side of a 2-coloured g holding the routers, the switches with CAs:
+ * 0 or 1; 2 when no switch has CAs; -1 when both sides have them and
+ * neither is clearly the routers' (*a and *b: a switch with CAs on each
+ * side). A crossbar may carry a few CAs (a host on a spare port), so the
+ * side with at least four times as many switches with CAs is the routers';
+ * a bipartite torus (even rings) has them evenly. */
+static int router_side(const struct tgraph *g, const uint8_t *side,
+		       uint32_t *a, uint32_t *b)
+{
+	uint32_t with[2] = { 0, 0 }, one[2] = { KR_NONE, KR_NONE };
+
+	for (uint32_t v = 0; v < g->n; v++)
+		if (g->nca[v] && side[v] < 2) {
+			with[side[v]]++;
+			one[side[v]] = v;
+		}
+	*a = one[0];
+	*b = one[1];
+	if (!with[0] && !with[1])
+		return 2;
+	if (with[1] <= with[0] / 4)
+		return 0;
+	if (with[0] <= with[1] / 4)
+		return 1;
+	return -1;
+}
+
 int kns_candidate(const struct tgraph *g)
 {
 	uint8_t *side = malloc((size_t)g->n + 1);
-	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue)), bad;
-	int seen[2] = { 0, 0 }, rc = 0;
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue)), a, b;
+	int rc = 0;
 
-	if (side && queue && !colour(g, side, queue, &bad)) {
-		for (uint32_t v = 0; v < g->n; v++)
-			if (g->nca[v] && side[v] < 2)
-				seen[side[v]] = 1;
-		rc = seen[0] && seen[1] ? 0 : seen[0] || seen[1] ? 1 : 2;
+	if (side && queue && !colour(g, side, queue, &a)) {
+		int r = router_side(g, side, &a, &b);
+
+		if (r == 2)
+			rc = 2;
+		else if (r >= 0)
+			rc = a != KR_NONE && b != KR_NONE ? 3 : 1;
 	}
 	free(side);
 	free(queue);
@@ -99,22 +128,21 @@ int kns_candidate(const struct tgraph *g)
 static int sides(struct kan *a, int no_ca_side)
 {
 	const struct tgraph *g = a->g;
-	uint32_t bad = 0, with_ca = KR_NONE;
+	uint32_t bad = 0, one0, one1;
+	int r;
 
 	if (colour(g, a->side, a->stamp, &bad))
 		return kr_fail(a->x->d, KR_ETOPO, 0, "switch \"%s\" is on an odd "
 			       "cycle; routers and crossbars alternate",
 			       nm(a, bad));
-	for (uint32_t v = 0; v < g->n; v++) {
-		if (!g->nca[v])
-			continue;
-		if (with_ca != KR_NONE && a->side[with_ca] != a->side[v])
-			return kr_fail(a->x->d, KR_ETOPO, 0, "switches \"%s\" and "
-				       "\"%s\" both have CAs but would be a router "
-				       "and a crossbar", nm(a, v), nm(a, with_ca));
-		with_ca = v;
-	}
-	a->rside = with_ca != KR_NONE ? a->side[with_ca] :
+	r = router_side(g, a->side, &one0, &one1);
+	if (r < 0)
+		return kr_fail(a->x->d, KR_ETOPO, 0, "switches \"%s\" and "
+			       "\"%s\" both have CAs but would be a router "
+			       "and a crossbar, and neither side has four "
+			       "times as many switches with CAs", nm(a, one0),
+			       nm(a, one1));
+	a->rside = r < 2 ? (uint8_t)r :
 		   (uint8_t)(a->side[lowest_guid(a->x->f)] ^ no_ca_side);
 	for (uint32_t v = 0; v < g->n; v++) {
 		unsigned deg = tg_deg(g, v);

@@ -1085,6 +1085,141 @@ static void test_stray_link_only_way(void **state)
 	kr_fabric_free(&f);
 }
 
+/* f copied into a builder with a host (a one-port CA) on a new port of
+ * each of the n switches named sw[i]. */
+static struct kr_fabric *with_hosts(const struct kr_fabric *f,
+				    const char *const *sw, unsigned n,
+				    struct kr_fabric *g)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int *id = malloc(((size_t)f->nnode + 1) * sizeof(*id));
+
+	assert_non_null(id);
+	for (uint32_t v = 0; v < f->nnode; v++)
+		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
+				       kr_is_switch(f, v), f->guid[v],
+				       kr_node_name(f, v), NULL, 0, NULL);
+	for (uint32_t s = 0; s < f->nport; s++)
+		if (f->peer[s] > (int32_t)s)
+			add_link(b, id[f->owner[s]], kr_port_num(f, s),
+				 id[f->owner[f->peer[s]]],
+				 kr_port_num(f, (uint32_t)f->peer[s]));
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t x = truth_node_named(f, sw[i]);
+
+		add_ca(b, id[x], f->nports[x] + 1, 0x7000 + 16 * (uint64_t)i);
+	}
+	assert_int_equal(kr_fb_finish(b, g, NULL), KR_OK);
+	kr_fb_free(b);
+	free(id);
+	assert_int_equal(kr_fabric_assign_lids(g, 0, NULL), KR_OK);
+	return g;
+}
+
+/* The port of host i (with_hosts) on its crossbar. */
+static uint32_t host_port(const struct kr_fabric *g, const char *const *sw,
+			  unsigned i)
+{
+	uint32_t x = truth_node_named(g, sw[i]);
+
+	return kr_port(g, x, g->nports[x]);
+}
+
+/* Hosts on the spare ports of two crossbars of a KNS's second dimension:
+ * read from the graph alone as a KNS whose routers keep their one slot;
+ * each host's LID is a destination on its crossbar's line (SL 15), and
+ * its crossbar sends every SL from it on one VL that nothing else takes
+ * out of a crossbar. Both classes of traffic are then proven; on the
+ * class VLs that first hop closed a loop with the packets passing
+ * through. In 3 dimensions the hosts' packets to switches still turn
+ * against the order after their first hop: refused, naming them and the
+ * remedy, which passes. Hosts on five crossbars of sixteen routers' KNS
+ * (more than one switch with CAs there for four routers') are no KNS
+ * reading. */
+static void test_hosts_on_crossbars(void **state)
+{
+	static const char *const two[2] = { "xbar1(0,*)", "xbar1(1,*)" };
+	static const char *const deep[2] = { "xbar2(0,0,*)", "xbar2(1,0,*)" };
+	static const char *const many[5] = { "xbar0(*,0)", "xbar0(*,1)",
+					     "xbar0(*,2)", "xbar0(*,3)",
+					     "xbar1(0,*)" };
+	struct kr_gen_opts o = kns_opts("4x4", 1);
+	struct kr_diag d = { 0 };
+	struct kr_fabric f, g;
+	struct tc_truth tr;
+	struct kr_plan p;
+	struct kr_conf c;
+	uint32_t xbar, hp;
+	unsigned lid, dim;
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	with_hosts(&f, two, 2, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
+	assert_int_equal(p.topo.family, KR_FAMILY_KNS);
+	assert_int_equal(p.topo.p, 1);
+	assert_true(p.check.cls[KR_CHECK_ALL].pairs >
+		    p.check.cls[KR_CHECK_DATA].pairs);
+	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+	assert_int_not_equal(p.slvl.host_vl, KR_NONE);
+	for (unsigned i = 0; i < 2; i++) {
+		hp = host_port(&g, two, i);
+		xbar = g.owner[hp];
+		assert_int_equal(p.topo.port_dir[hp], KR_DIR_CA);
+		assert_int_equal(p.topo.ca_slot[g.peer[hp]], KR_NONE);
+		lid = g.lid[g.peer[hp]];
+		assert_int_equal(p.tables.dlid_sl[lid], 15);
+		assert_int_equal(kr_lft_port(&p.tables, xbar, lid),
+				 kr_port_num(&g, hp));
+		for (unsigned out = 0; out <= g.nports[xbar]; out++)
+			assert_true(*kr_tables_sl2vl_ref(&g, &p.tables, xbar,
+							 kr_port_num(&g, hp), out) ==
+				    p.slvl.host_vl * 0x1111111111111111ull);
+		/* nothing else leaves a crossbar on that VL */
+		for (unsigned in = 1; in < g.nports[xbar]; in++)
+			for (unsigned out = 1; out < g.nports[xbar]; out++)
+				for (unsigned sl = 0; sl < 15; sl++)
+					assert_int_not_equal(kr_map_vl(
+						*kr_tables_sl2vl_ref(&g, &p.tables,
+								     xbar, in, out),
+						sl), p.slvl.host_vl);
+	}
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+
+	with_hosts(&f, many, 5, &g);
+	kr_conf_init(&c);
+	c.family = KR_FAMILY_KNS;
+	assert_int_equal(kr_plan_build(&g, &c, &p, &d), KR_ETOPO);
+	assert_non_null(strstr(d.msg, "neither side has four times as many "
+			       "switches with CAs"));
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+
+	o = kns_opts("3x3x3", 1);
+	tc_gen(&o, &f, &tr);
+	with_hosts(&f, deep, 2, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_ECYCLE);
+	assert_non_null(strstr(d.msg, "order puts their crossbars' dimension "
+			       "first"));
+	assert_non_null(strstr(d.msg, "off \"xbar2(0,0,*)\""));
+	dim = p.topo.sw_xdim[truth_node_named(&g, deep[0])];
+	kr_plan_free(&p);
+	kr_conf_init(&c);
+	c.order[c.norder++] = dim;
+	for (unsigned i = 0; i < 3; i++)
+		if (i != dim)
+			c.order[c.norder++] = i;
+	assert_int_equal(kr_plan_build(&g, &c, &p, &d), KR_OK);
+	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
 /* Random connected graphs: a random tree plus random extra links. */
 static void test_random_graphs_refused(void **state)
 {
@@ -1335,6 +1470,7 @@ int main(void)
 		cmocka_unit_test(test_twisted_torus_refused),
 		cmocka_unit_test(test_stray_links),
 		cmocka_unit_test(test_stray_link_only_way),
+		cmocka_unit_test(test_hosts_on_crossbars),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
