@@ -427,9 +427,13 @@ int cli_resolve_port(const struct kr_fabric *f, const struct cli_names *ix,
 	}
 	if (*slot == KR_NONE && *arg && !*end && !strncmp(arg, "0x", 2) &&
 	    strlen(arg) > 6) {
+		/* a port GUID names that very port (the SA's group members
+		 * are ports); one node's GUID may be another's port's */
 		uint32_t n = kr_node_by_guid(f, v);
 
-		*slot = n != KR_NONE ? node_port(f, n) : kr_port_by_guid(f, v);
+		*slot = kr_port_by_guid(f, v);
+		if ((*slot == KR_NONE || !f->lid[*slot]) && n != KR_NONE)
+			*slot = node_port(f, n);
 	} else if (*slot == KR_NONE && *arg && !*end && v <= 0xffff) {
 		*slot = kr_port_by_lid(f, (unsigned)v);
 		*lid = (unsigned)v;
