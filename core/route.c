@@ -52,6 +52,7 @@ struct router {
 					 * down elsewhere changes nothing here;
 					 * on a KNS 1, every CA alike */
 	uint8_t *is_ca;			/* [stride] LID of a CA port */
+	bool slot_ties;			/* CA slots split ties (tie_parity) */
 	uint8_t dirtab[KR_MAX_DIM][256];	/* the row's ring directions */
 	uint8_t *coord;			/* [npos * ndim] */
 	unsigned norder;
@@ -387,15 +388,42 @@ static int lid_target(const struct router *r, uint32_t slot, struct dest *x)
 }
 
 /* Ties (distance k/2 both ways) are split by the parity of the entry
- * coordinate plus the target's other coordinates plus the CA slot: within
- * one ring, half of the tie traffic entering at each switch goes each way
- * whenever the other dimensions or the slots give an even count. */
+ * coordinate plus the target's coordinates, so that the tie traffic of a
+ * ring of size k leaves each place half each way: that holds when the
+ * targets sharing a ring position vary in a dimension corrected later
+ * (one of even size alternates the parity), or else when k/2 is even
+ * (targets alternate along the ring and each tie covers an even number of
+ * links). Where neither holds for some order in use, the CA slot joins the
+ * sum and splits each target's own traffic. Otherwise the CAs of a switch
+ * share their routes and their LFT columns repeat, which routing and the
+ * check each do once (check_twin.c). */
+static bool slots_split_ties(const struct router *r)
+{
+	const struct kr_topo *t = r->t;
+
+	if (t->family == KR_FAMILY_KNS)
+		return false;
+	for (unsigned j = 0; j < r->norder; j++)
+		for (unsigned i = 0; i < t->ndim; i++) {
+			unsigned e = r->order[j][i];
+			bool later_even = false;
+
+			if (!t->wrap[e] || t->k[e] % 2 || t->k[e] % 4 == 0)
+				continue;
+			for (unsigned l = i + 1; l < t->ndim; l++)
+				later_even |= t->k[r->order[j][l]] % 2 == 0;
+			if (!later_even)
+				return true;
+		}
+	return false;
+}
+
 static uint8_t tie_parity(const struct router *r, const struct dest *x,
 			  uint32_t slot)
 {
 	const struct kr_topo *t = r->t;
-	unsigned sum = t->ca_slot && t->ca_slot[slot] != KR_NONE ?
-		       t->ca_slot[slot] : 0;
+	unsigned sum = r->slot_ties && t->ca_slot &&
+		       t->ca_slot[slot] != KR_NONE ? t->ca_slot[slot] : 0;
 
 	for (unsigned d = 0; d < t->ndim; d++)
 		sum += r->coord[(size_t)x->tpos * t->ndim + d];
@@ -980,6 +1008,7 @@ int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 		t->sm_lid = c->sm_lid;
 		t->sm_sl = c->sm_sl;
 	}
+	r.slot_ties = slots_split_ties(&r);
 	if (!rc)
 		rc = build_coords(&r);
 	if (!rc)
