@@ -810,7 +810,8 @@ static void repair_column(struct repair *r, const struct rdest *x,
 }
 
 /* The LIDs of one switch's CAs (and LMC ranges) mostly share one of a few
- * columns but for the last hop (ring ties are split between them): the
+ * columns but for the last hop (LMC orders, and ring ties where the CA
+ * slots split them, route.c): the
  * last few distinct columns of the switch at hand are kept with their
  * repairs, and the SLs their dependencies went in on. r->live still holds
  * the switch's distances then. */
