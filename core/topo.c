@@ -298,10 +298,33 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 	return rc;
 }
 
+/* A switch with CAs whose only neighbour is one switch: what an admin
+ * should look at when no reading fits. Either a leaf switch hanging off
+ * the grid (a few hosts on their own switch), which no KNS, torus or
+ * mesh has, or a grid switch whose other links are down. "" if none. */
+static const char *leaf_hint(const struct rctx *x, char *buf, size_t len)
+{
+	const struct tgraph *g = x->g;
+
+	buf[0] = '\0';
+	for (uint32_t v = 0; g->n > 2 && v < g->n; v++)
+		if (g->nca[v] && tg_deg(g, v) == 1) {
+			snprintf(buf, len, "; switch \"%s\" reaches the others "
+				 "only through \"%s\": a leaf switch hanging "
+				 "off the grid, which knsroute does not route, "
+				 "or a grid switch whose other links are down",
+				 kr_node_name(x->f, v),
+				 kr_node_name(x->f, g->nbr[g->off[v]]));
+			break;
+		}
+	return buf;
+}
+
 static int recognize(struct rctx *x, struct kr_topo *t)
 {
 	enum kr_family fam[2];
 	char why[2][401];	/* both, with their prefixes, fit a diag */
+	char leaf[200];
 	unsigned nfam, i;
 	int rc = direct(x, t);
 
@@ -322,13 +345,15 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 			return rc;
 		snprintf(why[i], sizeof(why[i]), "%.400s", x->d->msg);
 	}
+	leaf_hint(x, leaf, sizeof(leaf));
 	if (nfam == 1)
-		return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s",
+		return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s%s",
 			       fam[0] == KR_FAMILY_KNS ? "KNS" : "torus or mesh",
-			       why[0]);
-	return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s; not a %s: %s",
+			       why[0], leaf);
+	return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s; not a %s: %s%s",
 		       fam[0] == KR_FAMILY_KNS ? "KNS" : "torus or mesh", why[0],
-		       fam[1] == KR_FAMILY_KNS ? "KNS" : "torus or mesh", why[1]);
+		       fam[1] == KR_FAMILY_KNS ? "KNS" : "torus or mesh", why[1],
+		       leaf);
 }
 
 /* The admin's report: conflicts first, then notes. */

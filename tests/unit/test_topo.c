@@ -1220,6 +1220,43 @@ static void test_hosts_on_crossbars(void **state)
 	kr_fabric_free(&f);
 }
 
+/* A leaf switch with two hosts, hanging off router(0,0) of a 3x3 KNS by
+ * one cable: no reading has a place for it, and the refusal names it and
+ * its one neighbour, the first thing an admin should look at. */
+static void test_leaf_switch_named(void **state)
+{
+	struct kr_gen_opts o = kns_opts("3x3", 1);
+	struct kr_fabric_builder *b = kr_fb_new();
+	struct kr_fabric f;
+	struct tc_truth tr;
+	uint32_t anchor;
+	int *id, leaf;
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	anchor = truth_node_named(&f, "router(0,0)");
+	id = malloc(((size_t)f.nnode + 1) * sizeof(*id));
+	assert_non_null(id);
+	for (uint32_t v = 0; v < f.nnode; v++)
+		id[v] = kr_fb_add_node(b, f.type[v], f.nports[v] + (v == anchor),
+				       f.guid[v], kr_node_name(&f, v), NULL, 0,
+				       NULL);
+	for (uint32_t s = 0; s < f.nport; s++)
+		if (f.peer[s] > (int32_t)s)
+			add_link(b, id[f.owner[s]], kr_port_num(&f, s),
+				 id[f.owner[f.peer[s]]],
+				 kr_port_num(&f, (uint32_t)f.peer[s]));
+	leaf = add_sw(b, "leaf", 0x6000, 4);
+	add_link(b, leaf, 1, id[anchor], f.nports[anchor] + 1);
+	add_ca(b, leaf, 2, 0x6100);
+	add_ca(b, leaf, 3, 0x6110);
+	free(id);
+	assert_refused(b, "switch \"leaf\" reaches the others only through "
+		       "\"router(0,0)\": a leaf switch hanging off the grid");
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
 /* Random connected graphs: a random tree plus random extra links. */
 static void test_random_graphs_refused(void **state)
 {
@@ -1471,6 +1508,7 @@ int main(void)
 		cmocka_unit_test(test_stray_links),
 		cmocka_unit_test(test_stray_link_only_way),
 		cmocka_unit_test(test_hosts_on_crossbars),
+		cmocka_unit_test(test_leaf_switch_named),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
