@@ -862,30 +862,42 @@ static void test_twisted_torus_refused(void **state)
 	assert_refused(b, "not a torus or mesh");
 }
 
-/* f copied into a builder with two spare ports on every switch, without
- * the links between switch cut and other switches (KR_NONE: none), and
- * the first spare ports of switches pair[i][0] and pair[i][1] linked:
- * cables plugged into the wrong switch (one switch twice: a loopback
- * cable from its first spare port to its second). */
-static struct kr_fabric_builder *with_stray_cut(const struct kr_fabric *f,
-						const uint32_t (*pair)[2],
-						unsigned n, uint32_t cut)
+/* f copied into a new builder (*id: each node's id there; free it), with
+ * spare ports after the others on every switch, without the links
+ * between switch cut and other switches (KR_NONE: none). */
+static struct kr_fabric_builder *copy_fabric(const struct kr_fabric *f,
+					     unsigned spare, uint32_t cut,
+					     int **id)
 {
 	struct kr_fabric_builder *b = kr_fb_new();
-	int *id = malloc(((size_t)f->nnode + 1) * sizeof(*id));
 
-	assert_non_null(id);
+	*id = malloc(((size_t)f->nnode + 1) * sizeof(**id));
+	assert_non_null(*id);
 	for (uint32_t v = 0; v < f->nnode; v++)
-		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
-				       2 * kr_is_switch(f, v), f->guid[v],
-				       kr_node_name(f, v), NULL, 0, NULL);
+		(*id)[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
+					  spare * kr_is_switch(f, v), f->guid[v],
+					  kr_node_name(f, v), NULL, 0, NULL);
 	for (uint32_t s = 0; s < f->nport; s++)
 		if (f->peer[s] > (int32_t)s &&
 		    !(kr_is_switch(f, f->owner[f->peer[s]]) &&
 		      (f->owner[s] == cut || f->owner[f->peer[s]] == cut)))
-			add_link(b, id[f->owner[s]], kr_port_num(f, s),
-				 id[f->owner[f->peer[s]]],
+			add_link(b, (*id)[f->owner[s]], kr_port_num(f, s),
+				 (*id)[f->owner[f->peer[s]]],
 				 kr_port_num(f, (uint32_t)f->peer[s]));
+	return b;
+}
+
+/* f copied without switch cut's links to switches, and the first spare
+ * ports of switches pair[i][0] and pair[i][1] linked: cables plugged into
+ * the wrong switch (one switch twice: a loopback cable from its first
+ * spare port to its second). */
+static struct kr_fabric_builder *with_stray_cut(const struct kr_fabric *f,
+						const uint32_t (*pair)[2],
+						unsigned n, uint32_t cut)
+{
+	int *id;
+	struct kr_fabric_builder *b = copy_fabric(f, 2, cut, &id);
+
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t a = pair[i][0], z = pair[i][1];
 
@@ -1085,25 +1097,15 @@ static void test_stray_link_only_way(void **state)
 	kr_fabric_free(&f);
 }
 
-/* f copied into a builder with a host (a one-port CA) on a new port of
- * each of the n switches named sw[i]. */
+/* f copied, with a host (a one-port CA) on a new port of each of the n
+ * switches named sw[i], into g (LIDs assigned). */
 static struct kr_fabric *with_hosts(const struct kr_fabric *f,
 				    const char *const *sw, unsigned n,
 				    struct kr_fabric *g)
 {
-	struct kr_fabric_builder *b = kr_fb_new();
-	int *id = malloc(((size_t)f->nnode + 1) * sizeof(*id));
+	int *id;
+	struct kr_fabric_builder *b = copy_fabric(f, 1, KR_NONE, &id);
 
-	assert_non_null(id);
-	for (uint32_t v = 0; v < f->nnode; v++)
-		id[v] = kr_fb_add_node(b, f->type[v], f->nports[v] +
-				       kr_is_switch(f, v), f->guid[v],
-				       kr_node_name(f, v), NULL, 0, NULL);
-	for (uint32_t s = 0; s < f->nport; s++)
-		if (f->peer[s] > (int32_t)s)
-			add_link(b, id[f->owner[s]], kr_port_num(f, s),
-				 id[f->owner[f->peer[s]]],
-				 kr_port_num(f, (uint32_t)f->peer[s]));
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t x = truth_node_named(f, sw[i]);
 
@@ -1226,7 +1228,7 @@ static void test_hosts_on_crossbars(void **state)
 static void test_leaf_switch_named(void **state)
 {
 	struct kr_gen_opts o = kns_opts("3x3", 1);
-	struct kr_fabric_builder *b = kr_fb_new();
+	struct kr_fabric_builder *b;
 	struct kr_fabric f;
 	struct tc_truth tr;
 	uint32_t anchor;
@@ -1235,17 +1237,7 @@ static void test_leaf_switch_named(void **state)
 	(void)state;
 	tc_gen(&o, &f, &tr);
 	anchor = truth_node_named(&f, "router(0,0)");
-	id = malloc(((size_t)f.nnode + 1) * sizeof(*id));
-	assert_non_null(id);
-	for (uint32_t v = 0; v < f.nnode; v++)
-		id[v] = kr_fb_add_node(b, f.type[v], f.nports[v] + (v == anchor),
-				       f.guid[v], kr_node_name(&f, v), NULL, 0,
-				       NULL);
-	for (uint32_t s = 0; s < f.nport; s++)
-		if (f.peer[s] > (int32_t)s)
-			add_link(b, id[f.owner[s]], kr_port_num(&f, s),
-				 id[f.owner[f.peer[s]]],
-				 kr_port_num(&f, (uint32_t)f.peer[s]));
+	b = copy_fabric(&f, 1, KR_NONE, &id);
 	leaf = add_sw(b, "leaf", 0x6000, 4);
 	add_link(b, leaf, 1, id[anchor], f.nports[anchor] + 1);
 	add_ca(b, leaf, 2, 0x6100);
