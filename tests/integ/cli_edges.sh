@@ -30,7 +30,10 @@ rmdir "$T/o/summary/x" "$T/o/summary"
 	[ "$(cd "$T/o" && ls -A | wc -l)" -eq 8 ] && ! grep -qx old "$T/o/path-sl"
 kr_ok $? "route --out: with the way clear every file is replaced, none left over"
 
-# A full disk: a 64 KiB tmpfs in a private mount namespace
+# A full disk: a 64 KiB tmpfs in a private mount namespace. Which of
+# route's files run out of space depends on the timing of its two writing
+# threads (the check's takes files once it has passed, and a failure
+# stops the other): the error names one of them.
 if mkdir "$T/full" && unshare -m true 2>/dev/null; then
 	"$K" gen torus --dims 4x4x4 --p 2 -o "$T/t444.net"
 	unshare -m bash -c '
@@ -39,7 +42,7 @@ if mkdir "$T/full" && unshare -m true 2>/dev/null; then
 		"$2" gen torus --dims 8x8x8 -o "$1/g.net" 2>"$4/gen.err"; echo $? >"$4/gen.rc"
 		cd "$1" && find . >"$4/left"' _ "$T/full" "$K" "$T/t444.net" "$T"
 	[ "$(cat "$T/route.rc")" = 2 ] && [ "$(cat "$T/gen.rc")" = 2 ] &&
-		grep -qx "knsroute: cannot write $T/full/r/opensm-lfts.dump: No space left on device" "$T/route.err" &&
+		grep -qxE "knsroute: cannot write $T/full/r/[a-z.-]+: No space left on device" "$T/route.err" &&
 		grep -qx "knsroute: cannot write $T/full/g.net: No space left on device" "$T/gen.err" &&
 		[ "$(sort "$T/left" | tr '\n' ' ')" = ". ./out " ]
 	kr_ok $? "full disk: route --out and gen -o say so, leave nothing behind"
