@@ -34,8 +34,8 @@ with_hosts() {
 			np = $2 + 1; cur = name
 			sub(/^Switch\t[0-9]+/, "Switch\t" np)
 			hosts = hosts sprintf("caguid=0x%x\nCa\t1 \"host-%s\"\n" \
-				"[1](%x) \t\"%s\"[%d]\n\n", 28672 + nh, name,
-				28672 + nh, name, np)
+				"[1](%x) \t\"%s\"[%d]\n\n", 28672 + 16 * nh,
+				name, 28673 + 16 * nh, name, np)
 			nh++
 		}
 	}
@@ -57,7 +57,8 @@ grep -q "knsroute: sweep 1: KNS 4-ary 2-direct 1-indirect, p=1: 16 routers, 8 cr
 	grep -q "knsroute tables configured on all switches" "$KR_OSM_LOG"
 kr_ok $? "knsroute routes the KNS with hosts on two crossbars"
 
-LD_PRELOAD="$KR_PRELOAD" sminfo 2>/dev/null | grep -q "sm guid 0x700[01]," &&
+# the hosts' port GUIDs are 0x7001 and 0x7011: ibsim's SM port is the first
+kr_sim_try "$KR_TMP/sminfo" sminfo && grep -q "sm guid 0x7001," "$KR_TMP/sminfo" &&
 	kr_check_rb "$KR_TMP/rb"
 kr_ok $? "the SM on a crossbar host; read back: every pair delivered"
 jq -e '.classes.all.verdict == "ok" and .classes.all.pairs > .classes.data.pairs' \
