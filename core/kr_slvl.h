@@ -55,6 +55,7 @@ struct kr_slvl {
 	uint32_t host_vl;		/* every SL's VL on the first hop of a
 					 * host on a KNS crossbar (slvl.c,
 					 * host_vl); KR_NONE: not a KNS */
+	uint32_t nhost;			/* such hosts' ports */
 	uint16_t *vl_mask;		/* [nport] VLs each port sends on */
 	char text[640];			/* one-line plan for logs and summaries */
 };

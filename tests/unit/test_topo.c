@@ -1164,6 +1164,7 @@ static void test_hosts_on_crossbars(void **state)
 		    p.check.cls[KR_CHECK_DATA].pairs);
 	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
 	assert_int_not_equal(p.slvl.host_vl, KR_NONE);
+	assert_non_null(strstr(p.slvl.text, "2 hosts on crossbars (VL"));
 	for (unsigned i = 0; i < 2; i++) {
 		hp = host_port(&g, two, i);
 		xbar = g.owner[hp];
