@@ -126,6 +126,16 @@ static inline bool kr_topo_xbar_sl(const struct kr_topo *t)
 	return t->family == KR_FAMILY_KNS && t->ndim > 1;
 }
 
+/* Whether port slot is a KNS crossbar's (or subnet switch's) port to a
+ * host on it: a CA on a spare port, a target on the crossbar's line
+ * (route.c) whose packets the crossbar maps apart (slvl.c, host_vl). */
+static inline bool kr_topo_xbar_host(const struct kr_fabric *f,
+				     const struct kr_topo *t, uint32_t slot)
+{
+	return slot < f->port0[f->nsw] && t->port_dir[slot] == KR_DIR_CA &&
+	       t->sw_pos[f->owner[slot]] == KR_NONE;
+}
+
 const char *kr_family_name(enum kr_family fam);
 /* "x", "y", "z", then "d3", "d4", ... */
 const char *kr_dim_name(unsigned d, char *buf, size_t len);

@@ -157,22 +157,17 @@ const char *kr_route_host_hint(const struct kr_fabric *f,
 	if (topo->family != KR_FAMILY_KNS || !topo->sw_xdim)
 		return buf;
 	kr_route_order(topo, c, 0, order);
-	for (uint32_t sw = 0; sw < f->nsw; sw++) {
-		unsigned d = topo->sw_xdim[sw];
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++) {
+		unsigned d;
 
-		if (topo->sw_pos[sw] != KR_NONE || d == KR_NO_DIM)
+		if (!kr_topo_xbar_host(f, topo, s))
 			continue;
-		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
-			int32_t peer = f->peer[s];
-
-			if (peer < 0 || kr_is_switch(f, f->owner[peer]))
-				continue;
-			dims |= 1u << d;
-			if (d != order[0] && late == KR_NO_DIM) {
-				late = d;
-				host = f->owner[peer];
-				xbar = sw;
-			}
+		d = topo->sw_xdim[f->owner[s]];
+		dims |= 1u << d;
+		if (d != order[0] && late == KR_NO_DIM) {
+			late = d;
+			host = f->owner[f->peer[s]];
+			xbar = f->owner[s];
 		}
 	}
 	if (late == KR_NO_DIM)

@@ -379,19 +379,6 @@ static uint32_t host_vl(const struct kr_slvl *p, const struct kr_topo *topo)
 	return p->ntree ? p->tree_vl[0] : KR_NONE;
 }
 
-/* Whether n is a KNS switch other than a router (a crossbar or a subnet
- * switch) and its port in leads to a CA. */
-static bool host_port(const struct kr_fabric *f, const struct kr_topo *topo,
-		      uint32_t n, unsigned in)
-{
-	int32_t peer;
-
-	if (!kr_is_switch(f, n) || !in || topo->sw_pos[n] != KR_NONE)
-		return false;
-	peer = f->peer[kr_port(f, n, in)];
-	return peer >= 0 && !kr_is_switch(f, f->owner[peer]);
-}
-
 static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		      const struct kr_topo *topo, const struct kr_conf *c,
 		      struct kr_tables *t, uint16_t used_sl)
@@ -417,7 +404,8 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 							out, &vls);
 
 				if (p->host_vl != KR_NONE &&
-				    host_port(f, topo, n, in)) {
+				    kr_topo_xbar_host(f, topo,
+						      kr_port(f, n, in))) {
 					map = p->host_vl * 0x1111111111111111ull;
 					vls = (uint16_t)(1u << p->host_vl);
 					p->nhost += out == 0;

@@ -107,10 +107,11 @@ static int router_side(const struct tgraph *g, const uint8_t *side,
 int kns_candidate(const struct tgraph *g)
 {
 	uint8_t *side = malloc((size_t)g->n + 1);
-	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue)), a, b;
+	uint32_t *queue = malloc(((size_t)g->n + 1) * sizeof(*queue));
+	uint32_t bad, a, b;
 	int rc = 0;
 
-	if (side && queue && !colour(g, side, queue, &a)) {
+	if (side && queue && !colour(g, side, queue, &bad)) {
 		int r = router_side(g, side, &a, &b);
 
 		if (r == 2)
