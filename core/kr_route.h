@@ -24,7 +24,7 @@ int kr_route(const struct kr_fabric *f, const struct kr_topo *topo,
 int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 		     const struct kr_conf *c, struct kr_tables *t,
 		     struct kr_diag *d, unsigned threads);
-#define KR_ROUTE_THREAD_MIN (1u << 20)	/* below, a thread costs more
+#define KR_ROUTE_THREAD_MIN (1u << 19)	/* below, a thread costs more
 					 * than half the rows */
 /* route_updn.c, part of kr_route on a KNS with s > 1: the LFT columns of
  * the subnet switches' LIDs, up*-down* over the live links. */
