@@ -587,13 +587,19 @@ static int fill_kns(const struct kan *a, const struct klab *kl, struct lab *l)
 	}
 	for (uint32_t x = 0; x < g->n; x++) {
 		unsigned d, j;
-		uint32_t r;
+		uint32_t r = x;
 
 		if (is_router(a, x))
 			continue;
 		d = (unsigned)dim_of(a, x);
 		j = (unsigned)kl->dim[d];
-		r = g->nbr[g->off[x]];
+		/* its line is a router's: the first neighbour may be a leaf
+		 * switch hanging off the crossbar */
+		for (uint32_t i = g->off[x]; i < g->off[x + 1]; i++)
+			if (is_router(a, r = g->nbr[i]))
+				break;
+		if (!is_router(a, r))
+			continue;
 		l->sw_xdim[x] = (uint8_t)j;
 		l->sw_xline[x] = l->sw_pos[r] -
 				 (uint32_t)kl->val[d][hpl(a, r, d)] * stride[j];
