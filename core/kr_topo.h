@@ -27,6 +27,7 @@ enum kr_family {
 
 /* port_dir values: 2d (+ direction of d; KNS router: towards the crossbar
  * of d), 2d+1 (- direction of d), or one of these. */
+#define KR_DIR_TREE 0xfc	/* a link of a pendant tree (topo_pendant.c) */
 #define KR_DIR_CA 0xfd		/* to a CA */
 #define KR_DIR_XBAR 0xfe	/* KNS crossbar or subnet switch port, to a
 				 * router or to a switch of its subnet */
@@ -94,6 +95,15 @@ struct kr_topo {
 	uint32_t nmissing_sublink;	/* links absent inside subnets */
 	uint32_t nmissing_subsw;	/* subnet switches absent */
 
+	/* Pendant switches (topo_pendant.c): trees hanging off one switch of
+	 * the grid by their root's links, with no place in it. NULL arrays
+	 * when there are none. */
+	uint32_t npendant;
+	uint32_t *sw_parent;	/* [nsw] the switch a pendant hangs off,
+				 * KR_NONE for the grid's own */
+	uint32_t *sw_host;	/* [nsw] the grid switch its tree hangs off,
+				 * KR_NONE for the grid's own */
+
 	struct kr_missing_link *missing_link;
 	uint32_t nmissing_link;
 	struct kr_missing_sw *missing_sw;
@@ -127,13 +137,26 @@ static inline bool kr_topo_xbar_sl(const struct kr_topo *t)
 }
 
 /* Whether port slot is a KNS crossbar's (or subnet switch's) port to a
- * host on it: a CA on a spare port, a target on the crossbar's line
- * (route.c) whose packets the crossbar maps apart (slvl.c, host_vl). */
+ * host on it: a CA on a spare port or a pendant tree, a target on the
+ * crossbar's line (route.c) whose packets the crossbar maps apart (slvl.c,
+ * host_vl). */
 static inline bool kr_topo_xbar_host(const struct kr_fabric *f,
 				     const struct kr_topo *t, uint32_t slot)
 {
-	return slot < f->port0[f->nsw] && t->port_dir[slot] == KR_DIR_CA &&
-	       t->sw_pos[f->owner[slot]] == KR_NONE;
+	uint32_t sw = f->owner[slot];
+
+	return slot < f->port0[f->nsw] && t->sw_pos[sw] == KR_NONE &&
+	       (t->port_dir[slot] == KR_DIR_CA ||
+		t->port_dir[slot] == KR_DIR_TREE) &&
+	       (!t->sw_host || t->sw_host[sw] == KR_NONE);
+}
+
+/* The grid switch that delivers to a switch's LIDs: its host when it is a
+ * pendant, else itself. */
+static inline uint32_t kr_topo_grid_switch(const struct kr_topo *t,
+					   uint32_t sw)
+{
+	return t->sw_host && t->sw_host[sw] != KR_NONE ? t->sw_host[sw] : sw;
 }
 
 const char *kr_family_name(enum kr_family fam);

@@ -319,7 +319,7 @@ static int list_faults(const struct repair *r, struct kr_missing_link **fault,
 	for (uint32_t s = 0; s < r->nsw && !rc; s++)
 		for (uint32_t slot = f->port0[s] + 1; !rc &&
 		     t->sw_pos[s] != KR_NONE && slot < f->port0[s + 1]; slot++)
-			if (t->port_dir[slot] < KR_DIR_CA && f->peer[slot] < 0)
+			if (t->port_dir[slot] < 2 * KR_MAX_DIM && f->peer[slot] < 0)
 				rc = add_fault(fault, n, &cap, t->sw_pos[s],
 					       t->port_dir[slot] >> 1);
 	return rc;
@@ -416,7 +416,8 @@ static int turn_ok(const struct repair *r, uint32_t u, unsigned din,
 	const struct kr_topo *t = r->topo;
 	unsigned dout = port_dir(r, u, out);
 
-	if (t->sw_pos[u] == KR_NONE || din >= KR_DIR_CA || dout >= KR_DIR_CA ||
+	if (t->sw_pos[u] == KR_NONE || din >= 2 * KR_MAX_DIM ||
+	    dout >= 2 * KR_MAX_DIM ||
 	    (repair_next(r, u, out) == target && t->sw_pos[target] == KR_NONE) ||
 	    (din >> 1) < (dout >> 1))
 		return 1;

@@ -351,8 +351,37 @@ static int build_coords(struct router *r)
 	return KR_OK;
 }
 
-/* The switch a LID's port hangs off and the port that reaches it there. */
-static int lid_target(const struct router *r, uint32_t slot, struct dest *x)
+/* Port number of one of from's links to switch to (parallel ones taken
+ * in turn by LID), 0 when there is none. */
+static unsigned port_towards(const struct kr_fabric *f, uint32_t from,
+			     uint32_t to, unsigned lid)
+{
+	unsigned n = 0, pick;
+
+	for (uint32_t s = f->port0[from] + 1; s < f->port0[from + 1]; s++)
+		n += f->peer[s] >= 0 && f->owner[f->peer[s]] == to;
+	if (!n)
+		return 0;
+	pick = lid % n;
+	for (uint32_t s = f->port0[from] + 1; s < f->port0[from + 1]; s++)
+		if (f->peer[s] >= 0 && f->owner[f->peer[s]] == to && !pick--)
+			return kr_port_num(f, s);
+	return 0;
+}
+
+/* The switch of a pendant tree that hangs off its host directly (the
+ * root) and holds switch sw. */
+static uint32_t pendant_root(const struct kr_topo *t, uint32_t sw)
+{
+	while (t->sw_parent[sw] != t->sw_host[sw])
+		sw = t->sw_parent[sw];
+	return sw;
+}
+
+/* The switch a LID's port hangs off and the port that reaches it there;
+ * for a pendant's, its host and the port down its tree. */
+static int lid_target(const struct router *r, uint32_t slot, unsigned lid,
+		      struct dest *x)
 {
 	const struct kr_fabric *f = r->f;
 	const struct kr_topo *t = r->t;
@@ -368,6 +397,11 @@ static int lid_target(const struct router *r, uint32_t slot, struct dest *x)
 		x->local = (uint8_t)kr_port_num(f, (uint32_t)f->peer[slot]);
 		if (!kr_is_switch(f, sw))
 			return 0;	/* CA to CA: not part of the fabric */
+	}
+	if (kr_topo_grid_switch(t, sw) != sw) {	/* delivered down its tree */
+		x->local = (uint8_t)port_towards(f, t->sw_host[sw],
+						 pendant_root(t, sw), lid);
+		sw = t->sw_host[sw];
 	}
 	x->target = sw;
 	x->mask = KR_NO_DIM;
@@ -450,7 +484,7 @@ static int classify_lids(struct router *r, uint32_t stride, uint32_t *key_of,
 		r->dcl[lid] = KR_NONE;
 		if (slot == KR_NONE)
 			continue;
-		rc = lid_target(r, slot, &x);
+		rc = lid_target(r, slot, lid, &x);
 		if (rc)
 			return lid_fail(r, lid, slot, x.target, rc, d);
 		if (x.target == KR_NONE)
@@ -484,7 +518,7 @@ static void list_local(struct router *r, uint32_t stride)
 
 		if (r->dcl[lid] == KR_NONE)
 			continue;
-		lid_target(r, kr_port_by_lid(f, lid), &x);
+		lid_target(r, kr_port_by_lid(f, lid), lid, &x);
 		i = fill[x.target]++;
 		r->llid[i] = lid;
 		r->lport[i] = x.local;
@@ -844,6 +878,39 @@ static void row_parallel(struct router *r, uint32_t sw, uint8_t *row,
 	}
 }
 
+/* A pendant switch's row: its own LIDs and its CAs' delivered, those of
+ * the trees below it down to them, every other one up to its parent. */
+static void pendant_row(const struct router *r, uint32_t sw, uint8_t *row,
+			uint32_t stride)
+{
+	const struct kr_fabric *f = r->f;
+	const struct kr_topo *t = r->t;
+
+	for (uint32_t lid = 0; lid < stride; lid++) {
+		uint32_t slot = kr_port_by_lid(f, lid), below, at;
+
+		row[lid] = KR_NO_PORT;
+		if (r->dcl[lid] == KR_NONE)
+			continue;	/* no target in the fabric */
+		at = f->owner[slot];
+		if (!kr_is_switch(f, at)) {
+			at = f->owner[f->peer[slot]];
+			if (at == sw) {
+				row[lid] = (uint8_t)kr_port_num(f, (uint32_t)
+							       f->peer[slot]);
+				continue;
+			}
+		} else if (at == sw) {
+			row[lid] = 0;
+			continue;
+		}
+		for (below = at; below != KR_NONE && t->sw_parent[below] != sw;)
+			below = t->sw_parent[below];
+		row[lid] = (uint8_t)port_towards(f, sw, below != KR_NONE ? below
+						 : t->sw_parent[sw], lid);
+	}
+}
+
 static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 		      uint32_t stride)
 {
@@ -855,6 +922,10 @@ static void route_row(struct router *r, uint32_t sw, uint8_t *row,
 	const uint8_t *portof = r->portof;
 	int multi;
 
+	if (kr_topo_grid_switch(t, sw) != sw) {
+		pendant_row(r, sw, row, stride);
+		return;
+	}
 	if (sc && t->family != KR_FAMILY_KNS)
 		row_directions(r, sc);
 	multi = row_classes(r, sw, sc, xdim);
@@ -903,7 +974,8 @@ static int check_topo(const struct kr_topo *t, const struct kr_fabric *f,
 		return kr_fail(d, KR_ETOPO, 0, "no recognised topology to route");
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		if (t->sw_pos[sw] == KR_NONE &&
-		    (!t->sw_xdim || t->sw_xdim[sw] == KR_NO_DIM))
+		    (!t->sw_xdim || t->sw_xdim[sw] == KR_NO_DIM) &&
+		    kr_topo_grid_switch(t, sw) == sw)
 			return kr_fail(d, KR_ETOPO, 0, "switch \"%s\" has no "
 				       "place in the recognised %s",
 				       kr_node_name(f, sw),

@@ -60,7 +60,7 @@ static unsigned floor_pow2(unsigned v)
 }
 
 /* The switch and grid position a LID's port belongs to (crossbars: their
- * line), and the CA slot; false for unused LIDs. */
+ * line; pendants: their host's), and the CA slot; false for unused LIDs. */
 static int lid_place(const struct kr_fabric *f, const struct kr_topo *topo,
 		     unsigned lid, uint32_t *pos, unsigned *slot, int *xbar)
 {
@@ -79,6 +79,10 @@ static int lid_place(const struct kr_fabric *f, const struct kr_topo *topo,
 		sw = f->owner[f->peer[port]];
 		if (!kr_is_switch(f, sw))
 			return 0;
+	}
+	if (kr_topo_grid_switch(topo, sw) != sw) {	/* as CAs of its host */
+		sw = topo->sw_host[sw];
+		*slot = 0;
 	}
 	if (topo->sw_pos[sw] != KR_NONE)
 		*pos = topo->sw_pos[sw];

@@ -442,8 +442,8 @@ static int kns_view(const struct tgraph *g, struct tgraph *kg)
 	return tg_filter(g, not_router_to_router, g, kg);
 }
 
-int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
-		      struct kr_topo *t, struct kr_diag *d)
+int topo_recognize_whole(const struct kr_fabric *f, const struct kr_conf *c,
+			 struct kr_topo *t, struct kr_diag *d)
 {
 	struct kr_conf defaults;
 	struct tgraph g = { 0 }, kg = { 0 };
@@ -485,4 +485,20 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	notes_free(&conflicts);
 	notes_free(&notes);
 	return rc;
+}
+
+int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
+		      struct kr_topo *t, struct kr_diag *d)
+{
+	struct kr_diag scratch = { 0 };
+	int rc;
+
+	if (!d)
+		d = &scratch;
+	rc = topo_recognize_whole(f, c, t, d);
+	if (rc == KR_ENOMEM || rc == KR_EPARSE || rc == KR_EIO ||
+	    (!rc && !t->nmissing_sw && !t->nmissing_link &&
+	     !t->nmissing_subsw && !t->nmissing_sublink))
+		return rc;
+	return topo_pendants(f, c, t, d, rc);
 }

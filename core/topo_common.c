@@ -35,6 +35,8 @@ void kr_topo_free(struct kr_topo *t)
 	free(t->held);
 	free(t->sw_stage);
 	free(t->sw_order);
+	free(t->sw_parent);
+	free(t->sw_host);
 	free(t->missing_link);
 	free(t->missing_sw);
 	free(t->report);
@@ -158,23 +160,27 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 {
 	uint32_t nxbar = 0, ngrid = 0;
 	size_t n = 0;
-	char nm[16];
+	char nm[16], pend[40] = "";
 
 	for (uint32_t s = 0; s < f->nsw; s++) {
 		nxbar += t->sw_xdim && t->sw_xdim[s] != KR_NO_DIM;
 		ngrid += t->sw_pos && t->sw_pos[s] != KR_NONE;
 	}
+	if (t->npendant)
+		snprintf(pend, sizeof(pend), "%u pendant switch%s, ",
+			 t->npendant, t->npendant == 1 ? "" : "es");
 	if (t->family == KR_FAMILY_KNS && t->s > 1) {
 		snprintf(buf, len, "KNS %u-ary %u-direct %u-indirect (fat-tree "
 			 "subnets of radix %u), p=%u: %u routers, %u subnet "
-			 "switches, %u CAs", t->k[0], t->ndim, t->s,
-			 2 * t->arity, t->p, ngrid, nxbar, f->nnode - f->nsw);
+			 "switches, %s%u CAs", t->k[0], t->ndim, t->s,
+			 2 * t->arity, t->p, ngrid, nxbar, pend,
+			 f->nnode - f->nsw);
 		return;
 	}
 	if (t->family == KR_FAMILY_KNS) {
 		snprintf(buf, len, "KNS %u-ary %u-direct 1-indirect, p=%u: %u "
-			 "routers, %u crossbars, %u CAs", t->k[0], t->ndim, t->p,
-			 ngrid, nxbar, f->nnode - f->nsw);
+			 "routers, %u crossbars, %s%u CAs", t->k[0], t->ndim,
+			 t->p, ngrid, nxbar, pend, f->nnode - f->nsw);
 		return;
 	}
 	n += (size_t)snprintf(buf + n, len - n, "%s ", kr_family_name(t->family));
@@ -193,5 +199,6 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 	}
 	if (n < len)
 		snprintf(buf + n, len - n, ", p=%u, parallel %u: %u switches, "
-			 "%u CAs", t->p, t->parallel, ngrid, f->nnode - f->nsw);
+			 "%s%u CAs", t->p, t->parallel, ngrid, pend,
+			 f->nnode - f->nsw);
 }

@@ -260,4 +260,13 @@ int torus_label(struct rctx *x, const struct prime *pr, struct lab *l);
 /* The switch with the lowest GUID. */
 uint32_t lowest_guid(const struct kr_fabric *f);
 
+/* topo.c: kr_topo_recognize of the whole fabric, pendants and all. */
+int topo_recognize_whole(const struct kr_fabric *f, const struct kr_conf *c,
+			 struct kr_topo *t, struct kr_diag *d);
+/* topo_pendant.c: t, the whole fabric's reading (rc_whole its code, t
+ * freed when it failed), replaced by the reading of the fabric without its
+ * pendant trees when that one has fewer faults; the code to return. */
+int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
+		  struct kr_topo *t, struct kr_diag *d, int rc_whole);
+
 #endif

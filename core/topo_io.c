@@ -405,6 +405,27 @@ static void json_missing(FILE *out, const struct kr_topo *t)
 	fputs(t->nmissing_sw ? "\n  ]" : "]", out);
 }
 
+/* "pendants": GUID -> {parent, host} (topo_pendant.c), when there are. */
+static void json_pendants(FILE *out, const struct kr_fabric *f,
+			  const struct kr_topo *t)
+{
+	const char *sep = "";
+
+	if (!t->npendant)
+		return;
+	fputs(",\n  \"pendants\": {", out);
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		if (t->sw_host[sw] == KR_NONE)
+			continue;
+		fprintf(out, "%s\n    \"0x%016" PRIx64 "\": {\"parent\": \"0x%016"
+			PRIx64 "\", \"host\": \"0x%016" PRIx64 "\"}", sep,
+			f->guid[sw], f->guid[t->sw_parent[sw]],
+			f->guid[t->sw_host[sw]]);
+		sep = ",";
+	}
+	fputs("\n  }", out);
+}
+
 int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 		       const struct kr_topo *t)
 {
@@ -428,6 +449,7 @@ int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 			"%u,\n  \"missing_subnet_switches\": %u", 2 * t->arity,
 			t->nmissing_sublink, t->nmissing_subsw);
 	json_coords(out, f, t);
+	json_pendants(out, f, t);
 	json_missing(out, t);
 	fputs("\n}\n", out);
 	return ferror(out) ? KR_EIO : KR_OK;

@@ -6,7 +6,7 @@
 # the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 22
+kr_plan 23
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -128,18 +128,30 @@ kr_ok $? "gen: --mesh-dims makes a dimension a line"
 	[ "$(grep -c '^recognition: router "router([01],2)" placed at [0-3] in dimension 0 of the 2 places' "$T/kf/summary")" -eq 2 ]
 kr_ok $? "route: routers placed by choice are named in the summary"
 
-# A mesh with 20 of its 180 links out at a first sweep: refused, with the
+# A mesh with 25 of its 180 links out at a first sweep: refused, with the
 # remedy named; the coordinates file of the intact fabric then places
-# every switch, and the faults are repaired and checked.
-"$K" gen mesh --dims 10x10 --p 1 --fail 20 --seed 2 --shuffle 2 -o "$T/hurt.net" 2>/dev/null &&
+# every switch, and the faults are repaired and checked. (With 20 out,
+# seed 2, it was refused too; now a corner switch left with one link
+# hangs off its neighbour, and the rest reads as the 10x10 mesh.)
+"$K" gen mesh --dims 10x10 --p 1 --fail 25 --seed 1 --shuffle 2 -o "$T/hurt.net" 2>/dev/null &&
 	"$K" gen mesh --dims 10x10 --p 1 --shuffle 2 -o "$T/whole.net" &&
 	"$K" topo "$T/whole.net" --cache-out "$T/whole.coords" >/dev/null
 "$K" route "$T/hurt.net" --out "$T/hurt" -q >/dev/null 2>"$T/hurt.err"
 [ $? -eq 1 ] && grep -q "cannot be placed: .* (a coords_file places every switch, knsroute.conf(5))" "$T/hurt.err" &&
 	printf 'coords_file %s\n' "$T/whole.coords" >"$T/whole.conf" &&
 	"$K" route "$T/hurt.net" --conf "$T/whole.conf" --out "$T/hurt" -q >"$T/hurt.out" &&
-	grep -q "check passed" "$T/hurt.out" && grep -q "^repair: 20 faults:" "$T/hurt/summary"
+	grep -q "check passed" "$T/hurt.out" && grep -q "^repair: 25 faults:" "$T/hurt/summary"
 kr_ok $? "route: a mesh too damaged to read names coords_file, which then places it"
+
+# 20 links out, seed 2: a corner switch left with one link. No reading of
+# the whole mesh fits (it was refused); the rest reads as the 10x10 mesh
+# with a hole, the corner switch hanging off its neighbour: routed down
+# its one link and checked.
+"$K" gen mesh --dims 10x10 --p 1 --fail 20 --seed 2 --shuffle 2 -o "$T/corner.net" 2>/dev/null &&
+	"$K" route "$T/corner.net" --out "$T/corner" -q >"$T/corner.out" &&
+	grep -q "check passed" "$T/corner.out" &&
+	grep -q "^fabric: mesh 10x10, p=1, parallel 1: 99 switches, 1 pendant switch, 100 CAs" "$T/corner/summary"
+kr_ok $? "route: a mesh whose corner switch kept one link reads with it hanging off"
 
 # cut_cable NET NAME PORT: NET without the cable at NAME[PORT], both ends.
 cut_cable() {
