@@ -3,10 +3,11 @@
 # knsroute route --mcast-groups: the hand-worked 4x4 torus tree of
 # test_mcast.c in opensm.mcfdbs, members by name, GUID and LID; input
 # errors name FILE:LINE and exit 2; a group on a unicast SL is left out
-# with a warning naming its line and the SL to use.
+# with a warning naming its line and the SL to use; members on pendant
+# switches get their tree down the pendants.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 8
+kr_plan 9
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -101,5 +102,17 @@ grep -qF "$T/sl1:2: warning: MLID 0xc002: SL 1 is a unicast SL of the plan, so i
 	grep -q "0xC000" "$T/sl1.out/opensm.mcfdbs" &&
 	! grep -q "0xC002" "$T/sl1.out/opensm.mcfdbs"
 kr_ok $? "... warned with its line and the fix, and left out"
+
+# leaf (up by its port 1, CAs on 2 and 3) hangs off switch(1,2), mgmt
+# (up by 1, its CA on 2) off leaf's port 4
+kr_net_with_pendants "$T/t.net" "switch(1,2)" >"$T/p.net"
+printf '0xc001 0 leaf-ca0 mgmt-ca0 ca(3,0)/0\n' >"$T/pg"
+"$K" route "$T/p.net" --mcast-groups "$T/pg" --out "$T/p" >"$T/p.log" 2>&1 &&
+	grep -q "check passed" "$T/p.log" &&
+	awk '/^Switch 0x0000000000007300$/ { s = 1 } s && /^0xC001/ { print; exit }' \
+		"$T/p/opensm.mcfdbs" | grep -q "^0xC001 : 0x001  0x002  0x004 $" &&
+	awk '/^Switch 0x0000000000007200$/ { s = 1 } s && /^0xC001/ { print; exit }' \
+		"$T/p/opensm.mcfdbs" | grep -q "^0xC001 : 0x001  0x002 $"
+kr_ok $? "members on pendant switches: the tree runs down them (leaf: up, its CA, mgmt; mgmt: up, its CA), checked"
 
 kr_done

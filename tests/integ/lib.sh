@@ -44,6 +44,11 @@
 #                          run `opensm -o` in the foreground under a timeout
 #                          (def. 90 s, KR_OSM_TIMEOUT), same dirs as above;
 #                          status is opensm's
+#   kr_net_with_pendants NET HOST
+#                          print ibsim net NET with two pendant switches:
+#                          "leaf" (CAs leaf-ca0, leaf-ca1) on a new port of
+#                          switch HOST, "mgmt" (CA mgmt-ca0, listed first:
+#                          ibsim's SM port) off leaf
 #   kr_plan N / kr_ok STATUS "what" / kr_skip "why" / kr_skip_rest "why"
 #                          TAP output; kr_ok passes when STATUS is 0;
 #                          kr_skip_rest skips every remaining planned case;
@@ -305,6 +310,47 @@ kr_skip_rest() {
 	while [ "$KR_TAP_N" -lt "$KR_TAP_PLAN" ]; do
 		kr_skip "$1"
 	done
+}
+
+kr_net_with_pendants() {
+	local net=$1 host=$2 np
+	np=$(awk -v host="$host" '/^Switch\t/ { split($0, q, "\"")
+		if (q[2] == host) print $2 + 1 }' "$net")
+	cat <<-EOF
+	caguid=0x7100
+	Ca	1 "mgmt-ca0"
+	[1](7101) 	"mgmt"[2]
+
+	EOF
+	awk -v host="$host" -v np="$np" '
+	/^Switch\t/ { split($0, q, "\""); mine = q[2] == host
+		if (mine) sub(/^Switch\t[0-9]+/, "Switch\t" np) }
+	mine && /^$/ { printf "[%d]\t\"leaf\"[1]\n", np; mine = 0 }
+	{ print }
+	END { if (mine) printf "[%d]\t\"leaf\"[1]\n", np }
+	' "$net"
+	cat <<-EOF
+
+	switchguid=0x7300
+	Switch	4 "leaf"
+	[1]	"$host"[$np]
+	[2]	"leaf-ca0"[1]
+	[3]	"leaf-ca1"[1]
+	[4]	"mgmt"[1]
+
+	switchguid=0x7200
+	Switch	4 "mgmt"
+	[1]	"leaf"[4]
+	[2]	"mgmt-ca0"[1]
+
+	caguid=0x7400
+	Ca	1 "leaf-ca0"
+	[1](7401) 	"leaf"[2]
+
+	caguid=0x7410
+	Ca	1 "leaf-ca1"
+	[1](7411) 	"leaf"[3]
+	EOF
 }
 
 kr_done() {

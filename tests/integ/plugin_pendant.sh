@@ -18,53 +18,9 @@ if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_done
 fi
 
-# net plus "leaf" (hosts leaf-ca0, leaf-ca1) on a new port of switch
-# host, and "mgmt" (host mgmt-ca0, listed first: ibsim's SM port) off
-# leaf.
-with_pendants() {
-	local net=$1 host=$2 np
-	np=$(awk -v host="$host" '/^Switch\t/ { split($0, q, "\"")
-		if (q[2] == host) print $2 + 1 }' "$net")
-	cat <<-EOF
-	caguid=0x7100
-	Ca	1 "mgmt-ca0"
-	[1](7101) 	"mgmt"[2]
-
-	EOF
-	awk -v host="$host" -v np="$np" '
-	/^Switch\t/ { split($0, q, "\""); mine = q[2] == host
-		if (mine) sub(/^Switch\t[0-9]+/, "Switch\t" np) }
-	mine && /^$/ { printf "[%d]\t\"leaf\"[1]\n", np; mine = 0 }
-	{ print }
-	END { if (mine) printf "[%d]\t\"leaf\"[1]\n", np }
-	' "$net"
-	cat <<-EOF
-
-	switchguid=0x7300
-	Switch	4 "leaf"
-	[1]	"$host"[$np]
-	[2]	"leaf-ca0"[1]
-	[3]	"leaf-ca1"[1]
-	[4]	"mgmt"[1]
-
-	switchguid=0x7200
-	Switch	4 "mgmt"
-	[1]	"leaf"[4]
-	[2]	"mgmt-ca0"[1]
-
-	caguid=0x7400
-	Ca	1 "leaf-ca0"
-	[1](7401) 	"leaf"[2]
-
-	caguid=0x7410
-	Ca	1 "leaf-ca1"
-	[1](7411) 	"leaf"[3]
-	EOF
-}
-
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen torus --dims 4x4 --p 1 -o "$KR_TMP/torus.net"
-with_pendants "$KR_TMP/torus.net" "switch(1,2)" >"$net"
+kr_net_with_pendants "$KR_TMP/torus.net" "switch(1,2)" >"$net"
 kr_plugin_conf "$KR_TMP/opensm.conf"
 kr_start_ibsim "$net"
 kr_start_opensm -F "$KR_TMP/opensm.conf"
