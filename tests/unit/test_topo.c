@@ -1304,6 +1304,27 @@ static bool leads_to(const struct kr_fabric *g, uint32_t a, unsigned port,
 	return port && peer >= 0 && g->owner[peer] == z;
 }
 
+/* f without the switch named name (and its CAs), into h and tr2. */
+static void without_switch(const struct kr_fabric *f,
+			   const struct tc_truth *tr, const char *name,
+			   struct kr_fabric *h, struct tc_truth *tr2)
+{
+	uint8_t *drop = calloc(f->nnode, 1);
+
+	assert_non_null(drop);
+	drop[truth_node_named(f, name)] = 1;
+	tc_without(f, tr, drop, KR_NONE, h, tr2);
+	free(drop);
+}
+
+/* Every pair of both classes delivered, no credit loop. */
+static void assert_proven(const struct kr_plan *p)
+{
+	assert_int_equal(p->check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+	assert_int_equal(p->check.cls[KR_CHECK_ALL].delivered,
+			 p->check.cls[KR_CHECK_ALL].pairs);
+}
+
 /* Switches that reach the others only through one switch: a leaf switch
  * with hosts on two cables, a switch hanging off it, a management switch
  * without CAs. Recognised as the grid alone (a 4x4 torus, not the 3x4x2
@@ -1342,7 +1363,6 @@ static void test_pendant_switches(void **state)
 	struct kr_conf c;
 	uint32_t host, leaf, leaf2;
 	unsigned lid2, host_lid;
-	uint8_t *drop;
 
 	(void)state;
 	tc_gen(&(struct kr_gen_opts){ .family = KR_FAMILY_TORUS, .ndim = 2,
@@ -1362,9 +1382,7 @@ static void test_pendant_switches(void **state)
 	assert_int_equal(p.topo.sw_host[leaf2], host);
 	assert_int_equal(p.topo.sw_parent[leaf2], leaf);
 	assert_int_equal(p.topo.sw_host[host], KR_NONE);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].delivered,
-			 p.check.cls[KR_CHECK_ALL].pairs);
+	assert_proven(&p);
 	assert_int_equal(p.repair.pairs_disconnected, 0);
 	lid2 = ca_lid_on(&g, leaf2, 2);	/* port 1 is its cable up */
 	host_lid = 0;
@@ -1399,11 +1417,7 @@ static void test_pendant_switches(void **state)
 	/* switch(2,2) gone, next to a leaf's host: the leaf could be it,
 	 * with three links down, and is read so, unless the coordinates
 	 * cache of the reading before says the grid had no place for it */
-	drop = calloc(f.nnode, 1);
-	assert_non_null(drop);
-	drop[truth_node_named(&f, "switch(2,2)")] = 1;
-	tc_without(&f, &tr, drop, KR_NONE, &h, &tr2);
-	free(drop);
+	without_switch(&f, &tr, "switch(2,2)", &h, &tr2);
 	with_pendants(&f, one_leaf, 1, &g);
 	coords_of(&g, cache);
 	kr_fabric_free(&g);
@@ -1420,9 +1434,7 @@ static void test_pendant_switches(void **state)
 	assert_int_equal(p.topo.npos, 16);
 	assert_int_equal(p.topo.nmissing_sw, 1);
 	assert_int_equal(p.topo.npendant, 1);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].delivered,
-			 p.check.cls[KR_CHECK_ALL].pairs);
+	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
 	unlink(cache);
@@ -1437,25 +1449,19 @@ static void test_pendant_switches(void **state)
 	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
 	assert_int_equal(p.topo.family, KR_FAMILY_KNS);
 	assert_int_equal(p.topo.npendant, 1);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].delivered,
-			 p.check.cls[KR_CHECK_ALL].pairs);
+	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
 
-	drop = calloc(f.nnode, 1);
-	assert_non_null(drop);
-	drop[truth_node_named(&f, "router(2,2)")] = 1;
-	tc_without(&f, &tr, drop, KR_NONE, &h, &tr2);
+	without_switch(&f, &tr, "router(2,2)", &h, &tr2);
 	with_pendants(&h, kns_pd, 1, &g);
 	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
 	assert_int_equal(p.topo.family, KR_FAMILY_KNS);
 	assert_int_equal(p.topo.nmissing_sw, 1);
 	assert_int_equal(p.topo.npendant, 1);
-	assert_int_equal(p.check.cls[KR_CHECK_ALL].loop, KR_LOOP_NONE);
+	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
-	free(drop);
 	tc_truth_free(&tr2);
 	kr_fabric_free(&h);
 	tc_truth_free(&tr);
