@@ -30,9 +30,72 @@
 #include "kr_conf.h"
 #include "topo_int.h"
 
+/* Breadth first over switch links from the n switches in queue: from[v]
+ * the switch v was reached from (the sources themselves, KR_NONE where
+ * none reaches). The last switch reached: one farthest from them. */
+static uint32_t bfs(const struct kr_fabric *f, uint32_t *queue, uint32_t n,
+		    uint32_t *from)
+{
+	uint32_t head = 0, last = queue[0];
+
+	for (uint32_t v = 0; v < f->nsw; v++)
+		from[v] = KR_NONE;
+	for (uint32_t i = 0; i < n; i++)
+		from[queue[i]] = queue[i];
+	while (head < n) {
+		uint32_t u = last = queue[head++];
+
+		for (uint32_t s = f->port0[u] + 1; s < f->port0[u + 1]; s++) {
+			uint32_t w = f->peer[s] < 0 ? u : f->owner[f->peer[s]];
+
+			if (kr_is_switch(f, w) && from[w] == KR_NONE) {
+				from[w] = u;
+				queue[n++] = w;
+			}
+		}
+	}
+	return last;
+}
+
+/* A tree of switches (a ring with a link down and a leaf switch on it)
+ * peels away whole. Its longest path is the grid then, a line, and the
+ * rest hangs off it, each switch off the one it is reached from. How many
+ * hang off; none when the path has fewer than three switches. */
+static uint32_t peel_tree(const struct kr_fabric *f, uint32_t *parent)
+{
+	uint32_t *from = malloc(((size_t)f->nsw + 1) * sizeof(*from));
+	uint32_t *queue = malloc(((size_t)f->nsw + 1) * sizeof(*queue));
+	uint32_t a, b, n = 0, npeeled = 0;
+
+	for (uint32_t v = 0; v < f->nsw; v++)
+		parent[v] = KR_NONE;
+	if (!from || !queue)
+		goto out;
+	queue[0] = 0;
+	a = bfs(f, queue, 1, from);
+	queue[0] = a;
+	b = bfs(f, queue, 1, from);
+	for (uint32_t v = b; n < f->nsw; v = from[v]) {
+		queue[n++] = v;
+		if (v == a)
+			break;
+	}
+	if (n < 3)
+		goto out;
+	bfs(f, queue, n, from);
+	for (uint32_t v = 0; v < f->nsw; v++)
+		if (from[v] != KR_NONE && from[v] != v) {
+			parent[v] = from[v];
+			npeeled++;
+		}
+out:
+	free(from);
+	free(queue);
+	return npeeled;
+}
+
 /* A core switch for each peeled one: its parent, the neighbour it hung off
- * when peeled (KR_NONE for the core). How many were peeled; none when
- * fewer than three switches would stay (a line or a star has no grid). */
+ * when peeled (KR_NONE for the core). How many were peeled. */
 static uint32_t peel(const struct kr_fabric *f, uint32_t *parent)
 {
 	uint32_t nsw = f->nsw, npeeled = 0, head = 0, tail = 0;
@@ -78,11 +141,8 @@ static uint32_t peel(const struct kr_fabric *f, uint32_t *parent)
 		if (--deg[u] == 1)
 			queue[tail++] = u;
 	}
-	if (nsw - npeeled < 3) {
-		for (uint32_t v = 0; v < nsw; v++)
-			parent[v] = KR_NONE;
-		npeeled = 0;
-	}
+	if (nsw - npeeled < 3)
+		npeeled = peel_tree(f, parent);
 out:
 	free(deg);
 	free(stamp);

@@ -1337,9 +1337,10 @@ static void assert_proven(const struct kr_plan *p)
  * unless the coordinates cache written before places the grid and not
  * the leaf: then both classes are proven with the leaf hanging off. A KNS
  * with a leaf switch on a router, which no reading of the whole fabric
- * fits, is routed the same way, also with a router gone. Where the rest
- * is no grid either, the refusal names the leaf and its one neighbour,
- * the first thing an admin should look at. */
+ * fits, is routed the same way, also with a router gone; a ring with a
+ * link down and a leaf, a tree, as a line with the rest hanging off.
+ * Where the rest is no grid either, the refusal names the leaf and its
+ * one neighbour, the first thing an admin should look at. */
 static void test_pendant_switches(void **state)
 {
 	static const struct pendant torus_pd[3] = {
@@ -1349,6 +1350,9 @@ static void test_pendant_switches(void **state)
 	};
 	static const struct pendant one_leaf[1] = {
 		{ "leaf", 0x6000, "switch(1,2)", 1, 2 },
+	};
+	static const struct pendant ring_pd[1] = {
+		{ "leaf", 0x6000, "switch(3)", 1, 2 },
 	};
 	static const struct pendant kns_pd[1] = {
 		{ "leaf", 0x6000, "router(0,0)", 1, 2 },
@@ -1361,7 +1365,7 @@ static void test_pendant_switches(void **state)
 	struct tc_truth tr, tr2;
 	struct kr_plan p;
 	struct kr_conf c;
-	uint32_t host, leaf, leaf2;
+	uint32_t host, leaf, leaf2, cut = KR_NONE;
 	unsigned lid2, host_lid;
 
 	(void)state;
@@ -1459,6 +1463,32 @@ static void test_pendant_switches(void **state)
 	assert_int_equal(p.topo.family, KR_FAMILY_KNS);
 	assert_int_equal(p.topo.nmissing_sw, 1);
 	assert_int_equal(p.topo.npendant, 1);
+	assert_proven(&p);
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+	tc_truth_free(&tr2);
+	kr_fabric_free(&h);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+
+	/* a ring of six with a link down and a leaf on it: a tree, which
+	 * peels away whole; its longest path is read as the grid, a line,
+	 * and the rest hangs off it */
+	tc_gen(&(struct kr_gen_opts){ .family = KR_FAMILY_TORUS, .ndim = 1,
+				      .k = { 6 }, .wrap = { 1 }, .p = 1,
+				      .parallel = 1 }, &f, &tr);
+	host = truth_node_named(&f, "switch(0)");
+	for (unsigned pn = 1; pn <= f.nports[host]; pn++)
+		if (f.peer[kr_port(&f, host, pn)] >= 0 &&
+		    kr_is_switch(&f, f.owner[f.peer[kr_port(&f, host, pn)]]))
+			cut = kr_port(&f, host, pn);
+	tc_without(&f, &tr, NULL, cut, &h, &tr2);
+	with_pendants(&h, ring_pd, 1, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
+	assert_int_equal(p.topo.family, KR_FAMILY_MESH);
+	assert_int_equal(p.topo.ndim, 1);
+	assert_int_equal(p.topo.npos + p.topo.npendant, 7);
+	assert_true(p.topo.npendant >= 1);
 	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
