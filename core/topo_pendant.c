@@ -150,17 +150,26 @@ out:
 	return npeeled;
 }
 
-/* A node stays in the core unless it is a peeled switch or hangs off one. */
+/* A node stays in the core unless it is a peeled switch or hangs off
+ * peeled ones only (a CA with a port on the grid stays, without its
+ * links to pendants). */
 static bool in_core(const struct kr_fabric *f, const uint32_t *parent,
 		    uint32_t v)
 {
+	bool pendant = false;
+
 	if (kr_is_switch(f, v))
 		return parent[v] == KR_NONE;
-	for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
-		if (f->peer[s] >= 0 && kr_is_switch(f, f->owner[f->peer[s]]) &&
-		    parent[f->owner[f->peer[s]]] != KR_NONE)
-			return false;
-	return true;
+	for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
+		uint32_t w = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
+
+		if (!kr_is_switch(f, w))
+			continue;
+		if (parent[w] == KR_NONE)
+			return true;
+		pendant = true;
+	}
+	return !pendant;
 }
 
 /* f without the peeled switches and the nodes hanging off them. */
@@ -418,10 +427,60 @@ static uint64_t core_faults(const struct kr_topo *ct, uint32_t npeeled)
 	return faults(ct) + (uint64_t)npeeled * 2 * ct->ndim;
 }
 
+/* Whether grid positions a and b are one step apart in one dimension. */
+static bool one_step(const struct kr_topo *t, uint32_t a, uint32_t b)
+{
+	unsigned differ = 0;
+	bool step = false;
+
+	for (unsigned d = 0; d < t->ndim; d++) {
+		unsigned ca = kr_topo_coord(t, a, d), cb = kr_topo_coord(t, b, d);
+		unsigned diff = ca > cb ? ca - cb : cb - ca;
+
+		if (!diff)
+			continue;
+		differ++;
+		step = diff == 1 || (t->wrap[d] && diff == t->k[d] - 1);
+	}
+	return differ == 1 && step;
+}
+
+/* Whether switch sw of the core sits next to a hole of its reading t: a
+ * grid switch one step from a missing one, a router on a missing
+ * crossbar's line, a crossbar whose line lacks a router; any switch when
+ * subnet switches are missing, whose places the reading does not keep. */
+static bool next_to_hole(const struct kr_topo *t, uint32_t sw)
+{
+	uint32_t pos = t->sw_pos[sw];
+	unsigned xdim = t->sw_xdim[sw];
+
+	if (t->nmissing_subsw)
+		return true;
+	for (uint32_t i = 0; i < t->nmissing_sw; i++) {
+		const struct kr_missing_sw *m = &t->missing_sw[i];
+
+		if (pos != KR_NONE && m->xdim != KR_NO_DIM) {
+			if (pos - kr_topo_coord(t, pos, m->xdim) *
+				  t->stride[m->xdim] == m->pos)
+				return true;
+		} else if (pos == KR_NONE && xdim != KR_NO_DIM) {
+			if (m->xdim == KR_NO_DIM &&
+			    m->pos - kr_topo_coord(t, m->pos, xdim) *
+				     t->stride[xdim] == t->sw_xline[sw])
+				return true;
+		} else if (pos != KR_NONE && t->family != KR_FAMILY_KNS &&
+			   one_step(t, pos, m->pos)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A peeled switch next to the core may be a grid switch with its other
- * links down, and the core's hole its place: each such switch in turn
- * goes back into the core, and stays when the reading gets no worse (a
- * hole filled outweighs the links it lacks). */
+ * links down, and the core's hole its place: each such switch hanging off
+ * a switch next to a hole goes back into the core in turn, and stays
+ * when the reading gets no worse (a hole filled outweighs the links it
+ * lacks). */
 static int fill_holes(const struct kr_fabric *f, const struct kr_conf *c,
 		      uint32_t *parent, uint32_t *npeeled,
 		      struct kr_fabric *core, struct kr_topo *ct)
@@ -437,8 +496,10 @@ static int fill_holes(const struct kr_fabric *f, const struct kr_conf *c,
 			struct kr_diag d2 = { 0 };
 			int rc;
 
-			if (up == KR_NONE || parent[up] != KR_NONE)
-				continue;	/* in the core, or below a root */
+			if (up == KR_NONE || parent[up] != KR_NONE ||
+			    !next_to_hole(ct, kr_node_by_guid(core, f->guid[up])))
+				continue;	/* in the core, below a root, or
+						 * away from every hole */
 			parent[v] = KR_NONE;
 			rc = read_core(f, c, parent, &core2, &ct2, &d2);
 			if (rc == KR_ENOMEM)
