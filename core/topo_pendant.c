@@ -6,21 +6,24 @@
  * torus with a leaf switch reads as 3x4x2 with seven switches missing).
  *
  * So, when the reading of the whole fabric is not a perfect one, the
- * switches with a single switch neighbour are peeled off, again and again,
- * and the rest (the core) is read on its own. A peeled switch may be a
- * grid switch whose other links are down: while the core has a hole, each
- * peeled switch next to the core goes back into it in turn, and stays
- * when that reading is no worse. The core's reading is then taken when it
- * has fewer faults than the whole fabric's, a pendant counting as much as
- * a switch missing: a mesh without a switch stays a mesh with a hole, not
- * a smaller mesh with the switches beyond the hole hanging off it. When
- * the coordinates cache (or file) places the core and not the peeled
- * switches, as it does once a reading had these pendants, the core's
- * reading is taken as it is. A tree's switches then hang off their host, the core
- * switch at its root: its LIDs are targets on the host like CAs on it, and
- * a pendant switch sends everything outside its subtree up (route.c). A
- * channel into a pendant leads only further down and one out of it is
- * entered only from below, so no credit loop can pass through a tree. */
+ * switches with a single switch neighbour are peeled off, again and again
+ * (a tree of switches, peeled away whole, keeps its longest path), and
+ * the rest (the core) is read on its own. A peeled switch may be a grid
+ * switch whose other links are down: while the core has a hole, each one
+ * hanging off a switch next to a hole goes back into the core in turn,
+ * and stays when that reading is no worse. The core's reading is then
+ * taken when it has fewer faults than the whole fabric's, a pendant
+ * counting as much as a switch missing: a mesh without a switch stays a
+ * mesh with a hole, not a smaller mesh with the switches beyond the hole
+ * hanging off it. When the coordinates cache (or file) places the core
+ * and not the peeled switches, as it does once a reading had these
+ * pendants, the core's reading is taken as it is.
+ *
+ * A tree's switches hang off their host, the core switch at its root: its
+ * LIDs are targets on the host like CAs on it, and a pendant switch sends
+ * everything outside its subtree up (route.c). A channel into a pendant
+ * leads only further down and one out of it is entered only from below,
+ * so no credit loop can pass through a tree. */
 #include "kr_topo.h"
 
 #include <stdlib.h>
