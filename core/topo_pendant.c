@@ -528,6 +528,21 @@ static int fill_holes(const struct kr_fabric *f, const struct kr_conf *c,
 	return KR_OK;
 }
 
+/* Whether a pendant hangs off a subnet switch of a KNS with fat-tree
+ * subnets: a target on it would need up*-down* routes into the subnet
+ * (route_updn.c) that only the subnet switches' own LIDs get, and it is
+ * refused, as a CA on one is. */
+static bool on_subnet(const struct kr_fabric *f, const struct kr_fabric *core,
+		      const struct kr_topo *ct, const uint32_t *parent)
+{
+	for (uint32_t v = 0; ct->s > 1 && v < f->nsw; v++)
+		if (parent[v] != KR_NONE && parent[parent[v]] == KR_NONE &&
+		    ct->sw_pos[kr_node_by_guid(core, f->guid[parent[v]])] ==
+		    KR_NONE)
+			return true;
+	return false;
+}
+
 int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_topo *t, struct kr_diag *d, int rc_whole)
 {
@@ -541,8 +556,9 @@ int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
 
 	if (!rc && (ct.nmissing_sw || ct.nmissing_subsw) && !apart)
 		rc = fill_holes(f, c, parent, &npeeled, &core, &ct);
-	if (!rc && (!npeeled || (!rc_whole && !apart &&
-				 core_faults(&ct, npeeled) >= faults(t)))) {
+	if (!rc && (!npeeled || on_subnet(f, &core, &ct, parent) ||
+		    (!rc_whole && !apart &&
+		     core_faults(&ct, npeeled) >= faults(t)))) {
 		kr_topo_free(&ct);
 		kr_fabric_free(&core);
 		rc = KR_ETOPO;

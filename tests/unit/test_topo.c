@@ -1337,8 +1337,10 @@ static void assert_proven(const struct kr_plan *p)
  * unless the coordinates cache written before places the grid and not
  * the leaf: then both classes are proven with the leaf hanging off. A KNS
  * with a leaf switch on a router, which no reading of the whole fabric
- * fits, is routed the same way, also with a router gone; a ring with a
- * link down and a leaf, a tree, as a line with the rest hanging off.
+ * fits, is routed the same way, also with a router gone, and with
+ * fat-tree subnets when the leaf is on a router (on a subnet switch it is
+ * refused, as a CA there is); a ring with a link down and a leaf, a tree,
+ * as a line with the rest hanging off.
  * Where the rest is no grid either, the refusal names the leaf and its
  * one neighbour, the first thing an admin should look at. */
 static void test_pendant_switches(void **state)
@@ -1353,6 +1355,10 @@ static void test_pendant_switches(void **state)
 	};
 	static const struct pendant ring_pd[1] = {
 		{ "leaf", 0x6000, "switch(3)", 1, 2 },
+	};
+	static const struct pendant sub_pd[2] = {
+		{ "leaf", 0x6000, "router(1,5)", 1, 2 },
+		{ "leaf", 0x6000, "sw0(*,0)e1o0", 1, 2 },
 	};
 	static const struct pendant kns_pd[1] = {
 		{ "leaf", 0x6000, "router(0,0)", 1, 2 },
@@ -1494,6 +1500,25 @@ static void test_pendant_switches(void **state)
 	kr_fabric_free(&g);
 	tc_truth_free(&tr2);
 	kr_fabric_free(&h);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+
+	/* KNS with fat-tree subnets (s = 3): a leaf on a router is routed;
+	 * on a subnet switch it is refused, as a CA there is */
+	tc_gen(&(struct kr_gen_opts){ .family = KR_FAMILY_KNS, .ndim = 2,
+				      .k = { 8, 8 }, .p = 1, .radix = 4 }, &f,
+	       &tr);
+	with_pendants(&f, sub_pd, 1, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
+	assert_int_equal(p.topo.s, 3);
+	assert_int_equal(p.topo.npendant, 1);
+	assert_proven(&p);
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+	with_pendants(&f, sub_pd + 1, 1, &g);
+	assert_int_equal(kr_topo_recognize(&g, NULL, &p.topo, &d), KR_ETOPO);
+	kr_topo_free(&p.topo);
+	kr_fabric_free(&g);
 	tc_truth_free(&tr);
 	kr_fabric_free(&f);
 
