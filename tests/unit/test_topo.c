@@ -1248,7 +1248,6 @@ static void with_pendants(const struct kr_fabric *f, const struct pendant *pd,
 	assert_true(n <= 8);
 	for (unsigned i = 0; i < n; i++) {
 		int up = -1;
-		unsigned up_port = 0;
 
 		pid[i] = add_sw(b, pd[i].name, pd[i].guid, 12);
 		next[i] = 1;
@@ -1257,8 +1256,8 @@ static void with_pendants(const struct kr_fabric *f, const struct pendant *pd,
 				up = (int)j;
 		for (unsigned c = 0; c < pd[i].cables; c++) {
 			if (up >= 0) {
-				up_port = next[up]++;
-				add_link(b, pid[i], next[i]++, pid[up], up_port);
+				add_link(b, pid[i], next[i]++, pid[up], next[up]);
+				next[up]++;
 			} else {
 				uint32_t x = truth_node_named(f, pd[i].parent);
 
@@ -1274,15 +1273,6 @@ static void with_pendants(const struct kr_fabric *f, const struct pendant *pd,
 	free(id);
 	free(spare);
 	assert_int_equal(kr_fabric_assign_lids(g, 0, NULL), KR_OK);
-}
-
-static uint32_t switch_named(const struct kr_fabric *g, const char *name)
-{
-	for (uint32_t sw = 0; sw < g->nsw; sw++)
-		if (!strcmp(kr_node_name(g, sw), name))
-			return sw;
-	fail_msg("no switch \"%s\"", name);
-	return KR_NONE;
 }
 
 /* The LID of the CA on port number port of switch sw. */
@@ -1386,9 +1376,9 @@ static void test_pendant_switches(void **state)
 	assert_int_equal(p.topo.npendant, 3);
 	assert_non_null(strstr(p.topo.report, "pendant switch \"leaf2\" (1 "
 			       "CAs) hangs off \"leaf\""));
-	host = switch_named(&g, "switch(1,2)");
-	leaf = switch_named(&g, "leaf");
-	leaf2 = switch_named(&g, "leaf2");
+	host = truth_node_named(&g, "switch(1,2)");
+	leaf = truth_node_named(&g, "leaf");
+	leaf2 = truth_node_named(&g, "leaf2");
 	assert_int_equal(p.topo.sw_host[leaf2], host);
 	assert_int_equal(p.topo.sw_parent[leaf2], leaf);
 	assert_int_equal(p.topo.sw_host[host], KR_NONE);
