@@ -323,7 +323,8 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 			h = parent[h];
 		t->sw_host[v] = h == v ? KR_NONE : h;
 		t->npendant += h != v;
-		/* a tree's links, both ends, and its CAs */
+		/* a tree's links, both ends, and its CAs; a cable to any
+		 * other switch is left unused, as a stray one */
 		for (uint32_t s = f->port0[v] + 1; h != v && s < f->port0[v + 1];
 		     s++) {
 			uint32_t w;
@@ -331,9 +332,16 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 			if (f->peer[s] < 0)
 				continue;
 			w = f->owner[f->peer[s]];
-			t->port_dir[s] = kr_is_switch(f, w) ? KR_DIR_TREE
-							    : KR_DIR_CA;
-			if (kr_is_switch(f, w) && parent[w] == KR_NONE)
+			if (!kr_is_switch(f, w)) {
+				t->port_dir[s] = KR_DIR_CA;
+				continue;
+			}
+			if (w != parent[v] && parent[w] != v) {
+				t->port_dir[f->peer[s]] = KR_DIR_NONE;
+				continue;	/* v's own end stays NONE */
+			}
+			t->port_dir[s] = KR_DIR_TREE;
+			if (parent[w] == KR_NONE)
 				t->port_dir[f->peer[s]] = KR_DIR_TREE;
 		}
 	}
@@ -386,18 +394,22 @@ static void note_pendants(const struct kr_fabric *f, struct kr_topo *t)
 	char *r;
 
 	for (uint32_t v = 0; v < f->nsw; v++) {
-		uint32_t cas = 0;
+		uint32_t cas = 0, strays = 0;
 
 		if (t->sw_parent[v] == KR_NONE)
 			continue;
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
 			cas += f->peer[s] >= 0 &&
 			       !kr_is_switch(f, f->owner[f->peer[s]]);
+		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
+			strays += f->peer[s] >= 0 &&
+				  t->port_dir[s] == KR_DIR_NONE;
 		notes_add(&n, "pendant switch \"%s\" (%u CAs) hangs off \"%s\": "
-			  "a tree off grid switch \"%s\", routed through it",
+			  "a tree off grid switch \"%s\", routed through it%s",
 			  kr_node_name(f, v), cas,
 			  kr_node_name(f, t->sw_parent[v]),
-			  kr_node_name(f, t->sw_host[v]));
+			  kr_node_name(f, t->sw_host[v]), strays ?
+			  "; its cables to other switches are not used" : "");
 	}
 	if (!n.oom && n.buf && (r = malloc(had + n.len + 1))) {
 		memcpy(r, t->report ? t->report : "", had);
@@ -543,25 +555,134 @@ static bool on_subnet(const struct kr_fabric *f, const struct kr_fabric *core,
 	return false;
 }
 
+/* The core that parent leaves, read into core and ct and judged against
+ * the whole fabric's reading t (rc_whole its code; *score the faults to
+ * beat, each pendant counting as a switch missing and each cable left
+ * unused, strays, as a link): KR_OK when taken, with *score its own. */
+static int judge(const struct kr_fabric *f, const struct kr_conf *c,
+		 uint32_t *parent, uint32_t *npeeled, uint32_t strays,
+		 uint64_t *score, struct kr_fabric *core, struct kr_topo *ct)
+{
+	struct kr_diag cd = { 0 };
+	int rc = *npeeled ? read_core(f, c, parent, core, ct, &cd) : KR_ETOPO;
+	bool apart = !rc && !strays && pinned_apart(f, c, parent);
+
+	if (!rc && (ct->nmissing_sw || ct->nmissing_subsw) && !apart)
+		rc = fill_holes(f, c, parent, npeeled, core, ct);
+	if (!rc && (!*npeeled || on_subnet(f, core, ct, parent) ||
+		    (!apart && core_faults(ct, *npeeled) + strays >= *score))) {
+		kr_topo_free(ct);
+		kr_fabric_free(core);
+		rc = KR_ETOPO;
+	}
+	if (!rc)
+		*score = apart ? 0 : core_faults(ct, *npeeled) + strays;
+	return rc;
+}
+
+/* Switch neighbours of each switch, parallel cables once, loopbacks and
+ * peeled switches not at all. */
+static void switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
+			   uint32_t *deg, uint32_t *stamp)
+{
+	for (uint32_t v = 0; v < f->nsw; v++)
+		deg[v] = stamp[v] = 0;
+	for (uint32_t v = 0; v < f->nsw; v++)
+		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
+			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
+
+			if (u != v && kr_is_switch(f, u) &&
+			    parent[u] == KR_NONE && stamp[u] != v + 1) {
+				stamp[u] = v + 1;
+				deg[v]++;
+			}
+		}
+}
+
+/* Leaf switches with a cable to each of two switches (redundant uplinks)
+ * reach the rest through two: no peeling finds them. Where switches have
+ * four or more neighbours as a rule (tori and meshes of 2 or more
+ * dimensions, large enough), only those and mesh corners have two; each
+ * such switch (at most MAX_TWO_HOMED) in turn hangs off the neighbour of
+ * lower GUID, its cable to the other left unused, and stays when the core
+ * reads better than before. A KNS router of two dimensions has two
+ * neighbours too, but so do most switches there: none is tried. */
+#define MAX_TWO_HOMED 8
+static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
+		     uint32_t *parent, uint32_t *npeeled, uint64_t *score,
+		     struct kr_fabric *core, struct kr_topo *ct)
+{
+	uint32_t *deg = malloc(((size_t)f->nsw + 1) * sizeof(*deg));
+	uint32_t *stamp = malloc(((size_t)f->nsw + 1) * sizeof(*stamp));
+	uint32_t cand[MAX_TWO_HOMED], ncand = 0, n4 = 0, strays = 0;
+	int rc = KR_ETOPO, taken = KR_ETOPO;
+
+	if (!deg || !stamp) {
+		rc = KR_ENOMEM;
+		goto out;
+	}
+	switch_degrees(f, parent, deg, stamp);
+	for (uint32_t v = 0; v < f->nsw; v++) {
+		n4 += deg[v] >= 4;
+		if (parent[v] == KR_NONE && deg[v] == 2 &&
+		    ncand++ < MAX_TWO_HOMED)
+			cand[ncand - 1] = v;
+	}
+	if (2 * n4 <= f->nsw || !ncand || ncand > MAX_TWO_HOMED)
+		goto out;
+	for (uint32_t i = 0; i < ncand; i++) {
+		uint32_t v = cand[i], up = KR_NONE, n = *npeeled + 1;
+		struct kr_fabric core2;
+		struct kr_topo ct2;
+
+		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
+			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
+
+			if (u != v && kr_is_switch(f, u) && parent[u] == KR_NONE &&
+			    (up == KR_NONE || f->guid[u] < f->guid[up]))
+				up = u;
+		}
+		parent[v] = up;
+		rc = judge(f, c, parent, &n, strays + 1, score, &core2, &ct2);
+		if (rc == KR_ENOMEM)
+			goto out;
+		if (rc) {
+			parent[v] = KR_NONE;
+			continue;
+		}
+		if (!taken) {
+			kr_topo_free(ct);
+			kr_fabric_free(core);
+		}
+		*core = core2;
+		*ct = ct2;
+		*npeeled = n;
+		strays++;
+		taken = KR_OK;
+	}
+	rc = taken;
+out:
+	free(deg);
+	free(stamp);
+	return rc;
+}
+
 int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
 		  struct kr_topo *t, struct kr_diag *d, int rc_whole)
 {
 	uint32_t *parent = malloc(((size_t)f->nsw + 1) * sizeof(*parent));
 	struct kr_fabric core = { 0 };
-	struct kr_topo ct, grafted;
-	struct kr_diag cd = *d;
+	struct kr_topo ct = { 0 }, grafted;
+	uint64_t score = rc_whole ? UINT64_MAX : faults(t);
 	uint32_t npeeled = parent ? peel(f, parent) : 0;
-	int rc = npeeled ? read_core(f, c, parent, &core, &ct, &cd) : KR_ETOPO;
-	bool apart = !rc && pinned_apart(f, c, parent);
+	int rc = parent ? judge(f, c, parent, &npeeled, 0, &score, &core, &ct)
+		 : KR_ENOMEM;
 
-	if (!rc && (ct.nmissing_sw || ct.nmissing_subsw) && !apart)
-		rc = fill_holes(f, c, parent, &npeeled, &core, &ct);
-	if (!rc && (!npeeled || on_subnet(f, &core, &ct, parent) ||
-		    (!rc_whole && !apart &&
-		     core_faults(&ct, npeeled) >= faults(t)))) {
-		kr_topo_free(&ct);
-		kr_fabric_free(&core);
-		rc = KR_ETOPO;
+	if (rc == KR_ETOPO) {	/* what peeling left as it was */
+		for (uint32_t v = 0; v < f->nsw; v++)
+			parent[v] = KR_NONE;
+		npeeled = peel(f, parent);
+		rc = two_homed(f, c, parent, &npeeled, &score, &core, &ct);
 	}
 	if (rc) {
 		free(parent);

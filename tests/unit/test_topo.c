@@ -1234,6 +1234,7 @@ struct pendant {
 	uint64_t guid;
 	const char *parent;
 	unsigned cables, cas;
+	const char *also;	/* NULL, or a switch of f it has a cable to */
 };
 
 /* f copied with the pendant switches pd added, into g (LIDs assigned). */
@@ -1267,6 +1268,12 @@ static void with_pendants(const struct kr_fabric *f, const struct pendant *pd,
 		}
 		for (unsigned c = 0; c < pd[i].cas; c++)
 			add_ca(b, pid[i], next[i]++, pd[i].guid + 0x100 + 16 * c);
+		if (pd[i].also) {
+			uint32_t x = truth_node_named(f, pd[i].also);
+
+			add_link(b, pid[i], next[i]++, id[x],
+				 f->nports[x] + 1 + spare[x]++);
+		}
 	}
 	assert_int_equal(kr_fb_finish(b, g, NULL), KR_OK);
 	kr_fb_free(b);
@@ -1321,7 +1328,9 @@ static void assert_proven(const struct kr_plan *p)
  * one with seven switches missing that the whole graph reads as), the
  * pendants hanging off their hosts: their LIDs are routed as the host's
  * CAs are up to the host (same ports, same SL), then down the tree, and
- * the pendants send everything else up. Both classes are proven. When a
+ * the pendants send everything else up. Both classes are proven. A leaf
+ * with a cable to each of two grid switches hangs off one of them, its
+ * other cable unused. When a
  * grid switch next to the host is gone, a leaf on one cable could fill
  * the hole as that switch with its other links down, and is read so,
  * unless the coordinates cache written before places the grid and not
@@ -1336,22 +1345,25 @@ static void assert_proven(const struct kr_plan *p)
 static void test_pendant_switches(void **state)
 {
 	static const struct pendant torus_pd[3] = {
-		{ "leaf", 0x6000, "switch(1,2)", 2, 2 },
-		{ "leaf2", 0x6200, "leaf", 1, 1 },
-		{ "mgmt", 0x6400, "switch(3,3)", 1, 0 },
+		{ "leaf", 0x6000, "switch(1,2)", 2, 2, NULL },
+		{ "leaf2", 0x6200, "leaf", 1, 1, NULL },
+		{ "mgmt", 0x6400, "switch(3,3)", 1, 0, NULL },
+	};
+	static const struct pendant two_homes[1] = {
+		{ "leaf", 0x6000, "switch(0,0)", 1, 2, "switch(2,2)" },
 	};
 	static const struct pendant one_leaf[1] = {
-		{ "leaf", 0x6000, "switch(1,2)", 1, 2 },
+		{ "leaf", 0x6000, "switch(1,2)", 1, 2, NULL },
 	};
 	static const struct pendant ring_pd[1] = {
-		{ "leaf", 0x6000, "switch(3)", 1, 2 },
+		{ "leaf", 0x6000, "switch(3)", 1, 2, NULL },
 	};
 	static const struct pendant sub_pd[2] = {
-		{ "leaf", 0x6000, "router(1,5)", 1, 2 },
-		{ "leaf", 0x6000, "sw0(*,0)e1o0", 1, 2 },
+		{ "leaf", 0x6000, "router(1,5)", 1, 2, NULL },
+		{ "leaf", 0x6000, "sw0(*,0)e1o0", 1, 2, NULL },
 	};
 	static const struct pendant kns_pd[1] = {
-		{ "leaf", 0x6000, "router(0,0)", 1, 2 },
+		{ "leaf", 0x6000, "router(0,0)", 1, 2, NULL },
 	};
 	char cache[] = "/tmp/kr-test-pendant-XXXXXX";
 	struct kr_fabric_builder *b;
@@ -1361,7 +1373,7 @@ static void test_pendant_switches(void **state)
 	struct tc_truth tr, tr2;
 	struct kr_plan p;
 	struct kr_conf c;
-	uint32_t host, leaf, leaf2, cut = KR_NONE;
+	uint32_t host, leaf, leaf2, cut = KR_NONE, stray;
 	unsigned lid2, host_lid;
 
 	(void)state;
@@ -1411,6 +1423,33 @@ static void test_pendant_switches(void **state)
 								 host_lid),
 					     p.topo.sw_parent[sw]));
 	}
+	kr_plan_free(&p);
+	kr_fabric_free(&g);
+
+	/* a leaf with a cable to each of two switches: it hangs off the one
+	 * of lower GUID, and no entry takes the other cable */
+	with_pendants(&f, two_homes, 1, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, &d), KR_OK);
+	assert_int_equal(p.topo.npos, 16);
+	assert_int_equal(p.topo.npendant, 1);
+	leaf = truth_node_named(&g, "leaf");
+	assert_int_equal(p.topo.sw_parent[leaf],
+			 truth_node_named(&g, "switch(0,0)"));
+	assert_non_null(strstr(p.topo.report, "its cables to other switches "
+			       "are not used"));
+	stray = kr_port(&g, leaf, 4);	/* cable up, CAs, then the other */
+	assert_true(g.peer[stray] >= 0);
+	assert_int_equal(p.topo.port_dir[stray], KR_DIR_NONE);
+	assert_int_equal(p.topo.port_dir[g.peer[stray]], KR_DIR_NONE);
+	for (uint32_t sw = 0; sw < g.nsw; sw++)
+		for (unsigned lid = 1; lid <= g.max_lid; lid++) {
+			unsigned out = kr_lft_port(&p.tables, sw, lid);
+
+			assert_false(sw == leaf && out == 4);
+			assert_false(out && kr_port(&g, sw, out) ==
+				     (uint32_t)g.peer[stray]);
+		}
+	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
 
