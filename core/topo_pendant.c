@@ -612,12 +612,13 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 		     uint32_t *parent, uint32_t *npeeled, uint64_t *score,
 		     struct kr_fabric *core, struct kr_topo *ct)
 {
-	uint32_t *deg = malloc(((size_t)f->nsw + 1) * sizeof(*deg));
-	uint32_t *stamp = malloc(((size_t)f->nsw + 1) * sizeof(*stamp));
+	size_t size = ((size_t)f->nsw + 1) * sizeof(uint32_t);
+	uint32_t *deg = malloc(size), *stamp = malloc(size);
+	uint32_t *before = malloc(size);
 	uint32_t cand[MAX_TWO_HOMED], ncand = 0, n4 = 0, strays = 0;
 	int rc = KR_ETOPO, taken = KR_ETOPO;
 
-	if (!deg || !stamp) {
+	if (!deg || !stamp || !before) {
 		rc = KR_ENOMEM;
 		goto out;
 	}
@@ -642,12 +643,13 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 			    (up == KR_NONE || f->guid[u] < f->guid[up]))
 				up = u;
 		}
+		memcpy(before, parent, size);	/* judge may un-peel some */
 		parent[v] = up;
 		rc = judge(f, c, parent, &n, strays + 1, score, &core2, &ct2);
 		if (rc == KR_ENOMEM)
 			goto out;
 		if (rc) {
-			parent[v] = KR_NONE;
+			memcpy(parent, before, size);
 			continue;
 		}
 		if (!taken) {
@@ -664,6 +666,7 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 out:
 	free(deg);
 	free(stamp);
+	free(before);
 	return rc;
 }
 
