@@ -45,7 +45,11 @@ if mkdir "$T/full" && unshare -m true 2>/dev/null; then
 		grep -qxE "knsroute: cannot write $T/full/r/[a-z.-]+: No space left on device" "$T/route.err" &&
 		grep -qx "knsroute: cannot write $T/full/g.net: No space left on device" "$T/gen.err" &&
 		[ "$(sort "$T/left" | tr '\n' ' ')" = ". ./out " ]
-	kr_ok $? "full disk: route --out and gen -o say so, leave nothing behind"
+	st=$?
+	# what was seen, for the log when the case fails
+	[ $st -eq 0 ] || sed 's/^/# /' "$T/route.rc" "$T/route.err" \
+		"$T/gen.rc" "$T/gen.err" "$T/left"
+	kr_ok $st "full disk: route --out and gen -o say so, leave nothing behind"
 else
 	kr_skip "no unshare -m here for a private tmpfs"
 fi
