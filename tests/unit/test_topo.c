@@ -1477,10 +1477,7 @@ static void test_pendant_switches(void **state)
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
 	unlink(cache);
-	tc_truth_free(&tr2);
-	kr_fabric_free(&h);
-	tc_truth_free(&tr);
-	kr_fabric_free(&f);
+	free_without(&f, &tr, &h, &tr2);
 
 	tc_gen(&(struct kr_gen_opts){ .family = KR_FAMILY_KNS, .ndim = 2,
 				      .k = { 3, 3 }, .p = 1 }, &f, &tr);
@@ -1501,10 +1498,7 @@ static void test_pendant_switches(void **state)
 	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
-	tc_truth_free(&tr2);
-	kr_fabric_free(&h);
-	tc_truth_free(&tr);
-	kr_fabric_free(&f);
+	free_without(&f, &tr, &h, &tr2);
 
 	/* a ring of six with a link down and a leaf on it: a tree, which
 	 * peels away whole; its longest path is read as the grid, a line,
@@ -1527,10 +1521,7 @@ static void test_pendant_switches(void **state)
 	assert_proven(&p);
 	kr_plan_free(&p);
 	kr_fabric_free(&g);
-	tc_truth_free(&tr2);
-	kr_fabric_free(&h);
-	tc_truth_free(&tr);
-	kr_fabric_free(&f);
+	free_without(&f, &tr, &h, &tr2);
 
 	/* KNS with fat-tree subnets (s = 3): a leaf on a router is routed;
 	 * on a subnet switch it is refused, as a CA there is */
