@@ -299,9 +299,10 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 }
 
 /* A switch with CAs whose only neighbour is one switch: what an admin
- * should look at when no reading fits. Either a leaf switch hanging off
- * the grid (a few hosts on their own switch), which no KNS, torus or
- * mesh has, or a grid switch whose other links are down. "" if none. */
+ * should look at when no reading fits, not even the one without such
+ * switches (topo_pendant.c). Either a leaf switch hanging off the grid
+ * (a few hosts on their own switch) or a grid switch whose other links
+ * are down. "" if none. */
 static const char *leaf_hint(const struct rctx *x, char *buf, size_t len)
 {
 	const struct tgraph *g = x->g;
@@ -311,8 +312,9 @@ static const char *leaf_hint(const struct rctx *x, char *buf, size_t len)
 		if (g->nca[v] && tg_deg(g, v) == 1) {
 			snprintf(buf, len, "; switch \"%s\" reaches the others "
 				 "only through \"%s\": a leaf switch hanging "
-				 "off the grid, which knsroute does not route, "
-				 "or a grid switch whose other links are down",
+				 "off the grid, and the rest reads as no grid "
+				 "either, or a grid switch whose other links "
+				 "are down",
 				 kr_node_name(x->f, v),
 				 kr_node_name(x->f, g->nbr[g->off[v]]));
 			break;
@@ -324,7 +326,7 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 {
 	enum kr_family fam[2];
 	char why[2][401];	/* both, with their prefixes, fit a diag */
-	char leaf[200];
+	char leaf[256];
 	unsigned nfam, i;
 	int rc = direct(x, t);
 

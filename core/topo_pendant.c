@@ -97,32 +97,42 @@ out:
 	return npeeled;
 }
 
+/* Switch neighbours of each switch, parallel cables once, loopbacks and
+ * peeled switches not at all. */
+static void switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
+			   uint32_t *deg, uint32_t *stamp)
+{
+	for (uint32_t v = 0; v < f->nsw; v++)
+		deg[v] = stamp[v] = 0;
+	for (uint32_t v = 0; v < f->nsw; v++)
+		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
+			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
+
+			if (u != v && kr_is_switch(f, u) &&
+			    parent[u] == KR_NONE && stamp[u] != v + 1) {
+				stamp[u] = v + 1;
+				deg[v]++;
+			}
+		}
+}
+
 /* A core switch for each peeled one: its parent, the neighbour it hung off
  * when peeled (KR_NONE for the core). How many were peeled. */
 static uint32_t peel(const struct kr_fabric *f, uint32_t *parent)
 {
 	uint32_t nsw = f->nsw, npeeled = 0, head = 0, tail = 0;
-	uint32_t *deg = calloc((size_t)nsw + 1, sizeof(*deg));
-	uint32_t *stamp = calloc((size_t)nsw + 1, sizeof(*stamp));
+	uint32_t *deg = malloc(((size_t)nsw + 1) * sizeof(*deg));
+	uint32_t *stamp = malloc(((size_t)nsw + 1) * sizeof(*stamp));
 	uint32_t *queue = malloc(((size_t)nsw + 1) * sizeof(*queue));
 
 	for (uint32_t v = 0; v < nsw; v++)
 		parent[v] = KR_NONE;
 	if (!deg || !stamp || !queue)
 		goto out;
-	/* switch neighbours, parallel cables once, loopbacks not at all */
-	for (uint32_t v = 0; v < nsw; v++) {
-		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
-			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
-
-			if (u != v && kr_is_switch(f, u) && stamp[u] != v + 1) {
-				stamp[u] = v + 1;
-				deg[v]++;
-			}
-		}
+	switch_degrees(f, parent, deg, stamp);
+	for (uint32_t v = 0; v < nsw; v++)
 		if (deg[v] == 1)
 			queue[tail++] = v;
-	}
 	while (head < tail) {
 		uint32_t v = queue[head++], u = KR_NONE;
 
@@ -336,10 +346,8 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 				t->port_dir[s] = KR_DIR_CA;
 				continue;
 			}
-			if (w != parent[v] && parent[w] != v) {
-				t->port_dir[f->peer[s]] = KR_DIR_NONE;
-				continue;	/* v's own end stays NONE */
-			}
+			if (w != parent[v] && parent[w] != v)
+				continue;	/* a stray: NONE at both ends */
 			t->port_dir[s] = KR_DIR_TREE;
 			if (parent[w] == KR_NONE)
 				t->port_dir[f->peer[s]] = KR_DIR_TREE;
@@ -580,25 +588,6 @@ static int judge(const struct kr_fabric *f, const struct kr_conf *c,
 	return rc;
 }
 
-/* Switch neighbours of each switch, parallel cables once, loopbacks and
- * peeled switches not at all. */
-static void switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
-			   uint32_t *deg, uint32_t *stamp)
-{
-	for (uint32_t v = 0; v < f->nsw; v++)
-		deg[v] = stamp[v] = 0;
-	for (uint32_t v = 0; v < f->nsw; v++)
-		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
-			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
-
-			if (u != v && kr_is_switch(f, u) &&
-			    parent[u] == KR_NONE && stamp[u] != v + 1) {
-				stamp[u] = v + 1;
-				deg[v]++;
-			}
-		}
-}
-
 /* Leaf switches with a cable to each of two switches (redundant uplinks)
  * reach the rest through two: no peeling finds them. Where switches have
  * four or more neighbours as a rule (tori and meshes of 2 or more
@@ -681,9 +670,7 @@ int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
 	int rc = parent ? judge(f, c, parent, &npeeled, 0, &score, &core, &ct)
 		 : KR_ENOMEM;
 
-	if (rc == KR_ETOPO) {	/* what peeling left as it was */
-		for (uint32_t v = 0; v < f->nsw; v++)
-			parent[v] = KR_NONE;
+	if (rc == KR_ETOPO) {	/* judge may have put some back */
 		npeeled = peel(f, parent);
 		rc = two_homed(f, c, parent, &npeeled, &score, &core, &ct);
 	}
