@@ -18,10 +18,7 @@ fi
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen torus --dims 3x5 --p 1 -o "$net" >/dev/null
-kr_plugin_conf "$KR_TMP/opensm.conf"
-kr_start_ibsim "$net"
-kr_start_opensm -F "$KR_TMP/opensm.conf"
-kr_wait_sm 60
+kr_plugin_up "$net"
 kr_check_rb "$KR_TMP/rb0" && kr_norm_lfts "$KR_TMP/rb0/lfts.dump" >"$KR_TMP/lft0"
 kr_ok $? "the whole torus: routed by knsroute, checked on the read-back"
 

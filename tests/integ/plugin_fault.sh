@@ -18,10 +18,7 @@ fi
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen torus --dims 4x4 --p 1 -o "$net"
-kr_plugin_conf "$KR_TMP/opensm.conf"
-kr_start_ibsim "$net"
-kr_start_opensm -F "$KR_TMP/opensm.conf"
-kr_wait_sm 60
+kr_plugin_up "$net"
 grep -q "knsroute: sweep 1:" "$KR_OSM_LOG"
 kr_ok $? "the intact torus is routed by knsroute"
 

@@ -28,10 +28,7 @@ host=$(awk '/^Switch/ { if (n == 3) exit; n = 0; low = 999 }
 				     if (p < low) { low = p; name = $2 } }
 	    END { sub(/\[1\]$/, "", name); gsub(/"/, "", name); print name }' "$net")
 ncas=$(grep -c '^Ca' "$net")
-kr_plugin_conf "$KR_TMP/opensm.conf"
-kr_start_ibsim "$net"
-kr_start_opensm -F "$KR_TMP/opensm.conf"
-kr_wait_sm 60
+kr_plugin_up "$net"
 kr_ok $? "opensm with knsroute brings the subnet up"
 
 kr_snapshot "$KR_TMP/s1"

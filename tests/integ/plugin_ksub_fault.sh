@@ -16,10 +16,7 @@ fi
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen kns --k 8 --n 2 --p 1 --radix 4 -o "$net"
-kr_plugin_conf "$KR_TMP/opensm.conf"
-kr_start_ibsim "$net"
-kr_start_opensm -F "$KR_TMP/opensm.conf"
-kr_wait_sm 90
+kr_plugin_up "$net" 90
 grep -q "knsroute: sweep 1: KNS 8-ary 2-direct 3-indirect" "$KR_OSM_LOG" &&
 	kr_check_rb "$KR_TMP/rb0"
 ok=$?

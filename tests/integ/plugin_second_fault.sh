@@ -25,10 +25,7 @@ fi
 
 net="$KR_TMP/fabric.net"
 "$KR_CLI" gen kns --k 4 --n 2 --p 1 -o "$net"
-kr_plugin_conf "$KR_TMP/opensm.conf"
-kr_start_ibsim "$net"
-kr_start_opensm -F "$KR_TMP/opensm.conf"
-kr_wait_sm 60
+kr_plugin_up "$net"
 kr_ok $? "opensm with knsroute brings the subnet up"
 
 # fault N: the sweep that repairs N faults, read back and normalised

@@ -7,6 +7,14 @@
 #   kr_plugin_conf FILE [LINE...]
 #                        an opensm.conf as an admin writes it (load the
 #                        plugin, knsroute then minhop, QoS on) plus LINEs
+#   kr_plugin_up NET [SECONDS]
+#                        ibsim on NET, opensm with KR_TMP/opensm.conf
+#                        (kr_plugin_conf), wait for SUBNET UP (def. 60 s)
+#   kr_first_sweep_routed DESC
+#                        status 0 when the log says sweep 1 read DESC (a
+#                        prefix of the fabric's description), knsroute did
+#                        not step aside (no ERR KR02) and configured its
+#                        tables
 #
 #   kr_readback DIR      `knsroute capture DIR` against this test's
 #                        simulator: DIR/topology.net, lfts.dump, sl2vl.dump,
@@ -55,6 +63,19 @@ kr_plugin_conf() {
 	shift
 	printf '%s\n' "event_plugin_name knsroute" "routing_engine knsroute,minhop" \
 		"qos TRUE" "$@" >"$file"
+}
+
+kr_plugin_up() {
+	kr_plugin_conf "$KR_TMP/opensm.conf"
+	kr_start_ibsim "$1"
+	kr_start_opensm -F "$KR_TMP/opensm.conf"
+	kr_wait_sm "${2:-60}"
+}
+
+kr_first_sweep_routed() {
+	grep -qF "knsroute: sweep 1: $1" "$KR_OSM_LOG" &&
+		! grep -q "ERR KR02" "$KR_OSM_LOG" &&
+		grep -q "knsroute tables configured on all switches" "$KR_OSM_LOG"
 }
 
 # "LID PORT" for every linked switch port, "LID 0" for switch management
