@@ -253,12 +253,26 @@ int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 
 /* The " %-2u" of every SL of a map, kept for the maps met last (hashed
  * into 64 places): a fabric has few distinct maps and a line for every
- * (in, out) port pair of every switch. */
+ * (in, out) port pair of every switch. With the "%-3u " of every port
+ * number, a line is four copies. */
 struct map_texts {
 	uint64_t map[64];
 	bool valid[64];
 	char text[64][3 * KR_NSL];
+	char port[256][4];
 };
+
+static struct map_texts *map_texts_new(void)
+{
+	struct map_texts *m = calloc(1, sizeof(*m));
+
+	for (unsigned p = 0; m && p < 256; p++) {
+		char *end = kr_fmt_u(m->port[p], p);
+
+		memset(end, ' ', (size_t)(m->port[p] + 4 - end));
+	}
+	return m;
+}
 
 static const char *map_text(struct map_texts *m, uint64_t map)
 {
@@ -279,25 +293,18 @@ static const char *map_text(struct map_texts *m, uint64_t map)
 	return m->text[h];
 }
 
-/* "%-3u %-3u :" and the map's text, by hand. */
+/* "%-3u %-3u :" and the map's text. */
 static void write_map(struct kr_out *o, struct map_texts *m, unsigned in,
 		      unsigned outp, uint64_t map)
 {
-	char *p = kr_out_room(o, 64), *q;
+	char *q = kr_out_room(o, 9 + 3 * KR_NSL + 1);
 
-	q = kr_fmt_u(p, in);
-	while (q < p + 4)
-		*q++ = ' ';
-	p = q;
-	q = kr_fmt_u(p, outp);
-	while (q < p + 3)
-		*q++ = ' ';
-	*q++ = ' ';
-	*q++ = ':';
-	memcpy(q, map_text(m, map), 3 * KR_NSL);
-	q += 3 * KR_NSL;
-	*q++ = '\n';
-	kr_out_end(o, q);
+	memcpy(q, m->port[in], 4);
+	memcpy(q + 4, m->port[outp], 4);
+	q[8] = ':';
+	memcpy(q + 9, map_text(m, map), 3 * KR_NSL);
+	q[9 + 3 * KR_NSL] = '\n';
+	kr_out_end(o, q + 9 + 3 * KR_NSL + 1);
 }
 
 static void write_port(struct kr_out *o, struct map_texts *m,
@@ -306,6 +313,8 @@ static void write_port(struct kr_out *o, struct map_texts *m,
 {
 	uint32_t node = f->owner[slot];
 	unsigned np = f->nports[node], type = f->type[node];
+	/* the node's maps, laid out as kr_tables.h says */
+	const uint64_t *maps = t->sl2vl ? t->sl2vl + t->sl2vl_base[node] : NULL;
 
 	kr_out_str(o, types[type <= KR_ROUTER ? type : 0].name);
 	kr_out_str(o, " 0x");
@@ -323,13 +332,13 @@ static void write_port(struct kr_out *o, struct map_texts *m,
 			if (f->peer[kr_port(f, node, op)] < 0)
 				continue;
 			for (unsigned i = 0; i <= np; i++)
-				write_map(o, m, i, op,
-					  kr_tables_sl2vl(f, t, node, i, op));
+				write_map(o, m, i, op, maps ? maps[op * (np + 1) + i]
+							    : 0);
 		}
 	} else {
 		unsigned p = kr_port_num(f, slot);
 
-		write_map(o, m, 0, 0, kr_tables_sl2vl(f, t, node, p, p));
+		write_map(o, m, 0, 0, maps ? maps[p] : 0);
 	}
 	kr_out_str(o, sep_line);
 	kr_out_str(o, "\n\n");
@@ -339,7 +348,7 @@ int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 		   const struct kr_tables *t)
 {
 	uint32_t *ids = calloc((size_t)f->nport + 1, sizeof(*ids)), *order;
-	struct map_texts *m = calloc(1, sizeof(*m));
+	struct map_texts *m = map_texts_new();
 	uint32_t n = 0;
 	struct kr_out o;
 

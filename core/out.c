@@ -41,7 +41,7 @@ int kr_out_close(struct kr_out *o)
 	return ferror(o->fp) ? KR_EIO : KR_OK;
 }
 
-void kr_out_put(struct kr_out *o, const char *s, size_t len)
+void kr_out_put_long(struct kr_out *o, const char *s, size_t len)
 {
 	while (len > KR_OUT_BUF - o->n) {
 		size_t room = KR_OUT_BUF - o->n;
@@ -133,18 +133,6 @@ int kr_gather_close(struct kr_gather *g)
 	return g->failed || ferror(g->fp) ? KR_EIO : KR_OK;
 }
 
-char *kr_fmt_u(char *p, uint64_t v)
-{
-	char tmp[20], *t = tmp + sizeof(tmp);
-
-	do {
-		*--t = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
-	return p + (tmp + sizeof(tmp) - t);
-}
-
 char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -157,14 +145,4 @@ char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper)
 	for (unsigned i = n; i-- > 0; v >>= 4)
 		p[i] = digits[v & 15];
 	return p + n;
-}
-
-void kr_out_u(struct kr_out *o, uint64_t v)
-{
-	kr_out_end(o, kr_fmt_u(kr_out_room(o, 20), v));
-}
-
-void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper)
-{
-	kr_out_end(o, kr_fmt_hex(kr_out_room(o, 16 + width), v, width, upper));
 }

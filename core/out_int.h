@@ -29,8 +29,21 @@ int kr_out_open(struct kr_out *o, FILE *fp);
 int kr_out_close(struct kr_out *o);
 /* Sends buf on its way, leaving it empty. */
 void kr_out_flush(struct kr_out *o);
-/* len bytes of s, of any length. */
-void kr_out_put(struct kr_out *o, const char *s, size_t len);
+/* What kr_out_put does when buf has no room for len bytes. */
+void kr_out_put_long(struct kr_out *o, const char *s, size_t len);
+
+/* len bytes of s, of any length. Inline, as the writers' many short
+ * strings (mostly of constant length) cost their call more than their
+ * copy. */
+static inline void kr_out_put(struct kr_out *o, const char *s, size_t len)
+{
+	if (len > KR_OUT_BUF - o->n) {
+		kr_out_put_long(o, s, len);
+		return;
+	}
+	memcpy(o->buf + o->n, s, len);
+	o->n += len;
+}
 
 /* Room for need bytes (need <= KR_OUT_BUF) at the returned position;
  * kr_out_end() then says where the caller's text ended. */
@@ -60,12 +73,31 @@ static inline void kr_out_ch(struct kr_out *o, char c)
 /* Digit writers into p (room checked by the caller), returning the end.
  * Decimal as %u; hex as %0*x (at least width digits, lower case, or
  * upper case for %0*X), width 0 as %x. */
-char *kr_fmt_u(char *p, uint64_t v);
+static inline char *kr_fmt_u(char *p, uint64_t v)
+{
+	char tmp[20], *t = tmp + sizeof(tmp);
+
+	do {
+		*--t = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, t, (size_t)(tmp + sizeof(tmp) - t));
+	return p + (tmp + sizeof(tmp) - t);
+}
+
 char *kr_fmt_hex(char *p, uint64_t v, unsigned width, int upper);
 
 /* %u, and %0*x / %0*X as kr_fmt_hex. */
-void kr_out_u(struct kr_out *o, uint64_t v);
-void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width, int upper);
+static inline void kr_out_u(struct kr_out *o, uint64_t v)
+{
+	kr_out_end(o, kr_fmt_u(kr_out_room(o, 20), v));
+}
+
+static inline void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width,
+			      int upper)
+{
+	kr_out_end(o, kr_fmt_hex(kr_out_room(o, 16 + width), v, width, upper));
+}
 
 /* Output gathered from where it lies, for a writer whose text is mostly
  * ready-made (the LFT dump: every switch's block is the same lines with
