@@ -55,7 +55,8 @@ struct kr_topo {
 	uint8_t wrap[KR_MAX_DIM];	/* torus/mesh: 1 if ring */
 	uint32_t stride[KR_MAX_DIM];
 	unsigned p;			/* max CAs per router / grid switch */
-	unsigned parallel;		/* max parallel links between neighbours */
+	unsigned parallel;		/* links between neighbours, as most
+					 * pairs have them (tg_usual_mult) */
 	uint8_t strays_bridge;		/* some switch is reached only over a
 					 * cable the grid has no place for
 					 * (KR_DIR_NONE), which the up*-down*

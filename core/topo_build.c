@@ -442,8 +442,8 @@ static void count_parallel(struct bctx *b)
 {
 	const struct tgraph *g = b->x->g;
 	struct kr_topo *t = b->t;
+	uint32_t nlinks[256] = { 0 };
 
-	t->parallel = 0;
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		unsigned m = g->mult[e];
 		int dir, d = t->family == KR_FAMILY_KNS ? -1 :
@@ -452,9 +452,9 @@ static void count_parallel(struct bctx *b)
 
 		if (d >= 0 && t->k[d] == 2 && t->wrap[d])
 			m = (m + 1) / 2;	/* half each way */
-		if (m > t->parallel)
-			t->parallel = m;
+		nlinks[m < 256 ? m : 255]++;
 	}
+	t->parallel = tg_usual_mult(nlinks);
 	if (!t->parallel)
 		t->parallel = 1;
 }

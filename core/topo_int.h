@@ -36,6 +36,14 @@ struct tgraph {
 };
 
 int tg_build(const struct kr_fabric *f, struct tgraph *g);	/* KR_ENOMEM */
+
+/* How many links a neighbour pair has, as the most pairs have it: the
+ * parallel cables a grid was built with. Not the most any pair has, as
+ * one cable added beside another (more bandwidth between two switches)
+ * would then make every other pair short of one, and turn a 4x4 torus
+ * into a 2x4x2 with links missing. nlinks[m] counts the pairs with m
+ * links (1 <= m < 256); a tie goes to the larger m; 0 when none counted. */
+unsigned tg_usual_mult(const uint32_t nlinks[256]);
 /* The graph of n nodes whose node v has the neighbours raw[rawoff[v]] ..
  * raw[rawoff[v+1]-1] (a neighbour once per link; the runs get sorted);
  * g->nca is the caller's, set before. */

@@ -530,17 +530,23 @@ static int coordinates(struct tan *t, struct prime *pr)
 	struct tplace pl = { .g = g, .ng = t->ng, .pot = t->pot, .seen = t->seen,
 			     .f = t->x->f, .notes = t->x->notes,
 			     .jointly = t->x->jointly };
-	uint32_t stuck = 0;
+	uint32_t stuck = 0, (*nlinks)[256] = calloc(TOPO_MAX_PRIME,
+						     sizeof(*nlinks));
 	uint64_t npos = 1;
 	int rc, left = 0;
 
+	if (!nlinks)
+		return KR_ENOMEM;
 	memcpy(pl.ring, t->gcd, sizeof(pl.ring));
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		int h = t->cgroup[t->ecls[e]];
 
-		if (h >= 0 && g->mult[e] > pr->mult[h])
-			pr->mult[h] = g->mult[e];
+		if (h >= 0)
+			nlinks[h][g->mult[e] < 256 ? g->mult[e] : 255]++;
 	}
+	for (unsigned h = 0; h < t->ng; h++)
+		pr->mult[h] = tg_usual_mult(nlinks[h]);
+	free(nlinks);
 	memcpy(pl.mult, pr->mult, sizeof(pl.mult));
 	for (unsigned h = 0; h < t->ng; h++)
 		if (pl.ring[h] && pl.ring[h] < 3)

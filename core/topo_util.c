@@ -191,6 +191,16 @@ int tg_build(const struct kr_fabric *f, struct tgraph *g)
 	return rc;
 }
 
+unsigned tg_usual_mult(const uint32_t nlinks[256])
+{
+	unsigned best = 0;
+
+	for (unsigned m = 1; m < 256; m++)
+		if (nlinks[m] && nlinks[m] >= nlinks[best])
+			best = m;
+	return best;
+}
+
 int uf_init(struct uf *u, uint32_t n)
 {
 	u->parent = malloc(((size_t)n + 1) * sizeof(*u->parent));

@@ -824,6 +824,69 @@ static void test_ibsim_examples_refused(void **state)
 	}
 }
 
+/* A kx x ky torus, one CA a switch, with `extra` cables beside those of
+ * the first row's +x links: more bandwidth between a few neighbours. */
+static void torus_with_extra_cables(struct kr_fabric *f, unsigned kx,
+				    unsigned ky, unsigned extra)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int sw[8][8];
+	char name[32];
+
+	for (unsigned y = 0; y < ky; y++)
+		for (unsigned x = 0; x < kx; x++) {
+			snprintf(name, sizeof(name), "s%u.%u", x, y);
+			sw[x][y] = add_sw(b, name, 0x1000 + 16 * y + x, 8);
+			add_ca(b, sw[x][y], 5, 0x9000 + 16 * y + x);
+		}
+	for (unsigned y = 0; y < ky; y++)
+		for (unsigned x = 0; x < kx; x++) {
+			add_link(b, sw[x][y], 1, sw[(x + 1) % kx][y], 2);
+			add_link(b, sw[x][y], 3, sw[x][(y + 1) % ky], 4);
+		}
+	for (unsigned x = 0; x < extra; x++)
+		add_link(b, sw[x][0], 6, sw[x + 1][0], 7);
+	assert_int_equal(kr_fb_finish(b, f, NULL), KR_OK);
+	kr_fb_free(b);
+}
+
+/* Extra cables between a few neighbours are extra bandwidth, not the
+ * grid's parallel count: the torus reads as built, nothing missing, and
+ * routes and checks with them. Counting the most cables on any pair read
+ * a 4x4 with one extra as 2x4x2 with 7 links missing, a 6x6 as parallel
+ * 2 with 71 missing. */
+static void test_extra_parallel_cables(void **state)
+{
+	static const unsigned cases[][3] = { { 4, 4, 1 }, { 4, 4, 3 },
+					     { 6, 6, 1 }, { 6, 6, 5 },
+					     { 5, 3, 2 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned kx = cases[i][0], ky = cases[i][1];
+		struct kr_fabric f;
+		struct kr_plan p;
+		struct kr_conf c;
+		struct kr_diag d = { 0 };
+
+		torus_with_extra_cables(&f, kx, ky, cases[i][2]);
+		kr_conf_init(&c);
+		if (kr_plan_build(&f, &c, &p, &d))
+			fail_msg("%ux%u + %u cables: %s", kx, ky, cases[i][2],
+				 d.msg);
+		assert_int_equal(p.topo.family, KR_FAMILY_TORUS);
+		assert_int_equal(p.topo.ndim, 2);
+		assert_int_equal(p.topo.k[0] * p.topo.k[1], kx * ky);
+		assert_true(p.topo.k[0] == kx || p.topo.k[0] == ky);
+		assert_int_equal(p.topo.parallel, 1);
+		assert_int_equal(p.topo.nmissing_link, 0);
+		assert_int_equal(p.topo.nmissing_sw, 0);
+		assert_true(p.checked);
+		kr_plan_free(&p);
+		kr_fabric_free(&f);
+	}
+}
+
 static uint32_t slot_to(const struct kr_fabric *f, uint32_t sw, uint32_t nb)
 {
 	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
@@ -1811,6 +1874,7 @@ int main(void)
 		cmocka_unit_test(test_one_link_crossbar),
 		cmocka_unit_test(test_fat_tree_refused),
 		cmocka_unit_test(test_ibsim_examples_refused),
+		cmocka_unit_test(test_extra_parallel_cables),
 		cmocka_unit_test(test_twisted_torus_refused),
 		cmocka_unit_test(test_stray_links),
 		cmocka_unit_test(test_stray_link_only_way),
