@@ -1911,8 +1911,17 @@ static int run(struct repair *r, const struct kr_tables *prev, bool whole,
 	if (kr_cdg_order(&r->g) == KR_ECYCLE) {
 		char hosts[KR_DIAG_MSG / 2];
 
+		/* routes to switch LIDs share the unicast VLs without
+		 * following their code when the plan has no up*-down* VL:
+		 * the pristine tables' check then names management traffic,
+		 * and here it may be the same loop */
 		return kr_fail(d, KR_ECYCLE, 0, "the routes that survive the "
-			       "faults already close a credit loop%s",
+			       "faults already close a credit loop%s%s",
+			       r->plan->mcast_vl == KR_NONE ?
+			       ", maybe through the routes to switches, which "
+			       "this plan left no VL of their own (more VLs "
+			       "give them one, and so may fewer classes or LMC "
+			       "orders)" : "",
 			       kr_route_host_hint(r->f, r->topo, r->c, hosts,
 						  sizeof(hosts)));
 	}

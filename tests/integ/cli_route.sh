@@ -6,7 +6,7 @@
 # the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 23
+kr_plan 24
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -207,5 +207,14 @@ sed '3s/^sl 1 /sl 1 z/' "$T/r1/knsroute-tables" >"$T/bad.tables"
 "$K" route "$T/k1.net" --in-force "$T/bad.tables" --out "$T/bad2" >/dev/null 2>"$T/bad2.err"
 [ $? -eq 2 ] && grep -q "bad.tables:3: expected one SL per LID" "$T/bad2.err"
 kr_ok $? "route --in-force: a damaged tables cache names its line"
+
+# Two VLs leave a KNS with subnets no VL for the up*/down* layer: the
+# pristine tables' check names management traffic, and a fault's repair,
+# which meets the loop first, says where it may come from.
+"$K" gen kns --k 8 --n 2 --radix 4 --p 1 --fail 1 --seed 1 -o "$T/ft.net" 2>/dev/null
+"$K" route "$T/ft.net" --vls 2 --out "$T/ft" >/dev/null 2>"$T/ft.err"
+[ $? -eq 1 ] && [ ! -e "$T/ft" ] &&
+	grep -q "repair failed: the routes that survive the faults already close a credit loop, maybe through the routes to switches, which this plan left no VL of their own" "$T/ft.err"
+kr_ok $? "route: a repair that meets the management loop of a plan without its VL says so"
 
 kr_done
