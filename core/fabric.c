@@ -127,17 +127,6 @@ uint32_t kr_port_by_guid(const struct kr_fabric *f, uint64_t port_guid)
 	}
 }
 
-unsigned kr_fabric_vls(const struct kr_fabric *f, unsigned def)
-{
-	unsigned v = def;
-
-	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)	/* switches' */
-		if (f->peer[s] >= 0 && kr_is_switch(f, f->owner[f->peer[s]]) &&
-		    f->oper_vls[s] && f->oper_vls[s] < v)
-			v = f->oper_vls[s];
-	return v > 15 ? 15 : v;
-}
-
 int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d)
 {
 	uint32_t bad;

@@ -103,12 +103,6 @@ static inline uint32_t kr_port_by_lid(const struct kr_fabric *f, unsigned lid)
 
 void kr_fabric_free(struct kr_fabric *f);
 
-/* The data VLs every link between switches can carry: the least OperVLs
- * such a port reports, def when none reports one (at most 15). Links to
- * CAs do not count: their channels lie on no credit loop, so a plan folds
- * its VLs into theirs (slvl.c). */
-unsigned kr_fabric_vls(const struct kr_fabric *f, unsigned def);
-
 /* Recomputes max_lid and lid_port after LIDs changed; fails with a message
  * when two ports claim one LID or a LID is beyond the unicast range. */
 int kr_fabric_index_lids(struct kr_fabric *f, struct kr_diag *d);

@@ -160,6 +160,28 @@ static inline uint32_t kr_topo_grid_switch(const struct kr_topo *t,
 	return t->sw_host && t->sw_host[sw] != KR_NONE ? t->sw_host[sw] : sw;
 }
 
+/* Whether the link at port slot (a switch's or a CA's) has channels that
+ * lie on no credit loop: a link to a CA (a CA forwards nothing, and
+ * nothing waits for the channel into one) or of a pendant tree (packets
+ * go up a tree only from its CAs and lower links, and down it only to
+ * them). A plan folds its VLs below such a link's OperVLs (slvl.c). */
+static inline bool kr_topo_loop_free_link(const struct kr_fabric *f,
+					  const struct kr_topo *t,
+					  uint32_t slot)
+{
+	int32_t peer = f->peer[slot];
+
+	return peer >= 0 && (!kr_is_switch(f, f->owner[slot]) ||
+			     !kr_is_switch(f, f->owner[peer]) ||
+			     t->port_dir[slot] == KR_DIR_TREE);
+}
+
+/* The data VLs a plan can count on: the least OperVLs reported by a port
+ * of a link that may lie on a credit loop (kr_topo_loop_free_link: not),
+ * def when none reports one; at most 15. */
+unsigned kr_topo_vls(const struct kr_fabric *f, const struct kr_topo *t,
+		     unsigned def);
+
 const char *kr_family_name(enum kr_family fam);
 /* "x", "y", "z", then "d3", "d4", ... */
 const char *kr_dim_name(unsigned d, char *buf, size_t len);

@@ -202,7 +202,7 @@ static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
 	      (unsigned)__builtin_popcount(mcast & ((1u << codes) - 1));
 	vls = n * (rings ? 2 : 1) + xbar + detour + (!detour && mcast);
 	return sls <= KR_NSL &&
-	       vls <= kr_fabric_vls(f, kr_conf_vls(c));
+	       vls <= kr_topo_vls(f, topo, kr_conf_vls(c));
 }
 
 unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,

@@ -329,19 +329,15 @@ static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
 }
 
 /* A link to a CA may run fewer VLs than the plan's (one older HCA among
- * many): nothing waits for a CA's own channel, as a CA forwards nothing,
- * and a channel into a CA waits for nothing, so their channels lie on no
- * credit loop and any VL the link has will do. The plan's VLs wrap round
- * below its OperVLs there (VL 15, the drop, stays), and the rest of the
- * fabric keeps every VL (kr_fabric_vls counts links between switches). */
-static unsigned ca_link_vls(const struct kr_fabric *f, uint32_t slot)
+ * many), and so may a pendant tree's (an older leaf switch): their
+ * channels lie on no credit loop (kr_topo_loop_free_link), so any VL the
+ * link has will do. The plan's VLs wrap round below its OperVLs there
+ * (VL 15, the drop, stays), and the rest of the fabric keeps every VL
+ * (kr_topo_vls leaves such links out). 0: not such a link. */
+static unsigned loop_free_link_vls(const struct kr_fabric *f,
+				   const struct kr_topo *topo, uint32_t slot)
 {
-	uint32_t n = f->owner[slot];
-	int32_t peer = f->peer[slot];
-
-	if (peer < 0 || (kr_is_switch(f, n) && kr_is_switch(f, f->owner[peer])))
-		return 0;
-	return f->oper_vls[slot];
+	return kr_topo_loop_free_link(f, topo, slot) ? f->oper_vls[slot] : 0;
 }
 
 static uint64_t fold_map(uint64_t map, unsigned vls, uint16_t *mask)
@@ -399,7 +395,7 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 		for (unsigned out = 0; out <= np; out++) {
 			uint32_t slot = kr_port(f, n, out);
 			unsigned nin = kr_is_switch(f, n) ? np : 0;
-			unsigned ca_vls = ca_link_vls(f, slot);
+			unsigned link_vls = loop_free_link_vls(f, topo, slot);
 
 			for (unsigned in = 0; in <= nin; in++) {
 				uint16_t vls;
@@ -415,8 +411,8 @@ static void fill_maps(struct kr_slvl *p, const struct kr_fabric *f,
 					p->nhost += out == 0;
 				}
 
-				if (ca_vls && ca_vls < p->vls)
-					map = fold_map(map, ca_vls, &vls);
+				if (link_vls && link_vls < p->vls)
+					map = fold_map(map, link_vls, &vls);
 
 				*kr_tables_sl2vl_ref(f, t, n, in, out) = map;
 				p->vl_mask[slot] |= vls;
@@ -508,7 +504,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	/* SLs from here up are reserved: crossbar traffic, then detours */
 	unsigned top_sl = KR_NSL - xbar - p->ndetour;
 
-	p->vls = kr_fabric_vls(f, kr_conf_vls(c));
+	p->vls = kr_topo_vls(f, topo, kr_conf_vls(c));
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * leave it one (groups refused would take IPoIB down, and the SA's

@@ -155,6 +155,18 @@ const char *kr_dim_name(unsigned d, char *buf, size_t len)
 	return buf;
 }
 
+unsigned kr_topo_vls(const struct kr_fabric *f, const struct kr_topo *t,
+		     unsigned def)
+{
+	unsigned v = def;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)	/* switches' */
+		if (f->peer[s] >= 0 && !kr_topo_loop_free_link(f, t, s) &&
+		    f->oper_vls[s] && f->oper_vls[s] < v)
+			v = f->oper_vls[s];
+	return v > 15 ? 15 : v;
+}
+
 void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 		      const struct kr_topo *t)
 {

@@ -1405,6 +1405,61 @@ static void assert_proven(const struct kr_plan *p)
  * as a line with the rest hanging off.
  * Where the rest is no grid either, the refusal names the leaf and its
  * one neighbour, the first thing an admin should look at. */
+/* OperVLs 2 on every port of a pendant tree (an older leaf switch and
+ * the host's port down to it): the plan keeps the grid's VLs, folds its
+ * own below 2 on the tree's links and is proven, with no port on a VL it
+ * lacks. The same 2 on one grid link takes the plan down to 2 VLs. */
+static void test_pendant_low_vls(void **state)
+{
+	static const struct pendant pd[2] = {
+		{ "leaf", 0x6000, "switch(1,2)", 2, 2, NULL },
+		{ "leaf2", 0x6200, "leaf", 1, 1, NULL },
+	};
+	struct kr_fabric f, g;
+	struct tc_truth tr;
+	struct kr_plan p;
+	unsigned grid_vls;
+	uint32_t grid;
+
+	(void)state;
+	tc_gen(&(struct kr_gen_opts){ .family = KR_FAMILY_TORUS, .ndim = 2,
+				      .k = { 4, 4 }, .wrap = { 1, 1 }, .p = 1,
+				      .parallel = 1 }, &f, &tr);
+	with_pendants(&f, pd, 2, &g);
+	assert_int_equal(kr_plan_build(&g, NULL, &p, NULL), KR_OK);
+	grid_vls = p.slvl.vls;
+	assert_true(grid_vls > 2);
+	kr_plan_free(&p);
+	for (uint32_t s = 0; s < g.port0[g.nsw]; s++) {
+		uint32_t u = g.owner[s];
+		int32_t peer = g.peer[s];
+		bool tree = peer >= 0 && kr_is_switch(&g, g.owner[peer]) &&
+			    (truth_node_named(&g, "leaf") == u ||
+			     truth_node_named(&g, "leaf2") == u ||
+			     truth_node_named(&g, "leaf") == g.owner[peer]);
+
+		if (tree)
+			g.oper_vls[s] = 2;
+	}
+	assert_int_equal(kr_plan_build(&g, NULL, &p, NULL), KR_OK);
+	assert_int_equal(p.slvl.vls, grid_vls);
+	assert_proven(&p);
+	assert_int_equal(p.check.oper_vl_ports, 0);
+	kr_plan_free(&p);
+	grid = truth_node_named(&g, "switch(0,0)");
+	for (uint32_t s = g.port0[grid] + 1; s < g.port0[grid + 1]; s++)
+		if (g.peer[s] >= 0 && kr_is_switch(&g, g.owner[g.peer[s]])) {
+			g.oper_vls[s] = g.oper_vls[g.peer[s]] = 2;
+			break;
+		}
+	assert_int_equal(kr_plan_build(&g, NULL, &p, NULL), KR_OK);
+	assert_int_equal(p.slvl.vls, 2);
+	kr_plan_free(&p);
+	tc_truth_free(&tr);
+	kr_fabric_free(&g);
+	kr_fabric_free(&f);
+}
+
 static void test_pendant_switches(void **state)
 {
 	static const struct pendant torus_pd[3] = {
@@ -1880,6 +1935,7 @@ int main(void)
 		cmocka_unit_test(test_stray_link_only_way),
 		cmocka_unit_test(test_hosts_on_crossbars),
 		cmocka_unit_test(test_pendant_switches),
+		cmocka_unit_test(test_pendant_low_vls),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
