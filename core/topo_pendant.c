@@ -589,14 +589,86 @@ static int judge(const struct kr_fabric *f, const struct kr_conf *c,
 }
 
 /* Leaf switches with a cable to each of two switches (redundant uplinks)
- * reach the rest through two: no peeling finds them. Where switches have
- * four or more neighbours as a rule (tori and meshes of 2 or more
- * dimensions, large enough), only those and mesh corners have two; each
- * such switch (at most MAX_TWO_HOMED) in turn hangs off the neighbour of
- * lower GUID, its cable to the other left unused, and stays when the core
- * reads better than before. A KNS router of two dimensions has two
- * neighbours too, but so do most switches there: none is tried. */
+ * reach the rest through two: no peeling finds them. Nor does their
+ * degree alone: a KNS router of two dimensions, a ring's switch and a
+ * mesh corner have two neighbours as well. What sets such a leaf apart is
+ * its neighbours: grid switches with a cable more than their kind has.
+ * So the switches of two neighbours are grouped by their neighbours'
+ * degrees, and those of the rarest groups come first (at most
+ * MAX_TWO_HOMED, none from a group larger than half that): each in turn
+ * hangs off its neighbour of lower GUID, its cable to the other left
+ * unused, and stays when the core reads better than before. */
 #define MAX_TWO_HOMED 8
+
+struct two_cand {
+	uint64_t guid;
+	uint32_t v;
+	uint32_t sig;		/* its neighbours' degrees, lower first */
+	uint32_t nsig;		/* switches of two neighbours with that sig */
+};
+
+static int by_sig(const void *a, const void *b)
+{
+	const struct two_cand *x = a, *y = b;
+
+	return x->sig != y->sig ? (x->sig > y->sig) - (x->sig < y->sig)
+				: (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+static int by_rarity(const void *a, const void *b)
+{
+	const struct two_cand *x = a, *y = b;
+
+	return x->nsig != y->nsig ? (x->nsig > y->nsig) - (x->nsig < y->nsig)
+				  : (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+/* The switches of two neighbours worth trying as two-homed leaves, into
+ * cand (at most MAX_TWO_HOMED); how many. -1 when out of memory. */
+static int two_homed_candidates(const struct kr_fabric *f,
+				const uint32_t *parent, const uint32_t *deg,
+				uint32_t cand[MAX_TWO_HOMED])
+{
+	struct two_cand *c = malloc(((size_t)f->nsw + 1) * sizeof(*c));
+	uint32_t n = 0, picked = 0;
+
+	if (!c)
+		return -1;
+	for (uint32_t v = 0; v < f->nsw; v++) {
+		uint32_t nb[2] = { KR_NONE, KR_NONE }, k = 0, lo, hi;
+
+		if (parent[v] != KR_NONE || deg[v] != 2)
+			continue;
+		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
+			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
+
+			if (u != v && kr_is_switch(f, u) &&
+			    parent[u] == KR_NONE && u != nb[0] && k < 2)
+				nb[k++] = u;
+		}
+		lo = deg[nb[0]] < deg[nb[1]] ? deg[nb[0]] : deg[nb[1]];
+		hi = deg[nb[0]] < deg[nb[1]] ? deg[nb[1]] : deg[nb[0]];
+		c[n++] = (struct two_cand){ f->guid[v], v,
+					    (lo > 0xffff ? 0xffff : lo) << 16 |
+					    (hi > 0xffff ? 0xffff : hi), 0 };
+	}
+	qsort(c, n, sizeof(*c), by_sig);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && c[j].sig == c[i].sig; j++)
+			;
+		for (uint32_t m = i; m < j; m++)
+			c[m].nsig = j - i;
+	}
+	qsort(c, n, sizeof(*c), by_rarity);
+	while (picked < n && picked < MAX_TWO_HOMED &&
+	       c[picked].nsig <= MAX_TWO_HOMED / 2) {
+		cand[picked] = c[picked].v;
+		picked++;
+	}
+	free(c);
+	return (int)picked;
+}
+
 static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 		     uint32_t *parent, uint32_t *npeeled, uint64_t *score,
 		     struct kr_fabric *core, struct kr_topo *ct)
@@ -604,23 +676,20 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 	size_t size = ((size_t)f->nsw + 1) * sizeof(uint32_t);
 	uint32_t *deg = malloc(size), *stamp = malloc(size);
 	uint32_t *before = malloc(size);
-	uint32_t cand[MAX_TWO_HOMED], ncand = 0, n4 = 0, strays = 0;
-	int rc = KR_ETOPO, taken = KR_ETOPO;
+	uint32_t cand[MAX_TWO_HOMED], strays = 0;
+	int rc = KR_ETOPO, taken = KR_ETOPO, ncand;
 
 	if (!deg || !stamp || !before) {
 		rc = KR_ENOMEM;
 		goto out;
 	}
 	switch_degrees(f, parent, deg, stamp);
-	for (uint32_t v = 0; v < f->nsw; v++) {
-		n4 += deg[v] >= 4;
-		if (parent[v] == KR_NONE && deg[v] == 2 &&
-		    ncand++ < MAX_TWO_HOMED)
-			cand[ncand - 1] = v;
-	}
-	if (2 * n4 <= f->nsw || !ncand || ncand > MAX_TWO_HOMED)
+	ncand = two_homed_candidates(f, parent, deg, cand);
+	if (ncand < 0) {
+		rc = KR_ENOMEM;
 		goto out;
-	for (uint32_t i = 0; i < ncand; i++) {
+	}
+	for (int i = 0; i < ncand; i++) {
 		uint32_t v = cand[i], up = KR_NONE, n = *npeeled + 1;
 		struct kr_fabric core2;
 		struct kr_topo ct2;

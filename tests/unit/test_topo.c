@@ -1405,6 +1405,64 @@ static void assert_proven(const struct kr_plan *p)
  * as a line with the rest hanging off.
  * Where the rest is no grid either, the refusal names the leaf and its
  * one neighbour, the first thing an admin should look at. */
+/* Leaves with a cable to each of two switches where a grid switch may
+ * have two neighbours too (a ring, mesh corners, every router of a 2-D
+ * KNS): told apart by their neighbours, each a grid switch with a cable
+ * more than its kind, they hang off one, the grid reads whole, and both
+ * classes are proven. Each was refused ("runs both ways", "cannot be
+ * placed", "cannot tell the dimension of crossbar") or, on a router and a
+ * crossbar of a 4-ary KNS, read as a 5-ary one with 8 routers missing. */
+static void test_two_homed_leaves(void **state)
+{
+	static const struct {
+		struct kr_gen_opts o;
+		const char *a, *b;
+	} cases[] = {
+		{ { .family = KR_FAMILY_TORUS, .ndim = 1, .k = { 6 },
+		    .wrap = { 1 }, .p = 1, .parallel = 1 },
+		  "switch(0)", "switch(3)" },
+		{ { .family = KR_FAMILY_MESH, .ndim = 2, .k = { 3, 3 }, .p = 1,
+		    .parallel = 1 }, "switch(0,0)", "switch(2,2)" },
+		{ { .family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 1 },
+		  "router(0,0)", "router(2,1)" },
+		{ { .family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 1 },
+		  "router(0,0)", "xbar1(2,*)" },
+		{ { .family = KR_FAMILY_KNS, .ndim = 2, .k = { 4, 4 }, .p = 1 },
+		  "xbar0(*,1)", "xbar1(2,*)" },
+		{ { .family = KR_FAMILY_KNS, .ndim = 3, .k = { 3, 3, 3 }, .p = 1 },
+		  "router(0,0,0)", "router(1,2,2)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pendant pd = { "leaf", 0x6000, cases[i].a, 1, 2,
+				      cases[i].b };
+		struct kr_fabric f, g;
+		struct tc_truth tr;
+		struct kr_plan p;
+		struct kr_diag d = { 0 };
+		uint32_t leaf, a, b;
+
+		tc_gen(&cases[i].o, &f, &tr);
+		with_pendants(&f, &pd, 1, &g);
+		if (kr_plan_build(&g, NULL, &p, &d))
+			fail_msg("%s + %s: %s", cases[i].a, cases[i].b, d.msg);
+		assert_int_equal(p.topo.family, cases[i].o.family);
+		assert_int_equal(p.topo.npendant, 1);
+		assert_int_equal(p.topo.nmissing_sw + p.topo.nmissing_link, 0);
+		leaf = truth_node_named(&g, "leaf");
+		a = truth_node_named(&g, cases[i].a);
+		b = truth_node_named(&g, cases[i].b);
+		assert_int_equal(p.topo.sw_parent[leaf],
+				 g.guid[a] < g.guid[b] ? a : b);
+		assert_proven(&p);
+		kr_plan_free(&p);
+		kr_fabric_free(&g);
+		tc_truth_free(&tr);
+		kr_fabric_free(&f);
+	}
+}
+
 /* OperVLs 2 on every port of a pendant tree (an older leaf switch and
  * the host's port down to it): the plan keeps the grid's VLs, folds its
  * own below 2 on the tree's links and is proven, with no port on a VL it
@@ -1936,6 +1994,7 @@ int main(void)
 		cmocka_unit_test(test_hosts_on_crossbars),
 		cmocka_unit_test(test_pendant_switches),
 		cmocka_unit_test(test_pendant_low_vls),
+		cmocka_unit_test(test_two_homed_leaves),
 		cmocka_unit_test(test_random_graphs_refused),
 		cmocka_unit_test(test_mesh_by_hand),
 		cmocka_unit_test(test_kns_by_hand),
