@@ -594,11 +594,20 @@ static int judge(const struct kr_fabric *f, const struct kr_conf *c,
  * mesh corner have two neighbours as well. What sets such a leaf apart is
  * its neighbours: grid switches with a cable more than their kind has.
  * So the switches of two neighbours are grouped by their neighbours'
- * degrees, and those of the rarest groups come first (at most
- * MAX_TWO_HOMED, none from a group larger than half that): each in turn
- * hangs off its neighbour of lower GUID, its cable to the other left
- * unused, and stays when the core reads better than before. */
-#define MAX_TWO_HOMED 8
+ * degrees, and the rarest groups are tried, whole, while they hold at
+ * most two_homed_tries() switches: each in turn hangs off its neighbour
+ * of lower GUID, its cable to the other left unused, and stays when the
+ * core reads better than before. */
+
+/* Each try reads the core anew: at least 8 of them, more while they come
+ * to 4096 switches read (a small fabric with faults has many small groups
+ * of switches alike). */
+static uint32_t two_homed_tries(const struct kr_fabric *f)
+{
+	uint32_t by_work = 4096 / (f->nsw ? f->nsw : 1);
+
+	return by_work > 8 ? by_work : 8;
+}
 
 struct two_cand {
 	uint64_t guid;
@@ -624,10 +633,10 @@ static int by_rarity(const void *a, const void *b)
 }
 
 /* The switches of two neighbours worth trying as two-homed leaves, into
- * cand (at most MAX_TWO_HOMED); how many. -1 when out of memory. */
+ * cand (room for two_homed_tries()); how many. -1 when out of memory. */
 static int two_homed_candidates(const struct kr_fabric *f,
 				const uint32_t *parent, const uint32_t *deg,
-				uint32_t cand[MAX_TWO_HOMED])
+				uint32_t *cand)
 {
 	struct two_cand *c = malloc(((size_t)f->nsw + 1) * sizeof(*c));
 	uint32_t n = 0, picked = 0;
@@ -659,12 +668,12 @@ static int two_homed_candidates(const struct kr_fabric *f,
 		for (uint32_t m = i; m < j; m++)
 			c[m].nsig = j - i;
 	}
+	/* whole groups, rarest first: which of a group would be arbitrary */
 	qsort(c, n, sizeof(*c), by_rarity);
-	while (picked < n && picked < MAX_TWO_HOMED &&
-	       c[picked].nsig <= MAX_TWO_HOMED / 2) {
-		cand[picked] = c[picked].v;
-		picked++;
-	}
+	while (picked < n && picked + c[picked].nsig <= two_homed_tries(f))
+		for (uint32_t end = picked + c[picked].nsig; picked < end;
+		     picked++)
+			cand[picked] = c[picked].v;
 	free(c);
 	return (int)picked;
 }
@@ -675,11 +684,11 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 {
 	size_t size = ((size_t)f->nsw + 1) * sizeof(uint32_t);
 	uint32_t *deg = malloc(size), *stamp = malloc(size);
-	uint32_t *before = malloc(size);
-	uint32_t cand[MAX_TWO_HOMED], strays = 0;
+	uint32_t *before = malloc(size), strays = 0;
+	uint32_t *cand = malloc(two_homed_tries(f) * sizeof(*cand));
 	int rc = KR_ETOPO, taken = KR_ETOPO, ncand;
 
-	if (!deg || !stamp || !before) {
+	if (!deg || !stamp || !before || !cand) {
 		rc = KR_ENOMEM;
 		goto out;
 	}
@@ -725,6 +734,7 @@ out:
 	free(deg);
 	free(stamp);
 	free(before);
+	free(cand);
 	return rc;
 }
 
