@@ -442,7 +442,7 @@ static void count_parallel(struct bctx *b)
 {
 	const struct tgraph *g = b->x->g;
 	struct kr_topo *t = b->t;
-	uint32_t nlinks[256] = { 0 };
+	uint32_t nlinks[256] = { 0 }, more = 0;
 
 	for (uint32_t e = 0; e < g->nedge; e++) {
 		unsigned m = g->mult[e];
@@ -457,6 +457,13 @@ static void count_parallel(struct bctx *b)
 	t->parallel = tg_usual_mult(nlinks);
 	if (!t->parallel)
 		t->parallel = 1;
+	for (unsigned m = t->parallel + 1; m < 256; m++)
+		more += nlinks[m];
+	if (more)
+		notes_add(b->x->notes, "%u neighbour pair%s with more links than "
+			  "the grid's %u: extra cables, routed as the others "
+			  "between the same two switches", more,
+			  more == 1 ? "" : "s", t->parallel);
 }
 
 static int add_missing(struct bctx *b, uint32_t pos, unsigned d, unsigned n)

@@ -864,6 +864,7 @@ static void test_extra_parallel_cables(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned kx = cases[i][0], ky = cases[i][1];
+		char note[96];
 		struct kr_fabric f;
 		struct kr_plan p;
 		struct kr_conf c;
@@ -881,6 +882,11 @@ static void test_extra_parallel_cables(void **state)
 		assert_int_equal(p.topo.parallel, 1);
 		assert_int_equal(p.topo.nmissing_link, 0);
 		assert_int_equal(p.topo.nmissing_sw, 0);
+		snprintf(note, sizeof(note), "%u neighbour pair%s with more "
+			 "links than the grid's 1: extra cables", cases[i][2],
+			 cases[i][2] == 1 ? "" : "s");
+		assert_non_null(p.topo.report);
+		assert_non_null(strstr(p.topo.report, note));
 		assert_true(p.checked);
 		kr_plan_free(&p);
 		kr_fabric_free(&f);
