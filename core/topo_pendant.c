@@ -624,12 +624,13 @@ static int by_sig(const void *a, const void *b)
 				: (x->guid > y->guid) - (x->guid < y->guid);
 }
 
+/* Groups kept together: rarest first, then by_sig. */
 static int by_rarity(const void *a, const void *b)
 {
 	const struct two_cand *x = a, *y = b;
 
 	return x->nsig != y->nsig ? (x->nsig > y->nsig) - (x->nsig < y->nsig)
-				  : (x->guid > y->guid) - (x->guid < y->guid);
+				  : by_sig(a, b);
 }
 
 /* The switches of two neighbours worth trying as two-homed leaves, into
