@@ -633,6 +633,16 @@ static int by_rarity(const void *a, const void *b)
 				  : by_sig(a, b);
 }
 
+/* Cables between switches. */
+static uint64_t switch_links(const struct kr_fabric *f)
+{
+	uint64_t n = 0;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)
+		n += f->peer[s] >= 0 && kr_is_switch(f, f->owner[f->peer[s]]);
+	return n / 2;
+}
+
 /* The switches of two neighbours worth trying as two-homed leaves, into
  * cand (room for two_homed_tries()); how many. -1 when out of memory. */
 static int two_homed_candidates(const struct kr_fabric *f,
@@ -703,6 +713,13 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 		uint32_t v = cand[i], up = KR_NONE, n = *npeeled + 1;
 		struct kr_fabric core2;
 		struct kr_topo ct2;
+
+		/* each leaf leaves a cable unused: as with stray cables, more
+		 * than one link in eight means the reading is wrong (three
+		 * leaves on two spines are a fat tree, not a 4-ring with a
+		 * leaf) */
+		if (8 * (uint64_t)(strays + 1) > switch_links(f))
+			break;
 
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
 			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
