@@ -633,6 +633,16 @@ static int by_rarity(const void *a, const void *b)
 				  : by_sig(a, b);
 }
 
+/* A leaf is there for its hosts: a switch of two neighbours without CAs
+ * (a fat tree's spine) is no leaf. */
+static bool has_cas(const struct kr_fabric *f, uint32_t v)
+{
+	for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
+		if (f->peer[s] >= 0 && !kr_is_switch(f, f->owner[f->peer[s]]))
+			return true;
+	return false;
+}
+
 /* Cables between switches. */
 static uint64_t switch_links(const struct kr_fabric *f)
 {
@@ -657,7 +667,7 @@ static int two_homed_candidates(const struct kr_fabric *f,
 	for (uint32_t v = 0; v < f->nsw; v++) {
 		uint32_t nb[2] = { KR_NONE, KR_NONE }, k = 0, lo, hi;
 
-		if (parent[v] != KR_NONE || deg[v] != 2)
+		if (parent[v] != KR_NONE || deg[v] != 2 || !has_cas(f, v))
 			continue;
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
 			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
@@ -697,6 +707,7 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 	uint32_t *deg = malloc(size), *stamp = malloc(size);
 	uint32_t *before = malloc(size), strays = 0;
 	uint32_t *cand = malloc(two_homed_tries(f) * sizeof(*cand));
+	uint64_t was;
 	int rc = KR_ETOPO, taken = KR_ETOPO, ncand;
 
 	if (!deg || !stamp || !before || !cand) {
@@ -730,9 +741,19 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 		}
 		memcpy(before, parent, size);	/* judge may un-peel some */
 		parent[v] = up;
+		was = *score;
 		rc = judge(f, c, parent, &n, strays + 1, score, &core2, &ct2);
 		if (rc == KR_ENOMEM)
 			goto out;
+		/* with switches missing too, small graphs fit a grid in many
+		 * ways: five leaves on three spines, one leaf hanging off, read
+		 * as a 3x3 mesh with two switches missing */
+		if (!rc && (ct2.nmissing_sw || ct2.nmissing_subsw)) {
+			kr_topo_free(&ct2);
+			kr_fabric_free(&core2);
+			*score = was;
+			rc = KR_ETOPO;
+		}
 		if (rc) {
 			memcpy(parent, before, size);
 			continue;
