@@ -899,24 +899,32 @@ static bool is_dest(const struct kr_fabric *f, unsigned lid)
 static int walk_pass(struct walk *w, bool mgmt)
 {
 	const struct kr_fabric *f = w->f;
+	unsigned loaded = 0;	/* the block in w->col, + 1; 0: none */
 	int rc = KR_OK;
 
 	for (unsigned lid = 1; !rc && !w->incr_cycle && lid <= f->max_lid; lid++) {
+		unsigned srcs;
 		bool sw;
 
-		if (lid == 1 || lid % BLOCK == 0)
-			load_block(w, lid - lid % BLOCK);
 		if (!is_dest(f, lid) || (w->only && !w->only[lid]))
 			continue;
-		w->row = w->col + (size_t)(lid % BLOCK) * f->nsw;
 		sw = kr_is_switch(f, f->owner[f->lid_port[lid]]);
 		if (!mgmt && !sw)
-			rc = one_dest(w, lid, SRC_CA);
+			srcs = SRC_CA;
 		else if (mgmt && sw)
-			rc = one_dest(w, lid, SRC_ANY);
-		else if (mgmt && (w->o->switch_sources ||
-				  w->sm_slot != KR_NONE))
-			rc = one_dest(w, lid, w->o->switch_sources ? SRC_SW : 0);
+			srcs = SRC_ANY;
+		else if (mgmt && (w->o->switch_sources || w->sm_slot != KR_NONE))
+			srcs = w->o->switch_sources ? SRC_SW : 0;
+		else
+			continue;
+		/* only blocks with a DLID of this pass: the management pass of
+		 * a large fabric walks few of them (its switches' LIDs) */
+		if (lid / BLOCK + 1 != loaded) {
+			load_block(w, lid - lid % BLOCK);
+			loaded = lid / BLOCK + 1;
+		}
+		w->row = w->col + (size_t)(lid % BLOCK) * f->nsw;
+		rc = one_dest(w, lid, srcs);
 	}
 	check_twin_flush(w);
 	return rc;
