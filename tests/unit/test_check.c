@@ -575,6 +575,27 @@ static void test_report_write(void **state)
 	assert_non_null(strstr(buf, "{\"node\": \"S0\", \"node_port\": 2, "
 				    "\"vl\": 0"));
 	free(buf);
+	/* ports grouped by their VL sets, in the order of the sets' masks
+	 * (both bytes of them: VL 15 last) */
+	static const uint16_t masks[] = { 0x3, 0x8000, 0x1, 0x101, 0x3, 0x1 };
+	assert_true(f.nport >= sizeof(masks) / sizeof(masks[0]));
+	memset(r.vl_mask, 0, f.nport * sizeof(*r.vl_mask));
+	memcpy(r.vl_mask, masks, sizeof(masks));
+	out = open_memstream(&buf, &len);
+	assert_int_equal(kr_check_report_write(out, &f, &r, 0), KR_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "ports by the VLs they send on):\n"
+				    "  {0}: 2 ports\n  {0,1}: 2 ports\n"
+				    "  {0,8}: 1 ports\n  {15}: 1 ports\n"));
+	free(buf);
+	out = open_memstream(&buf, &len);
+	assert_int_equal(kr_check_report_write(out, &f, &r, 1), KR_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "\"ports_by_vls\": [{\"vls\": [0], "
+				    "\"ports\": 2}, {\"vls\": [0,1], \"ports\": 2}, "
+				    "{\"vls\": [0,8], \"ports\": 1}, "
+				    "{\"vls\": [15], \"ports\": 1}]"));
+	free(buf);
 	kr_check_report_free(&r);
 	kr_tables_free(&t);
 	kr_fabric_free(&f);
