@@ -758,10 +758,8 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 			memcpy(parent, before, size);
 			continue;
 		}
-		if (!taken) {
-			kr_topo_free(ct);
-			kr_fabric_free(core);
-		}
+		kr_topo_free(ct);	/* the reading this one beats */
+		kr_fabric_free(core);
 		*core = core2;
 		*ct = ct2;
 		*npeeled = n;
@@ -791,6 +789,10 @@ int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
 	if (rc == KR_ETOPO) {	/* judge may have put some back */
 		npeeled = peel(f, parent);
 		rc = two_homed(f, c, parent, &npeeled, &score, &core, &ct);
+	} else if (rc == KR_OK &&	/* a two-homed leaf may read better */
+		   two_homed(f, c, parent, &npeeled, &score, &core, &ct) ==
+		   KR_ENOMEM) {
+		rc = KR_ENOMEM;
 	}
 	if (rc) {
 		free(parent);
