@@ -49,6 +49,10 @@
 #                          "leaf" (CAs leaf-ca0, leaf-ca1) on a new port of
 #                          switch HOST, "mgmt" (CA mgmt-ca0, listed first:
 #                          ibsim's SM port) off leaf
+#   kr_net_with_two_homed NET A B
+#                          print ibsim net NET with a switch "leaf" (CAs
+#                          leaf-ca0, leaf-ca1) cabled to a new port of
+#                          each of switches A and B (redundant uplinks)
 #   kr_plan N / kr_ok STATUS "what" / kr_skip "why" / kr_skip_rest "why"
 #                          TAP output; kr_ok passes when STATUS is 0;
 #                          kr_skip_rest skips every remaining planned case;
@@ -310,6 +314,25 @@ kr_skip_rest() {
 	while [ "$KR_TAP_N" -lt "$KR_TAP_PLAN" ]; do
 		kr_skip "$1"
 	done
+}
+
+kr_net_with_two_homed() {
+	local net=$1 a=$2 b=$3
+	awk -v a="$a" -v b="$b" '
+	function uplink() { printf "[%d]\t\"leaf\"[%d]\n", np, mine }
+	/^Switch\t/ { split($0, q, "\""); mine = q[2] == a ? 3 : q[2] == b ? 4 : 0
+		if (mine) { np = $2 + 1; sub(/^Switch\t[0-9]+/, "Switch\t" np)
+			    port[mine] = np } }
+	mine && /^$/ { uplink(); mine = 0 }
+	{ print }
+	END { if (mine) uplink()
+	      printf "\nswitchguid=0x7300\nSwitch\t4 \"leaf\"\n"
+	      printf "[1]\t\"leaf-ca0\"[1]\n[2]\t\"leaf-ca1\"[1]\n"
+	      printf "[3]\t\"%s\"[%d]\n[4]\t\"%s\"[%d]\n", a, port[3], b, port[4]
+	      for (i = 0; i < 2; i++)
+		      printf "\ncaguid=0x%x\nCa\t1 \"leaf-ca%d\"\n[1](%x) \t\"leaf\"[%d]\n",
+			     0x7400 + i, i, 0x7400 + i, i + 1 }
+	' "$net"
 }
 
 kr_net_with_pendants() {
