@@ -600,11 +600,12 @@ static int judge(const struct kr_fabric *f, const struct kr_conf *c,
  * core reads better than before. */
 
 /* Each try reads the core anew: at least 8 of them, more while they come
- * to 4096 switches read (a small fabric with faults has many small groups
- * of switches alike). */
+ * to 1024 switches read (a small fabric with faults has many small groups
+ * of switches alike; an 8-ary 2-D KNS with three links down, 80 switches,
+ * is recognised in 1.5 ms, and 12 tries of no avail add 2.7). */
 static uint32_t two_homed_tries(const struct kr_fabric *f)
 {
-	uint32_t by_work = 4096 / (f->nsw ? f->nsw : 1);
+	uint32_t by_work = 1024 / (f->nsw ? f->nsw : 1);
 
 	return by_work > 8 ? by_work : 8;
 }
