@@ -394,6 +394,16 @@ static uint64_t faults(const struct kr_topo *t)
 	       t->nmissing_link + t->nmissing_sublink;
 }
 
+/* Links from switch v to CAs. */
+static uint32_t ca_links(const struct kr_fabric *f, uint32_t v)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
+		n += f->peer[s] >= 0 && !kr_is_switch(f, f->owner[f->peer[s]]);
+	return n;
+}
+
 /* Appends a line per pendant switch to t->report. */
 static void note_pendants(const struct kr_fabric *f, struct kr_topo *t)
 {
@@ -402,19 +412,16 @@ static void note_pendants(const struct kr_fabric *f, struct kr_topo *t)
 	char *r;
 
 	for (uint32_t v = 0; v < f->nsw; v++) {
-		uint32_t cas = 0, strays = 0;
+		uint32_t strays = 0;
 
 		if (t->sw_parent[v] == KR_NONE)
 			continue;
-		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
-			cas += f->peer[s] >= 0 &&
-			       !kr_is_switch(f, f->owner[f->peer[s]]);
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
 			strays += f->peer[s] >= 0 &&
 				  t->port_dir[s] == KR_DIR_NONE;
 		notes_add(&n, "pendant switch \"%s\" (%u CAs) hangs off \"%s\": "
 			  "a tree off grid switch \"%s\", routed through it%s",
-			  kr_node_name(f, v), cas,
+			  kr_node_name(f, v), ca_links(f, v),
 			  kr_node_name(f, t->sw_parent[v]),
 			  kr_node_name(f, t->sw_host[v]), strays ?
 			  "; its cables to other switches are not used" : "");
@@ -634,16 +641,6 @@ static int by_rarity(const void *a, const void *b)
 				  : by_sig(a, b);
 }
 
-/* A leaf is there for its hosts: a switch of two neighbours without CAs
- * (a fat tree's spine) is no leaf. */
-static bool has_cas(const struct kr_fabric *f, uint32_t v)
-{
-	for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
-		if (f->peer[s] >= 0 && !kr_is_switch(f, f->owner[f->peer[s]]))
-			return true;
-	return false;
-}
-
 /* Cables between switches. */
 static uint64_t switch_links(const struct kr_fabric *f)
 {
@@ -661,14 +658,16 @@ static int two_homed_candidates(const struct kr_fabric *f,
 				uint32_t *cand)
 {
 	struct two_cand *c = malloc(((size_t)f->nsw + 1) * sizeof(*c));
-	uint32_t n = 0, picked = 0;
+	uint32_t n = 0, picked = 0, tries = two_homed_tries(f);
 
 	if (!c)
 		return -1;
 	for (uint32_t v = 0; v < f->nsw; v++) {
 		uint32_t nb[2] = { KR_NONE, KR_NONE }, k = 0, lo, hi;
 
-		if (parent[v] != KR_NONE || deg[v] != 2 || !has_cas(f, v))
+		/* a leaf is there for its hosts: a switch without CAs (a fat
+		 * tree's spine) is none */
+		if (parent[v] != KR_NONE || deg[v] != 2 || !ca_links(f, v))
 			continue;
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
 			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
@@ -692,7 +691,7 @@ static int two_homed_candidates(const struct kr_fabric *f,
 	}
 	/* whole groups, rarest first: which of a group would be arbitrary */
 	qsort(c, n, sizeof(*c), by_rarity);
-	while (picked < n && picked + c[picked].nsig <= two_homed_tries(f))
+	while (picked < n && picked + c[picked].nsig <= tries)
 		for (uint32_t end = picked + c[picked].nsig; picked < end;
 		     picked++)
 			cand[picked] = c[picked].v;
@@ -708,6 +707,10 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 	uint32_t *deg = malloc(size), *stamp = malloc(size);
 	uint32_t *before = malloc(size), strays = 0;
 	uint32_t *cand = malloc(two_homed_tries(f) * sizeof(*cand));
+	/* each leaf leaves a cable unused: as with stray cables, more than
+	 * one link in eight means the reading is wrong (three leaves on two
+	 * spines are a fat tree, not a 4-ring with a leaf) */
+	uint64_t max_strays = switch_links(f) / 8;
 	uint64_t was;
 	int rc = KR_ETOPO, taken = KR_ETOPO, ncand;
 
@@ -726,11 +729,7 @@ static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
 		struct kr_fabric core2;
 		struct kr_topo ct2;
 
-		/* each leaf leaves a cable unused: as with stray cables, more
-		 * than one link in eight means the reading is wrong (three
-		 * leaves on two spines are a fat tree, not a 4-ring with a
-		 * leaf) */
-		if (8 * (uint64_t)(strays + 1) > switch_links(f))
+		if (strays >= max_strays)
 			break;
 
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
