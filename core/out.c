@@ -58,38 +58,36 @@ void kr_out_put_long(struct kr_out *o, const char *s, size_t len)
 
 void kr_gather_open(struct kr_gather *g, FILE *fp)
 {
-	g->fp = fp;
-	g->failed = fflush(fp) != 0;
-	g->fd = fileno(fp);
-	g->n = 0;
-	g->bytes = 0;
+	struct stat st;
+
+	*g = (struct kr_gather){ .fp = fp, .failed = fflush(fp) != 0,
+				 .fd = fileno(fp), .at = -1 };
+	if (g->fd >= 0 && !fstat(g->fd, &st) && S_ISREG(st.st_mode) &&
+	    (g->at = lseek(g->fd, 0, SEEK_CUR)) >= 0)
+		g->carry = malloc(KR_GATHER_ALIGN);	/* or unaligned */
 }
 
 void kr_gather_expect(struct kr_gather *g, uint64_t bytes)
 {
-	struct stat st;
-	off_t at;
-
-	if (g->fd < 0 || fstat(g->fd, &st) || !S_ISREG(st.st_mode) ||
-	    (at = lseek(g->fd, 0, SEEK_CUR)) < 0)
+	if (g->at < 0 || g->fd < 0)
 		return;
 	/* KEEP_SIZE: a write cut short leaves no tail of zeros */
-	(void)fallocate(g->fd, FALLOC_FL_KEEP_SIZE, at + (off_t)g->bytes,
-			(off_t)bytes);
+	if (!fallocate(g->fd, FALLOC_FL_KEEP_SIZE, g->at + (off_t)g->bytes,
+		       (off_t)bytes))
+		g->reserved = g->at + (off_t)(g->bytes + bytes);
 }
 
-/* writev() of the pending pieces, resuming after short writes; the
- * index of the first piece not (wholly) written, which a failed writev()
- * leaves to stdio, and so does every later flush: stdio then fails the
- * same way and keeps the error as the stream's (ferror), where callers
- * look for it. */
-static int gather_write(struct kr_gather *g)
+/* writev() of pieces v[0 .. n), resuming after short writes; the index of
+ * the first piece not (wholly) written, which a failed writev() leaves to
+ * stdio, and so does every later flush: stdio then fails the same way and
+ * keeps the error as the stream's (ferror), where callers look for it. */
+static int gather_write(struct kr_gather *g, int n)
 {
 	struct iovec *v = g->v;
 	int i = 0;
 
-	while (i < g->n) {
-		ssize_t done = writev(g->fd, v + i, g->n - i);
+	while (i < n) {
+		ssize_t done = writev(g->fd, v + i, n - i);
 
 		if (done < 0 && errno == EINTR)
 			continue;
@@ -97,9 +95,9 @@ static int gather_write(struct kr_gather *g)
 			g->fd = -1;
 			return i;
 		}
-		while (i < g->n && (size_t)done >= v[i].iov_len)
+		while (i < n && (size_t)done >= v[i].iov_len)
 			done -= (ssize_t)v[i++].iov_len;
-		if (i < g->n) {
+		if (i < n) {
 			v[i].iov_base = (char *)v[i].iov_base + done;
 			v[i].iov_len -= (size_t)done;
 		}
@@ -107,14 +105,68 @@ static int gather_write(struct kr_gather *g)
 	return i;
 }
 
+static void to_stdio(struct kr_gather *g, const struct iovec *p)
+{
+	if (!g->failed)
+		g->failed = fwrite(p->iov_base, 1, p->iov_len, g->fp) !=
+			    p->iov_len;
+}
+
+/* Writes all but the last keep pending bytes, which move to g->carry and
+ * stay pending (keep < KR_GATHER_ALIGN). */
+static void flush_keep(struct kr_gather *g, size_t keep)
+{
+	struct iovec *v = g->v, rest;
+	size_t cut = g->bytes - keep, sum = 0;
+	int k = 0, i, n;
+	char *to;
+
+	while (k < g->n && sum + v[k].iov_len <= cut)	/* wholly written */
+		sum += v[k++].iov_len;
+	n = k + (cut > sum);
+	if (cut > sum) {	/* piece k is cut: its tail stays */
+		rest = (struct iovec){ (char *)v[k].iov_base + (cut - sum),
+				       v[k].iov_len - (cut - sum) };
+		v[k].iov_len = cut - sum;
+	}
+	i = g->fd >= 0 ? gather_write(g, n) : 0;
+	if (i < n) {		/* stdio's turn, for all that is left */
+		for (; i < n; i++)
+			to_stdio(g, &v[i]);
+		if (cut > sum)
+			to_stdio(g, &rest);
+		for (i = n; i < g->n; i++)
+			to_stdio(g, &v[i]);
+		free(g->carry);
+		g->carry = NULL;
+		g->n = 0;
+		g->bytes = 0;
+		return;
+	}
+	if (cut > sum)
+		v[k] = rest;
+	/* memmove: the first piece kept may lie in carry already */
+	for (to = g->carry; k < g->n; k++) {
+		memmove(to, v[k].iov_base, v[k].iov_len);
+		to += v[k].iov_len;
+	}
+	g->at += (off_t)cut;
+	g->bytes = keep;
+	g->n = keep > 0;
+	v[0] = (struct iovec){ g->carry, keep };
+}
+
 void kr_gather_flush(struct kr_gather *g)
 {
-	for (int i = g->fd >= 0 ? gather_write(g) : 0; i < g->n && !g->failed;
-	     i++)
-		g->failed = fwrite(g->v[i].iov_base, 1, g->v[i].iov_len,
-				   g->fp) != g->v[i].iov_len;
-	g->n = 0;
-	g->bytes = 0;
+	size_t keep = 0;
+
+	/* to the last boundary after v[0]'s place, else nothing written */
+	if (g->carry) {
+		keep = (size_t)((g->at + (off_t)g->bytes) % KR_GATHER_ALIGN);
+		if (keep > g->bytes)
+			keep = g->bytes;
+	}
+	flush_keep(g, keep);
 }
 
 void kr_gather_add(struct kr_gather *g, const void *p, size_t len)
@@ -129,7 +181,17 @@ void kr_gather_add(struct kr_gather *g, const void *p, size_t len)
 
 int kr_gather_close(struct kr_gather *g)
 {
-	kr_gather_flush(g);
+	off_t end;
+
+	flush_keep(g, 0);
+	free(g->carry);
+	g->carry = NULL;
+	/* blocks reserved past the end stay the file's until a truncate,
+	 * even one to the size it has (ext4) */
+	if (g->reserved && g->fd >= 0 &&
+	    (end = lseek(g->fd, 0, SEEK_CUR)) >= 0 && end < g->reserved &&
+	    ftruncate(g->fd, end))
+		g->failed = 1;
 	return g->failed || ferror(g->fp) ? KR_EIO : KR_OK;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 /* Bytes handed to fwrite() at a time. Small enough to come from the heap
@@ -108,33 +109,45 @@ static inline void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width,
  * other ports): pieces are handed to the kernel about KR_GATHER_BYTES at
  * a time by writev(), without a copy. A write() costs the kernel a few
  * microseconds whatever its size, so a file written in ~100 KB pieces
- * costs it half as much again as one written in 1 MiB pieces. Streams
- * without a file descriptor (memory streams) get each piece by fwrite(). */
+ * costs it half as much again as one written in 1 MiB pieces. Into a
+ * regular file every write but the last ends at a multiple of
+ * KR_GATHER_ALIGN, the bytes after it copied aside for the next one:
+ * ext4 takes such writes into larger page-cache folios, and 55 MB in
+ * writes of about 1.4 MB cost it 7.7 ms instead of 8.2. Streams without a
+ * file descriptor (memory streams) get each piece by fwrite(). */
 #define KR_GATHER_BYTES (1u << 20)
 #define KR_GATHER_IOV 256
+#define KR_GATHER_ALIGN (1u << 16)
 struct kr_gather {
 	FILE *fp;
 	int fd;			/* fp's, -1: none, or stdio's turn */
 	int failed;		/* stdio failed: ferror(fp), errno */
 	int n;
 	size_t bytes;		/* in v[0 .. n) */
+	off_t at;		/* where v[0] goes in a regular file, else -1 */
+	off_t reserved;		/* kr_gather_expect's end, 0: none */
+	char *carry;		/* [KR_GATHER_ALIGN] the bytes a write left
+				 * for the next; NULL: writes unaligned */
 	struct iovec v[KR_GATHER_IOV];
 };
 
 /* Starts after what fp holds (flushed first). */
 void kr_gather_open(struct kr_gather *g, FILE *fp);
-/* Tells a regular file that bytes more will come, so that the file system
- * allocates them in one go: a large write then costs the kernel about a
- * quarter less (ext4's per-page delayed allocation). A hint: ignored
- * where it cannot be taken (not a regular file, no space, no support),
- * and the file's size stays what is written. */
+/* Tells a regular file that at most bytes more will come, so that the
+ * file system allocates them in one go: a large write then costs the
+ * kernel about a quarter less (ext4's per-page delayed allocation). A
+ * hint: ignored where it cannot be taken (not a regular file, no space,
+ * no support); the file's size stays what is written, and
+ * kr_gather_close gives back what was reserved past it. */
 void kr_gather_expect(struct kr_gather *g, uint64_t bytes);
 /* len bytes at p, which must stay as they are until the next flush (a
  * full batch flushes by itself). */
 void kr_gather_add(struct kr_gather *g, const void *p, size_t len);
-/* Writes what is pending. */
+/* Writes what is pending, but for up to KR_GATHER_ALIGN - 1 bytes it
+ * copies aside: the pieces added so far may change after it. */
 void kr_gather_flush(struct kr_gather *g);
-/* Flushes; KR_OK, or KR_EIO with errno (or ferror(fp)) saying why. */
+/* Writes what is pending and frees what the gather holds; KR_OK, or
+ * KR_EIO with errno (or ferror(fp)) saying why. */
 int kr_gather_close(struct kr_gather *g);
 
 #endif
