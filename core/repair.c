@@ -1657,6 +1657,38 @@ static int by_dlid(const void *a, const void *b)
 	return (x->slid > y->slid) - (x->slid < y->slid);
 }
 
+/* Whether switch sw's row has an entry for every destination (dest[lid]
+ * 0xff, else 0) and sends only to linked ports. The first, 8 LIDs at a
+ * time: an entry and its mask AND to 0xff only where a destination has
+ * none (KR_NO_PORT); a byte of ~that is zero then. */
+static bool row_live(const struct kr_fabric *f, const uint8_t *row,
+		     const uint8_t *dest, size_t stride, uint32_t sw)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t holes = 0, e, m;
+	bool sends[256] = { false };
+	size_t lid = 0;
+
+	for (; lid + 8 <= stride; lid += 8) {
+		memcpy(&e, row + lid, 8);
+		memcpy(&m, dest + lid, 8);
+		e = ~(e & m);
+		holes |= (e - ones) & ~e & highs;
+	}
+	for (; lid < stride; lid++)
+		holes |= (row[lid] & dest[lid]) == KR_NO_PORT;
+	if (holes)
+		return false;
+	for (lid = 1; lid < stride; lid++)
+		sends[row[lid]] = true;
+	/* port 0: the switch's own LID */
+	for (unsigned p = 1; p < KR_NO_PORT; p++)
+		if (sends[p] && (p > f->nports[sw] ||
+				 f->peer[f->port0[sw] + p] < 0))
+			return false;
+	return true;
+}
+
 /* Whether every destination has an entry at every switch and every port
  * an entry sends to is linked: then no fault cut a route (kr_route made
  * them for this fabric's links, leaving out those it lacks, or for a
@@ -1664,35 +1696,17 @@ static int by_dlid(const void *a, const void *b)
  * scan of the LFTs instead of a walk of every destination's tree. */
 static int lfts_live(const struct repair *r, bool *live)
 {
-	const struct kr_fabric *f = r->f;
 	uint8_t *dest = malloc(r->stride + 1);
 	struct rdest x;
 
 	if (!dest)
 		return KR_ENOMEM;
 	for (unsigned lid = 0; lid < r->stride; lid++)
-		dest[lid] = lid && dest_of(r, lid, &x);
+		dest[lid] = lid && dest_of(r, lid, &x) ? 0xff : 0;
 	*live = true;
-	for (uint32_t sw = 0; sw < r->nsw && *live; sw++) {
-		const uint8_t *row = r->t->lft + (size_t)sw * r->stride;
-		uint64_t used[4] = { 0 };
-
-		for (size_t lid = 1; lid < r->stride; lid++) {
-			used[row[lid] >> 6] |= 1ull << (row[lid] & 63);
-			*live &= row[lid] != KR_NO_PORT || !dest[lid];
-		}
-		used[KR_NO_PORT >> 6] &= ~(1ull << (KR_NO_PORT & 63));
-		used[0] &= ~1ull;	/* port 0: the switch's own LID */
-		for (unsigned k = 0; k < 4; k++)
-			for (uint64_t b = used[k]; b; b &= b - 1) {
-				unsigned p = k * 64 +
-					     (unsigned)__builtin_ctzll(b);
-
-				if (p > f->nports[sw] ||
-				    f->peer[f->port0[sw] + p] < 0)
-					*live = false;
-			}
-	}
+	for (uint32_t sw = 0; sw < r->nsw && *live; sw++)
+		*live = row_live(r->f, r->t->lft + (size_t)sw * r->stride,
+				 dest, r->stride, sw);
 	free(dest);
 	return KR_OK;
 }
