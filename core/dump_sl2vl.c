@@ -254,19 +254,29 @@ int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 /* The " %-2u" of every SL of a map, kept for the maps met last (hashed
  * into 64 places): a fabric has few distinct maps and a line for every
  * (in, out) port pair of every switch. With the "%-3u " of every port
- * number, a line is four copies. */
+ * number, a line is four copies. A switch's lines are kept too: switches
+ * of a grid have the same ports linked and the same maps, mostly, and
+ * the next such switch copies them whole. */
+#define MAP_LINE (9 + 3 * KR_NSL + 1)	/* "%-3u %-3u :" map "\n" */
 struct map_texts {
 	uint64_t map[64];
 	bool valid[64];
 	char text[64][3 * KR_NSL];
 	char port[256][4];
+	char body[256 * 256 * MAP_LINE];	/* the last switch's lines */
+	size_t body_len;
+	uint32_t body_node;	/* whose, KR_NONE: none */
 };
 
 static struct map_texts *map_texts_new(void)
 {
-	struct map_texts *m = calloc(1, sizeof(*m));
+	struct map_texts *m = malloc(sizeof(*m));
 
-	for (unsigned p = 0; m && p < 256; p++) {
+	if (!m)
+		return NULL;
+	memset(m->valid, 0, sizeof(m->valid));
+	m->body_node = KR_NONE;
+	for (unsigned p = 0; p < 256; p++) {
 		char *end = kr_fmt_u(m->port[p], p);
 
 		memset(end, ' ', (size_t)(m->port[p] + 4 - end));
@@ -293,18 +303,58 @@ static const char *map_text(struct map_texts *m, uint64_t map)
 	return m->text[h];
 }
 
-/* "%-3u %-3u :" and the map's text. */
-static void write_map(struct kr_out *o, struct map_texts *m, unsigned in,
-		      unsigned outp, uint64_t map)
+/* "%-3u %-3u :" and the map's text, into q; the line's end. */
+static char *fmt_map_line(char *q, struct map_texts *m, unsigned in,
+			  unsigned outp, uint64_t map)
 {
-	char *q = kr_out_room(o, 9 + 3 * KR_NSL + 1);
-
 	memcpy(q, m->port[in], 4);
 	memcpy(q + 4, m->port[outp], 4);
 	q[8] = ':';
 	memcpy(q + 9, map_text(m, map), 3 * KR_NSL);
-	q[9 + 3 * KR_NSL] = '\n';
-	kr_out_end(o, q + 9 + 3 * KR_NSL + 1);
+	q[MAP_LINE - 1] = '\n';
+	return q + MAP_LINE;
+}
+
+/* Whether switch b has the ports of switch a linked and a's maps. */
+static bool same_switch_lines(const struct kr_fabric *f,
+			      const struct kr_tables *t, uint32_t a,
+			      uint32_t b)
+{
+	unsigned np = f->nports[a];
+
+	if (f->nports[b] != np)
+		return false;
+	for (unsigned p = 0; p <= np; p++)
+		if ((f->peer[kr_port(f, a, p)] < 0) !=
+		    (f->peer[kr_port(f, b, p)] < 0))
+			return false;
+	return !t->sl2vl ||
+	       !memcmp(t->sl2vl + t->sl2vl_base[a], t->sl2vl + t->sl2vl_base[b],
+		       (size_t)(np + 1) * (np + 1) * sizeof(*t->sl2vl));
+}
+
+/* Switch node's map lines, an (in, out) pair each for its linked out
+ * ports, into m->body (unless they are there already). */
+static void switch_lines(struct map_texts *m, const struct kr_fabric *f,
+			 const struct kr_tables *t, uint32_t node)
+{
+	unsigned np = f->nports[node];
+	/* the node's maps, laid out as kr_tables.h says */
+	const uint64_t *maps = t->sl2vl ? t->sl2vl + t->sl2vl_base[node] : NULL;
+	char *q = m->body;
+
+	if (m->body_node != KR_NONE &&
+	    same_switch_lines(f, t, m->body_node, node))
+		return;
+	for (unsigned op = 0; op <= np; op++) {
+		if (f->peer[kr_port(f, node, op)] < 0)
+			continue;
+		for (unsigned i = 0; i <= np; i++)
+			q = fmt_map_line(q, m, i, op,
+					 maps ? maps[op * (np + 1) + i] : 0);
+	}
+	m->body_len = (size_t)(q - m->body);
+	m->body_node = node;
 }
 
 static void write_port(struct kr_out *o, struct map_texts *m,
@@ -312,9 +362,7 @@ static void write_port(struct kr_out *o, struct map_texts *m,
 		       uint32_t slot)
 {
 	uint32_t node = f->owner[slot];
-	unsigned np = f->nports[node], type = f->type[node];
-	/* the node's maps, laid out as kr_tables.h says */
-	const uint64_t *maps = t->sl2vl ? t->sl2vl + t->sl2vl_base[node] : NULL;
+	unsigned type = f->type[node];
 
 	kr_out_str(o, types[type <= KR_ROUTER ? type : 0].name);
 	kr_out_str(o, " 0x");
@@ -328,17 +376,14 @@ static void write_port(struct kr_out *o, struct map_texts *m,
 	kr_out_str(o, sep_line);
 	kr_out_ch(o, '\n');
 	if (kr_is_switch(f, node)) {
-		for (unsigned op = 0; op <= np; op++) {
-			if (f->peer[kr_port(f, node, op)] < 0)
-				continue;
-			for (unsigned i = 0; i <= np; i++)
-				write_map(o, m, i, op, maps ? maps[op * (np + 1) + i]
-							    : 0);
-		}
+		switch_lines(m, f, t, node);
+		kr_out_put(o, m->body, m->body_len);
 	} else {
 		unsigned p = kr_port_num(f, slot);
+		uint64_t map = t->sl2vl ? t->sl2vl[t->sl2vl_base[node] + p] : 0;
 
-		write_map(o, m, 0, 0, maps ? maps[p] : 0);
+		kr_out_end(o, fmt_map_line(kr_out_room(o, MAP_LINE), m, 0, 0,
+					   map));
 	}
 	kr_out_str(o, sep_line);
 	kr_out_str(o, "\n\n");
