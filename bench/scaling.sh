@@ -52,7 +52,7 @@ cases=(
 [ "$big" = 1 ] && cases+=("torus 16x16x16 p8|torus --dims 16x16x16 --p 8")
 
 # timed OUT CMD...: runs CMD, leaves "wall user sys maxrss_kB" in OUT,
-# in milliseconds' detail (GNU time's are hundredths of a second): the
+# in microseconds' detail (GNU time's are hundredths of a second): the
 # least wall time of the runs so far, and the user, sys and peak of the run
 # of least CPU time. Fails as CMD does.
 timed() {
@@ -82,13 +82,17 @@ if old is not None:
         run[1:] = old[1:]
     run[0] = min(run[0], old[0])
 with open(out, "w") as f:
-    f.write("%.3f %.3f %.3f %d\n" % tuple(run))
+    f.write("%.6f %.6f %.6f %d\n" % tuple(run))
 sys.exit(os.waitstatus_to_exitcode(status))
 PY
 }
 
-# cpu FILE: user + sys seconds of a timed file.
-cpu() { awk '{ printf "%.3f", $2 + $3 }' "$1"; }
+# cpu FILE: user + sys seconds of a timed file. The ratios take these
+# and the wall times whole; the tables show them to a tenth of a
+# millisecond (sec), a 20 ms run's ratio rounded from whole milliseconds
+# being off by up to 0.08.
+cpu() { awk '{ printf "%.6f", $2 + $3 }' "$1"; }
+sec() { awk -v x="$1" 'BEGIN { printf "%.4f", x }'; }
 field() { awk -v i="$2" '{ print $i }' "$1"; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", (s > 0 ? n / s / 1e6 : 0) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
@@ -117,7 +121,7 @@ for c in "${cases[@]}"; do
 					for (i = 3; i <= NF - 3; i += 2) t += $(i + 1)
 					c = $NF }
 				/^write ms:/ { w = $3 }
-				END { printf "%.3f %.3f %.3f", t / 1000, c / 1000,
+				END { printf "%.4f %.4f %.4f", t / 1000, c / 1000,
 					     w / 1000 }' "$out/summary")
 		if [ "$rep" = 0 ]; then
 			nsw=$(grep -c '^Unicast lids' "$out/opensm-lfts.dump")
@@ -150,8 +154,8 @@ for c in "${cases[@]}"; do
 	rw=$(field "$work/route.t" 1)
 	ddw=$(field "$work/dd.t" 1)
 	read -r plan check write <<<"$phases"
-	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $rc | $rw | $plan | $check | $write | $(rate "$entries" "$rw") | $(( $(field "$work/route.t" 4) / 1024 )) | $ddc | $ddw | $(ratio "$rc" "$ddc") | $(ratio "$rw" "$ddw") |")
-	check_rows+=("| $label | $cas | $nsw | $entries | $cc | $(field "$work/check.t" 1) | $(rate "$entries" "$cc") | $(( $(field "$work/check.t" 4) / 1024 )) | $(ratio "$(( $(field "$work/check.t" 4) * 1024 ))" "$entries") | $(cpu "$work/zero.t") |")
+	route_rows+=("| $label | $cas | $nsw | $entries | $((bytes / 1000000)) | $(sec "$rc") | $(sec "$rw") | $plan | $check | $write | $(rate "$entries" "$rw") | $(( $(field "$work/route.t" 4) / 1024 )) | $(sec "$ddc") | $(sec "$ddw") | $(ratio "$rc" "$ddc") | $(ratio "$rw" "$ddw") |")
+	check_rows+=("| $label | $cas | $nsw | $entries | $(sec "$cc") | $(sec "$(field "$work/check.t" 1)") | $(rate "$entries" "$cc") | $(( $(field "$work/check.t" 4) / 1024 )) | $(ratio "$(( $(field "$work/check.t" 4) * 1024 ))" "$entries") | $(sec "$(cpu "$work/zero.t")") |")
 	rm -rf "$out"
 	echo "scaling.sh: $label done" >&2
 done
