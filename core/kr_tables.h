@@ -153,6 +153,10 @@ bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
  * SL2VL maps (all VL 0) and a dlid_sl row (all SL 0). */
 int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
 		   uint32_t stride, int with_sl2vl, int with_sl);
+/* kr_tables_init for a caller that writes every LFT entry itself: the
+ * LFT is left as malloc gives it, its pages untouched until then. */
+int kr_tables_init_unset(struct kr_tables *t, const struct kr_fabric *f,
+			 uint32_t stride, int with_sl2vl, int with_sl);
 /* Tables read from a cache (kr_tables_cache_read: no LFTs, only fixes)
  * made whole: the LFTs of routed, kr_route's tables of the same fabric,
  * with t's fixes applied. */

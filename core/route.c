@@ -1070,7 +1070,9 @@ int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 	r.norder = kr_route_norders(f, topo, c, NULL);
 	for (unsigned j = 0; j < r.norder; j++)
 		kr_route_order(topo, c, j, r.order[j]);
-	rc = kr_tables_init(t, f, stride, 1, 1);
+	/* route_row writes every entry of its row: the LFT's pages are
+	 * first touched there, by both threads */
+	rc = kr_tables_init_unset(t, f, stride, 1, 1);
 	if (!rc && c) {
 		t->sm_lid = c->sm_lid;
 		t->sm_sl = c->sm_sl;

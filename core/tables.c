@@ -93,14 +93,13 @@ bool kr_tables_pair_given(const struct kr_tables *t, unsigned slid,
 	return find_pair(t, slid, dlid) != NULL;
 }
 
-int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
-		   uint32_t stride, int with_sl2vl, int with_sl)
+int kr_tables_init_unset(struct kr_tables *t, const struct kr_fabric *f,
+			 uint32_t stride, int with_sl2vl, int with_sl)
 {
 	*t = (struct kr_tables){ .nsw = f->nsw, .stride = stride };
 	t->lft = malloc((size_t)f->nsw * stride + 1);
 	if (!t->lft)
 		return KR_ENOMEM;
-	memset(t->lft, KR_NO_PORT, (size_t)f->nsw * stride);
 	if (with_sl2vl) {
 		t->sl2vl_base = malloc((f->nnode + 1) * sizeof(*t->sl2vl_base));
 		if (!t->sl2vl_base)
@@ -121,6 +120,16 @@ int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
 oom:
 	kr_tables_free(t);
 	return KR_ENOMEM;
+}
+
+int kr_tables_init(struct kr_tables *t, const struct kr_fabric *f,
+		   uint32_t stride, int with_sl2vl, int with_sl)
+{
+	int rc = kr_tables_init_unset(t, f, stride, with_sl2vl, with_sl);
+
+	if (!rc)
+		memset(t->lft, KR_NO_PORT, (size_t)f->nsw * stride);
+	return rc;
 }
 
 int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d)
