@@ -30,11 +30,38 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* " VL:weight" of every VL of a mask, kept for the next port: a plan has
+ * a few masks, and a switch's ports of a kind mostly share theirs. */
+struct vl_list {
+	uint16_t mask;		/* 0: none yet */
+	uint8_t len;
+	char text[15 * 7];
+};
+
+static void put_vl_list(struct kr_out *o, struct vl_list *l, uint16_t mask)
+{
+	char *q = l->text;
+
+	if (l->mask != mask) {
+		for (unsigned vl = 0; vl < 15; vl++)
+			if (mask >> vl & 1) {
+				*q++ = ' ';
+				q = kr_fmt_u(q, vl);
+				*q++ = ':';
+				q = kr_fmt_u(q, VLARB_WEIGHT);
+			}
+		l->mask = mask;
+		l->len = (uint8_t)(q - l->text);
+	}
+	kr_out_put(o, l->text, l->len);
+}
+
 static int write_vlarb(FILE *out, const void *ctx)
 {
 	const struct out_ctx *c = ctx;
 	const struct kr_fabric *f = c->f;
 	const uint16_t *mask = c->p->slvl.vl_mask;
+	struct vl_list last = { .mask = 0 };
 	struct kr_out o;
 
 	if (kr_out_open(&o, out))
@@ -50,14 +77,7 @@ static int write_vlarb(FILE *out, const void *ctx)
 		kr_out_ch(&o, ' ');
 		kr_out_u(&o, kr_port_num(f, s));
 		kr_out_str(&o, " low");
-		for (unsigned vl = 0; vl < 15; vl++) {
-			if (!(mask[s] >> vl & 1))
-				continue;
-			kr_out_ch(&o, ' ');
-			kr_out_u(&o, vl);
-			kr_out_ch(&o, ':');
-			kr_out_u(&o, VLARB_WEIGHT);
-		}
+		put_vl_list(&o, &last, mask[s]);
 		kr_out_str(&o, "  # \"");
 		kr_out_str(&o, kr_node_desc(f, f->owner[s]));
 		kr_out_str(&o, "\"\n");
