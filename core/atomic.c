@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "thread_int.h"
+
 /* Where a write to a name goes. */
 struct dest {
 	char file[4200];	/* the regular file to replace or create */
@@ -346,7 +348,7 @@ static int write_gated(struct pool *p, const struct kr_dir_gate *gate)
 {
 	pthread_t th;
 	bool threaded = !any_in_place(p->dir, p->files, p->n) &&
-			!pthread_create(&th, NULL, take_files, p);
+			!kr_thread_start(&th, take_files, p);
 	int rc = gate->run(gate->arg);
 
 	if (rc)

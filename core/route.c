@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "thread_int.h"
+
 /* What a switch row needs to know about one LID. */
 struct dest {
 	uint32_t target;	/* switch, KR_NONE: LID unused */
@@ -1040,7 +1042,7 @@ static void route_all(struct router *r, uint8_t *lft, uint32_t stride,
 	}
 	lo.to = hi.from = nsw / 2;
 	hi.r = &b;
-	if (pthread_create(&th, NULL, route_rows, &hi)) {
+	if (kr_thread_start(&th, route_rows, &hi)) {
 		lo.to = nsw;
 		route_rows(&lo);
 	} else {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Routing against hand-worked tables and against independent properties:
  * delivery, minimal hops (BFS), link load, even use of parallel links. */
+#define _GNU_SOURCE	/* sched_getcpu, the affinity calls */
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 
 #include "kr.h"
+#include "thread_int.h"
 #include "truth.h"
 
 /* 3x3 torus, one CA per switch: switch s at (s % 3, s / 3), its CA has LID
@@ -553,6 +556,57 @@ static void same_but(const struct kr_fabric *g, const struct kr_plan *a,
 			 kr_lft_port(&b->tables, sw, lid));
 }
 
+/* What a thread of kr_thread_start saw when it began. */
+struct began {
+	int cpu;
+	cpu_set_t may;
+};
+
+static void *note_start(void *arg)
+{
+	struct began *b = arg;
+
+	b->cpu = sched_getcpu();
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(b->may),
+						&b->may), 0);
+	return arg;
+}
+
+static struct began start_one(void)
+{
+	struct began b;
+	pthread_t th;
+	void *ret;
+
+	assert_int_equal(kr_thread_start(&th, note_start, &b), 0);
+	assert_int_equal(pthread_join(th, &ret), 0);
+	assert_ptr_equal(ret, &b);
+	return b;
+}
+
+/* A thread of kr_thread_start runs its function and returns its value,
+ * and may run on any of its creator's CPUs once started (it starts on
+ * another one: how much sooner that makes it start is a matter of time,
+ * which bench_route and bench/scaling.sh measure); with one CPU it
+ * starts all the same. */
+static void test_thread_start(void **state)
+{
+	cpu_set_t all, one;
+	struct began b;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	b = start_one();
+	assert_true(CPU_EQUAL(&b.may, &all));
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	b = start_one();
+	assert_true(CPU_EQUAL(&b.may, &one));
+	assert_true(CPU_ISSET(b.cpu, &one));
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 /* Rows computed by two threads are the rows one thread computes: a torus
  * with parallel links (row_parallel's scratch) and a link out, a mesh with
  * LMC 1 (two dimension orders), and KNS with and without subnets, each
@@ -795,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_hops_match_walk),
 		cmocka_unit_test(test_host_down_keeps_siblings),
 		cmocka_unit_test(test_away_hosts_keep_slots),
+		cmocka_unit_test(test_thread_start),
 		cmocka_unit_test(test_rows_in_two_threads),
 	};
 
