@@ -22,20 +22,16 @@ static void *started(void *p)
 	return s.fn(s.arg);
 }
 
-/* Into other, a CPU of s->any that is not the caller's; false: none. */
-static bool other_cpu(const struct start *s, cpu_set_t *other)
+/* Into other, the CPUs of s->any but the caller's (the scheduler picks
+ * among them); false: there are none. */
+static bool other_cpus(const struct start *s, cpu_set_t *other)
 {
 	int me = sched_getcpu();
 
-	CPU_ZERO(other);
-	if (me < 0)
-		return false;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (c != me && CPU_ISSET(c, &s->any)) {
-			CPU_SET(c, other);
-			return true;
-		}
-	return false;
+	*other = s->any;
+	if (me >= 0 && me < CPU_SETSIZE)
+		CPU_CLR(me, other);
+	return me >= 0 && CPU_COUNT(other) > 0;
 }
 
 int kr_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
@@ -46,7 +42,7 @@ int kr_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
 	int rc;
 
 	if (!s || sched_getaffinity(0, sizeof(s->any), &s->any) ||
-	    !other_cpu(s, &other) || pthread_attr_init(&attr)) {
+	    !other_cpus(s, &other) || pthread_attr_init(&attr)) {
 		free(s);
 		return pthread_create(th, NULL, fn, arg);
 	}

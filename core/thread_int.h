@@ -6,12 +6,13 @@
 
 #include <pthread.h>
 
-/* pthread_create(th, NULL, fn, arg), but fn starts on another CPU than
- * the caller's when the process may use one, and may go anywhere once
- * started. Linux otherwise queues a new thread on its creator's CPU until
- * the next load balancing, which on the 2-vCPU VMs measured took 3-4 ms
- * (the scheduler tick), while the creator went on with its own half: the
- * two halves ran one after the other. 0, or pthread_create's error. */
+/* pthread_create(th, NULL, fn, arg), but fn starts on one of the
+ * process's CPUs other than the caller's, when it has one, and may go
+ * anywhere once started. Linux otherwise queued a new thread on its
+ * creator's CPU until the next load balancing, which on the 2-vCPU VM
+ * measured took 3-4 ms (the scheduler tick), while the creator went on
+ * with its own half: the two halves ran one after the other. 0, or
+ * pthread_create's error. */
 int kr_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 
 #endif
