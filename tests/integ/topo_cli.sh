@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 17
+kr_plan 19
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -100,6 +100,25 @@ grep '^0x' "$T/out" | cut -d'#' -f1 | sed 's/ *$//' | sort >"$T/a" &&
 grep '^0x' "$T/cache" | grep -v "$origin" | sed 's/ cas .*//' | sort >"$T/b" &&
 diff -u "$T/b" "$T/a" >&2
 kr_ok $? "--cache-out, then coords_cache keeps every label without the origin"
+
+# A fabric a random probe found (knsroute gen kns --k 6 --n 2 --p 1
+# --shuffle 12059, then a leaf switch cabled to two switches, one extra
+# cable, two links down), which read afresh is no grid. The coordinates
+# cache written before the faults, as the plugin keeps it, places it:
+# the KNS with its two missing links, the extra cable and the leaf. A
+# copy: route writes the cache back.
+cp "$KR_SRCDIR/tests/data/kns6_leaf.coords" "$T/k6.coords" &&
+printf 'coords_cache %s\n' "$T/k6.coords" >"$T/k6.conf" &&
+"$K" topo --conf "$T/k6.conf" "$KR_SRCDIR/tests/data/kns6_leaf_cut.net" >"$T/out" &&
+grep -q '^KNS 6-ary 2-direct 1-indirect, p=1: 36 routers, 12 crossbars, 1 pendant switch, 38 CAs$' "$T/out" &&
+grep -qx 'missing links: 2' "$T/out" &&
+grep -q '^note: 1 neighbour pair with more links' "$T/out" &&
+grep -q '^note: pendant switch "leafX"' "$T/out"
+kr_ok $? "coords_cache places a damaged KNS with a two-homed leaf and an extra cable"
+"$K" route --conf "$T/k6.conf" "$KR_SRCDIR/tests/data/kns6_leaf_cut.net" \
+	--out "$T/r6" >"$T/out" &&
+grep -q '; check passed' "$T/out" && [ -s "$T/r6/opensm-lfts.dump" ]
+kr_ok $? "... and its dry run routes it, check passed"
 
 ex=/usr/share/doc/ibsim-utils/net-examples
 if [ -d "$ex" ]; then
