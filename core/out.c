@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -119,12 +120,14 @@ static void flush_keep(struct kr_gather *g, size_t keep)
 	struct iovec *v = g->v, rest;
 	size_t cut = g->bytes - keep, sum = 0;
 	int k = 0, i, n;
+	bool split;		/* piece k is cut: its tail, rest, stays */
 	char *to;
 
 	while (k < g->n && sum + v[k].iov_len <= cut)	/* wholly written */
 		sum += v[k++].iov_len;
-	n = k + (cut > sum);
-	if (cut > sum) {	/* piece k is cut: its tail stays */
+	split = cut > sum;
+	n = k + split;
+	if (split) {
 		rest = (struct iovec){ (char *)v[k].iov_base + (cut - sum),
 				       v[k].iov_len - (cut - sum) };
 		v[k].iov_len = cut - sum;
@@ -133,7 +136,7 @@ static void flush_keep(struct kr_gather *g, size_t keep)
 	if (i < n) {		/* stdio's turn, for all that is left */
 		for (; i < n; i++)
 			to_stdio(g, &v[i]);
-		if (cut > sum)
+		if (split)
 			to_stdio(g, &rest);
 		for (i = n; i < g->n; i++)
 			to_stdio(g, &v[i]);
@@ -143,7 +146,7 @@ static void flush_keep(struct kr_gather *g, size_t keep)
 		g->bytes = 0;
 		return;
 	}
-	if (cut > sum)
+	if (split)
 		v[k] = rest;
 	/* memmove: the first piece kept may lie in carry already */
 	for (to = g->carry; k < g->n; k++) {

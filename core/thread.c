@@ -28,10 +28,11 @@ static bool other_cpus(const struct start *s, cpu_set_t *other)
 {
 	int me = sched_getcpu();
 
+	if (me < 0 || me >= CPU_SETSIZE)
+		return false;
 	*other = s->any;
-	if (me >= 0 && me < CPU_SETSIZE)
-		CPU_CLR(me, other);
-	return me >= 0 && CPU_COUNT(other) > 0;
+	CPU_CLR(me, other);
+	return CPU_COUNT(other) > 0;
 }
 
 int kr_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
