@@ -67,6 +67,10 @@ struct kr_plugin {
 	int dump_due;			/* dump_tables asked, this plan not written */
 	char tables_path[256];		/* the tables cache read or written
 					 * last; "": none yet */
+	unsigned rising;		/* ports about to run more VLs than
+					 * now (see vls_of) */
+	int rising_asked;		/* the last sweep asked for another
+					 * because of them */
 };
 
 static osm_log_t *plog(const struct kr_plugin *pl)
@@ -141,15 +145,33 @@ static int load_conf(struct kr_plugin *pl)
 	return 0;
 }
 
-static unsigned vls_of(const osm_physp_t *p)
+/* The data VLs a port runs while this sweep's tables are in force.
+ * OpenSM sets PortInfo:OperVLs after routing (its link manager), so what
+ * the port reports now is what an earlier SM, or the hardware, left
+ * there: the plan is for the value OpenSM is about to set, by OpenSM's
+ * own rule (both ends' VLCap, max_op_vls). But OpenSM programs the SL2VL
+ * maps before that, masking every VL in them with the VLs the port runs
+ * now (osm_qos.c, sl2vl_update_table): a port about to get more VLs
+ * would get its maps folded onto fewer. Such a port is planned for what
+ * it runs now, and counted in rising, so that the sweep after, with the
+ * new OperVLs in force, plans for them all. */
+static unsigned vls_of(struct kr_plugin *pl, osm_physp_t *p)
 {
-	unsigned code = ib_port_info_get_op_vls(&p->port_info);
+	unsigned now = ib_port_info_get_op_vls(&p->port_info);
+	unsigned code = osm_physp_calc_link_op_vls(&pl->osm->log,
+						   &pl->osm->subn, p, (uint8_t)now);
 
-	return code >= 5 ? 15 : code ? 1u << (code - 1) : 0;
+	if (now < 1)
+		now = 1;	/* OpenSM's own fix for non-compliant ports */
+	if (code > now) {
+		code = now;
+		pl->rising++;
+	}
+	return code >= 5 ? 15 : 1u << (code - 1);
 }
 
-static int add_node(struct kr_fabric_builder *b, osm_node_t *node,
-		    struct kr_diag *d)
+static int add_node(struct kr_plugin *pl, struct kr_fabric_builder *b,
+		    osm_node_t *node, struct kr_diag *d)
 {
 	unsigned nports = osm_node_get_num_physp(node) - 1;
 	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(node));
@@ -175,7 +197,7 @@ static int add_node(struct kr_fabric_builder *b, osm_node_t *node,
 				    ib_port_info_get_lmc(&p->port_info), 0, d);
 		if (rc)
 			return rc;
-		kr_fb_set_oper_vls(b, id, i, (uint8_t)vls_of(p));
+		kr_fb_set_oper_vls(b, id, i, (uint8_t)vls_of(pl, p));
 	}
 	return id;
 }
@@ -225,7 +247,7 @@ static int build_fabric(struct kr_plugin *pl, struct kr_fabric *f,
 
 	for (it = cl_qmap_head(tbl); !rc && it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
-		if ((rc = add_node(b, (osm_node_t *)it, d)) > 0)
+		if ((rc = add_node(pl, b, (osm_node_t *)it, d)) > 0)
 			rc = 0;
 	for (it = cl_qmap_head(tbl); !rc && it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
@@ -424,6 +446,31 @@ static void no_ucast_cache(struct kr_plugin *pl)
 		"but knsroute's routes pass through such switches\n");
 }
 
+/* Ports planned for fewer VLs than OpenSM is about to give them (vls_of):
+ * the heavy sweep OpenSM runs right after this one, at our request, plans
+ * for their new VLs. Asked for once: a port that keeps its OperVLs after
+ * OpenSM set them must not keep OpenSM sweeping. */
+static void ask_for_vls(struct kr_plugin *pl)
+{
+	if (!pl->rising) {
+		pl->rising_asked = 0;
+	} else if (!pl->rising_asked) {
+		pl->rising_asked = 1;
+		pl->osm->subn.force_heavy_sweep = TRUE;
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %u ports "
+			"are about to run more VLs than they do now, but OpenSM "
+			"programs their SL2VL maps before that, for the VLs they "
+			"run now: planned for those; another heavy sweep asked "
+			"for\n", pl->sweeps, pl->rising);
+	} else if (pl->rising_asked == 1) {
+		pl->rising_asked = 2;
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR13: knsroute: sweep %u: "
+			"%u ports still run fewer VLs than OpenSM set them to "
+			"(max_op_vls, VLCap); planned for the VLs they run\n",
+			pl->sweeps, pl->rising);
+	}
+}
+
 static int kr_build_fwd_tables(void *ctx)
 {
 	struct kr_plugin *pl = ctx;
@@ -441,12 +488,14 @@ static int kr_build_fwd_tables(void *ctx)
 	pl->valid = 0;
 	pl->full_pass = 0;
 	pl->sweeps++;
+	pl->rising = 0;
 	no_ucast_cache(pl);
 	if (load_conf(pl)) {
 		rc = -1;	/* load_conf said why */
 	} else if ((rc = build_fabric(pl, &pl->fabric, &d))) {
 		log_failure(pl, &d, "reading the subnet");
 	} else {
+		ask_for_vls(pl);
 		/* Without QoS OpenSM programs no SL2VL map and every SL rides
 		 * VL 0: plan, and so check, for exactly that. */
 		if (!pl->osm->subn.opt.qos)
