@@ -128,7 +128,7 @@ static void run(const char *dir, const char *spec)
 		clear_dir(out);
 		w0 = bench_now();
 		c0 = bench_cpu_now();
-		if (kr_plan_write_dir(out, &f, &p, &d)) {
+		if (kr_plan_write_dir(out, KR_TO_NAMED, &f, &p, &d)) {
 			fprintf(stderr, "%s: %s\n", spec, d.msg);
 			exit(1);
 		}

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Files that appear whole or not at all: written to a temporary beside
- * the file, then renamed over it. Symbolic links are followed first, so
- * that the link stays and its target is what gets replaced. A name that
- * is not a regular file (a FIFO, a device, a terminal, a socket) is
- * written in place instead: renaming would put a plain file where a
- * reader, or the system, expects that node, and nothing can make its
- * reader see all or nothing. */
+ * the file, then renamed over it. The temporary gets a name no one can
+ * guess and is created only if nothing is there (O_EXCL, O_NOFOLLOW), so
+ * a link planted beside the file cannot redirect the write.
+ *
+ * At a name the user gave (KR_TO_NAMED), symbolic links are followed
+ * first, so that the link stays and its target is what gets replaced, and
+ * a name that is not a regular file (a FIFO, a device, a terminal, a
+ * socket) is written in place instead: renaming would put a plain file
+ * where a reader, or the system, expects that node, and nothing can make
+ * its reader see all or nothing. The plugin's own files (KR_TO_OWN) live
+ * where others may create names: whatever stands at the name, link or
+ * FIFO, is replaced, never followed or opened, and a directory of files
+ * must be the caller's own. */
 #include "kr_atomic.h"
 
 #include <errno.h>
@@ -16,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,12 +79,20 @@ static int follow(const char *path, char *out, size_t size)
 	return 0;
 }
 
-static int find_dest(const char *path, struct dest *to, struct kr_diag *d)
+static int find_dest(const char *path, enum kr_write_to how, struct dest *to,
+		     struct kr_diag *d)
 {
 	struct stat st, end;
-	int exists = !stat(path, &st);
+	int exists;
 
 	*to = (struct dest){ 0 };
+	if (how == KR_TO_OWN) {
+		if (snprintf(to->file, sizeof(to->file), "%s", path) >=
+		    (int)sizeof(to->file))
+			return cannot_write(d, path, KR_EIO, ENAMETOOLONG);
+		return KR_OK;
+	}
+	exists = !stat(path, &st);
 	if (!exists && errno != ENOENT)
 		return cannot_write(d, path, KR_EIO, errno);
 	/* /dev/stdout, or any name of it: the descriptor the shell opened
@@ -100,15 +116,52 @@ static int find_dest(const char *path, struct dest *to, struct kr_diag *d)
 	return KR_OK;
 }
 
-/* "DIR/.BASE.WHAT.PID" for file DIR/BASE: on its file system, so that
- * rename() can put it in place, and hidden from a glob of DIR. */
-static int beside(char *buf, size_t size, const char *file, const char *what)
+/* A fresh "DIR/.BASE.WHAT.XXXXXXXX" for file DIR/BASE into buf, made by
+ * make(buf) (0 when made, -1 with errno): on the file's file system, so
+ * that rename() can put it in place, hidden from a glob of DIR, and with
+ * a random part, so that nothing can be planted there in advance. -1
+ * with errno when no name could be made. */
+static int beside(char *buf, size_t size, const char *file, const char *what,
+		  int (*make)(const char *name, void *arg), void *arg)
 {
 	const char *slash = strrchr(file, '/');
 	int dirlen = slash ? (int)(slash - file + 1) : 0;
+	uint32_t r;
 
-	return snprintf(buf, size, "%.*s.%s.%s.%ld", dirlen, file,
-			file + dirlen, what, (long)getpid()) >= (int)size;
+	for (int tries = 0; tries < 100; tries++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)getpid() * 2654435761u + (uint32_t)tries;
+		if (snprintf(buf, size, "%.*s.%s.%s.%08x", dirlen, file,
+			     file + dirlen, what, r) >= (int)size)
+			return errno = ENAMETOOLONG, -1;
+		if (!make(buf, arg))
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* make for beside: the temporary, opened for writing into *arg. */
+static int create_temp(const char *name, void *arg)
+{
+	int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return -1;
+	if (!(*(FILE **)arg = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(name);
+		return -1;
+	}
+	return 0;
+}
+
+/* make for beside: a hard link to the file *arg names. */
+static int link_old(const char *name, void *arg)
+{
+	return link((const char *)arg, name);
 }
 
 /* fn into out, then closes out: KR_OK, or why not (*err: the errno of a
@@ -156,27 +209,44 @@ static int write_in_place(const char *path, const struct dest *to,
 	return rc ? cannot_write(d, path, rc, err) : KR_OK;
 }
 
-int kr_write_atomic(const char *path, kr_writer_fn *fn, const void *ctx,
-		    struct kr_diag *d)
+/* Whether a directory stands at the file (as rename would find it): said
+ * before the writing, which can take long. */
+static bool dir_at(const char *file, enum kr_write_to how)
+{
+	struct stat st;
+
+	return !(how == KR_TO_OWN ? lstat(file, &st) : stat(file, &st)) &&
+	       S_ISDIR(st.st_mode);
+}
+
+/* The temporary for to->file, opened into *out. */
+static int open_temp(const char *path, const struct dest *to, char *tmp,
+		     size_t size, FILE **out, struct kr_diag *d)
+{
+	if (!beside(tmp, size, to->file, "tmp", create_temp, out))
+		return KR_OK;
+	tmp[0] = '\0';
+	if (errno == ENAMETOOLONG)
+		return kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
+	return cannot_write(d, path, KR_EIO, errno);
+}
+
+int kr_write_atomic(const char *path, enum kr_write_to how, kr_writer_fn *fn,
+		    const void *ctx, struct kr_diag *d)
 {
 	struct dest to;
-	struct stat st;
 	char tmp[4200];
 	FILE *out;
-	int rc = find_dest(path, &to, d), err;
+	int rc = find_dest(path, how, &to, d), err;
 
 	if (rc)
 		return rc;
 	if (to.in_place)
 		return write_in_place(path, &to, fn, ctx, d);
-	/* said before the writing, which can take long */
-	if (!stat(to.file, &st) && S_ISDIR(st.st_mode))
+	if (dir_at(to.file, how))
 		return cannot_write(d, path, KR_EIO, EISDIR);
-	if (beside(tmp, sizeof(tmp), to.file, "tmp"))
-		return kr_fail(d, KR_EINVAL, 0, "path too long: %s", path);
-	out = fopen(tmp, "w");
-	if (!out)
-		return cannot_write(d, path, KR_EIO, errno);
+	if ((rc = open_temp(path, &to, tmp, sizeof(tmp), &out, d)))
+		return rc;
 	rc = fill(out, fn, ctx, &err);
 	if (!rc && rename(tmp, to.file)) {
 		rc = KR_EIO;
@@ -200,27 +270,23 @@ struct slot {
 
 /* One file into its temporary s->tmp, or in place: s->rc. A temporary
  * that failed is left to the caller's clean-up, like the others. */
-static int write_one(const char *dir, const struct kr_dir_file *file,
-		     const void *ctx, struct slot *s)
+static int write_one(const char *dir, enum kr_write_to how,
+		     const struct kr_dir_file *file, const void *ctx,
+		     struct slot *s)
 {
 	char path[4200];
 	FILE *out;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file->name);
-	if ((s->rc = find_dest(path, &s->to, &s->d)))
+	if ((s->rc = find_dest(path, how, &s->to, &s->d)))
 		return s->rc;
 	if (s->to.in_place)
 		return s->rc = write_in_place(path, &s->to, file->fn, ctx,
 					      &s->d);
-	if (beside(s->tmp, sizeof(s->tmp), s->to.file, "tmp")) {
-		s->tmp[0] = '\0';
-		return s->rc = kr_fail(&s->d, KR_EINVAL, 0,
-				       "path too long: %s", path);
-	}
-	out = fopen(s->tmp, "w");
-	if (!out)
-		return s->rc = cannot_write(&s->d, path, KR_EIO, errno);
+	if ((s->rc = open_temp(path, &s->to, s->tmp, sizeof(s->tmp), &out,
+			       &s->d)))
+		return s->rc;
 	s->rc = fill(out, file->fn, ctx, &err);
 	if (s->rc)
 		s->rc = cannot_write(&s->d, path, s->rc, err);
@@ -241,9 +307,8 @@ static int keep_old(struct slot *s, const char *path, struct kr_diag *d)
 			return KR_OK;
 	} else if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;	/* link(2) would only say EPERM */
-	} else if (beside(s->old, sizeof(s->old), s->to.file, "old")) {
-		errno = ENAMETOOLONG;
-	} else if (!link(s->to.file, s->old)) {
+	} else if (!beside(s->old, sizeof(s->old), s->to.file, "old",
+			   link_old, s->to.file)) {
 		return KR_OK;
 	}
 	s->old[0] = '\0';
@@ -295,6 +360,7 @@ static int commit_temps(const char *dir, const struct kr_dir_file *files,
  * runs, a thread of their own; once it has passed, the caller's too. */
 struct pool {
 	const char *dir;
+	enum kr_write_to how;
 	const struct kr_dir_file *files;
 	size_t n;
 	const void *ctx;
@@ -319,7 +385,7 @@ static void *take_files(void *arg)
 	writing_for = &p->stop;
 	while (!atomic_load(&p->stop) &&
 	       (i = atomic_fetch_add(&p->next, 1)) < p->n)
-		if (write_one(p->dir, &p->files[i], p->ctx, &p->s[i]))
+		if (write_one(p->dir, p->how, &p->files[i], p->ctx, &p->s[i]))
 			atomic_store(&p->stop, true);
 	writing_for = NULL;
 	return NULL;
@@ -327,15 +393,15 @@ static void *take_files(void *arg)
 
 /* A file written in place cannot be taken back: none may be written
  * before the gate has passed. */
-static bool any_in_place(const char *dir, const struct kr_dir_file *files,
-			 size_t n)
+static bool any_in_place(const char *dir, enum kr_write_to how,
+			 const struct kr_dir_file *files, size_t n)
 {
 	char path[4200];
 	struct dest to;
 
 	for (size_t i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-		if (!find_dest(path, &to, NULL) && to.in_place)
+		if (!find_dest(path, how, &to, NULL) && to.in_place)
 			return true;
 	}
 	return false;
@@ -347,7 +413,7 @@ static bool any_in_place(const char *dir, const struct kr_dir_file *files,
 static int write_gated(struct pool *p, const struct kr_dir_gate *gate)
 {
 	pthread_t th;
-	bool threaded = !any_in_place(p->dir, p->files, p->n) &&
+	bool threaded = !any_in_place(p->dir, p->how, p->files, p->n) &&
 			!kr_thread_start(&th, take_files, p);
 	int rc = gate->run(gate->arg);
 
@@ -360,23 +426,49 @@ static int write_gated(struct pool *p, const struct kr_dir_gate *gate)
 	return rc;
 }
 
-int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
-		       size_t n, const void *ctx, const struct kr_dir_gate *gate,
+/* dir made (*made) or found; for KR_TO_OWN it must be a directory of
+ * this user's that no one else can write to, or what is written there
+ * could be moved or replaced under the caller. */
+static int make_dir(const char *dir, enum kr_write_to how, bool *made,
+		    struct kr_diag *d)
+{
+	struct stat st;
+
+	*made = !mkdir(dir, 0755);
+	if (!*made && errno != EEXIST)
+		return kr_fail(d, KR_EIO, 0, "cannot create %s: %s", dir,
+			       strerror(errno));
+	if (how != KR_TO_OWN)
+		return KR_OK;
+	if (lstat(dir, &st))
+		return kr_fail(d, KR_EIO, 0, "cannot use %s: %s", dir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return kr_fail(d, KR_EIO, 0, "cannot use %s: %s", dir,
+			       !S_ISDIR(st.st_mode) ? "not a directory (a link "
+			       "is not followed)" : st.st_uid != geteuid() ?
+			       "owned by another user" : "others may write to "
+			       "it");
+	return KR_OK;
+}
+
+int kr_write_dir_while(const char *dir, enum kr_write_to how,
+		       const struct kr_dir_file *files, size_t n,
+		       const void *ctx, const struct kr_dir_gate *gate,
 		       struct kr_diag *d)
 {
 	struct slot *s = calloc(n + 1, sizeof(*s));
-	struct pool p = { .dir = dir, .files = files, .ctx = ctx, .s = s,
-			  .n = gate ? gate->first_after : n };
+	struct pool p = { .dir = dir, .how = how, .files = files, .ctx = ctx,
+			  .s = s, .n = gate ? gate->first_after : n };
 	bool made;
 	int rc = KR_OK;
 
 	if (!s)
 		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	made = !mkdir(dir, 0755);
-	if (!made && errno != EEXIST) {
+	if ((rc = make_dir(dir, how, &made, d))) {
 		free(s);
-		return kr_fail(d, KR_EIO, 0, "cannot create %s: %s", dir,
-			       strerror(errno));
+		return rc;
 	}
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
@@ -389,7 +481,7 @@ int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
 	/* the first file that failed speaks for all */
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (i >= p.n)
-			write_one(dir, &files[i], ctx, &s[i]);
+			write_one(dir, how, &files[i], ctx, &s[i]);
 		if ((rc = s[i].rc) && d)
 			*d = s[i].d;
 	}
@@ -405,8 +497,9 @@ int kr_write_dir_while(const char *dir, const struct kr_dir_file *files,
 	return rc;
 }
 
-int kr_write_dir(const char *dir, const struct kr_dir_file *files, size_t n,
-		 const void *ctx, struct kr_diag *d)
+int kr_write_dir(const char *dir, enum kr_write_to how,
+		 const struct kr_dir_file *files, size_t n, const void *ctx,
+		 struct kr_diag *d)
 {
-	return kr_write_dir_while(dir, files, n, ctx, NULL, d);
+	return kr_write_dir_while(dir, how, files, n, ctx, NULL, d);
 }

@@ -28,15 +28,24 @@ int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
 
 /* A message may quote input (a node name from a device): control
  * characters become "?" so that a terminal or log shows, not obeys, them. */
+/* The message quotes what it read, which may be any bytes: those that
+ * are not printable ASCII become '?', so that a log or a terminal gets
+ * text; the file name, the user's or the admin's, only loses its control
+ * characters. */
 void kr_diag_format(const struct kr_diag *d, char *buf, size_t len)
 {
+	int at;
+
 	if (d->file && d->line)
-		snprintf(buf, len, "%s:%u: %s", d->file, d->line, d->msg);
+		at = snprintf(buf, len, "%s:%u: ", d->file, d->line);
 	else if (d->file)
-		snprintf(buf, len, "%s: %s", d->file, d->msg);
+		at = snprintf(buf, len, "%s: ", d->file);
 	else
-		snprintf(buf, len, "%s", d->msg);
+		at = snprintf(buf, len, "%s", "");
+	if (at >= 0 && (size_t)at < len)
+		snprintf(buf + at, len - (size_t)at, "%s", d->msg);
 	for (char *p = buf; len && *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
+		    (p - buf >= at && (unsigned char)*p >= 0x80))
 			*p = '?';
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kr_gen.h"
+#include "kr_io.h"
 
 static const char *const classify_names[] = {
 	[KR_CLASSIFY_XORDET] = "xordet", [KR_CLASSIFY_DBBM] = "dbbm",
@@ -393,28 +394,20 @@ int kr_conf_load(struct kr_conf *c, const char *path, struct kr_diag *d)
 	struct cline l = { .path = path, .d = d };
 	char buf[1024];
 	FILE *fp;
-	int rc = KR_OK;
+	int rc = kr_input_open(path, KR_IN_FILE, &fp, d);
 
-	if (d)
-		d->file = path;
-	fp = fopen(path, "r");
-	if (!fp)
-		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
-	while (!rc && fgets(buf, sizeof(buf), fp)) {
-		int n;
+	while (!rc && (rc = kr_input_line(fp, buf, sizeof(buf), ++l.line,
+					  d)) > 0) {
+		int n = split(buf, &l);
 
-		l.line++;
-		if (!strchr(buf, '\n') && !feof(fp))
-			rc = kr_fail(d, KR_EPARSE, l.line, "line longer than %zu "
-				     "characters", sizeof(buf) - 2);
-		else if ((n = split(buf, &l)) < 0)
+		rc = KR_OK;
+		if (n < 0)
 			rc = kr_fail(d, KR_EPARSE, l.line, "%s: too many values",
 				     l.key);
 		else if (n)
 			rc = do_key(&l, c);
 	}
-	if (!rc && ferror(fp))
-		rc = kr_fail(d, KR_EIO, l.line, "read error");
-	fclose(fp);
+	if (fp)
+		fclose(fp);
 	return rc ? rc : cross_check(&l, c);
 }

@@ -13,11 +13,12 @@
 
 int dump_src_open(struct dump_src *src, const char *path, struct kr_diag *d)
 {
-	*src = (struct dump_src){ .fp = fopen(path, "rb") };
-	if (d)
-		d->file = path;
-	if (!src->fp)
-		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
+	int rc;
+
+	*src = (struct dump_src){ 0 };
+	rc = kr_input_open(path, KR_IN_STREAM, &src->fp, d);
+	if (rc)
+		return rc;
 	src->chunk = malloc(DUMP_CHUNK);
 	if (!src->chunk) {
 		fclose(src->fp);

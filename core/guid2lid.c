@@ -188,7 +188,7 @@ int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d)
 	size_t len;
 	int rc;
 
-	rc = kr_slurp(path, &buf, &len, d);
+	rc = kr_slurp(path, KR_IN_STREAM, &buf, &len, d);
 	if (rc)
 		return rc;
 	/* at most one entry per port slot survives */

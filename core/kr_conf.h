@@ -27,6 +27,8 @@ struct kr_seed_port {
 	uint8_t port;
 };
 
+#define KR_CONF_PATH 4096	/* PATH_MAX on Linux */
+
 struct kr_conf {
 	enum kr_family family;		/* KR_FAMILY_NONE: recognise */
 	unsigned ndim;			/* 0: recognise */
@@ -38,10 +40,11 @@ struct kr_conf {
 	uint64_t seed_guid;		/* origin switch, 0: lowest GUID rule */
 	struct kr_seed_port seed_port[KR_MAX_SEED_PORTS];
 	unsigned nseed_port;
-	char coords_file[256];		/* explicit GUID -> coordinates */
-	char coords_cache[256];		/* persisted labelling, read and written */
-	char tables_cache[256];		/* plugin: the tables in force, for
-					 * the next start */
+	char coords_file[KR_CONF_PATH];	/* explicit GUID -> coordinates */
+	char coords_cache[KR_CONF_PATH];	/* persisted labelling, read
+						 * and written */
+	char tables_cache[KR_CONF_PATH];	/* plugin: the tables in force,
+						 * for the next start */
 
 	enum kr_classify classify;
 	unsigned classes;		/* 0: as many as the VL budget allows */

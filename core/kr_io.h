@@ -44,9 +44,32 @@ int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
 int kr_tables_cache_read(const char *path, const struct kr_fabric *f,
 			 struct kr_tables *t, struct kr_diag *d);
 
+/* What a reader may be given. Every input is opened without blocking and
+ * checked before a byte is read, so that nothing planted at a path (a
+ * FIFO with no writer, a device that never ends, a link to a file the
+ * reader may see and the log's readers may not) can hold or grow the
+ * caller: OpenSM's sweep reads the caches under its lock. */
+enum kr_input {
+	KR_IN_STREAM,	/* named by the user: a regular file or a pipe */
+	KR_IN_FILE,	/* a regular file (configuration) */
+	KR_IN_CACHE,	/* a regular file not behind a symbolic link: the
+			 * caches, in directories others may write to */
+};
+#define KR_INPUT_MAX (1ull << 30)	/* bytes, for all but KR_IN_STREAM
+					 * and for every whole-file read */
+
+/* Opens path for reading as kind allows, into *fp; d->file becomes path. */
+int kr_input_open(const char *path, enum kr_input kind, FILE **fp,
+		  struct kr_diag *d);
+/* The next line of fp into buf (without its newline and a CR before it):
+ * 1, or 0 at the end of the file; KR_EPARSE, naming line, when the line
+ * needs size - 1 characters or more or holds a NUL byte; KR_EIO. */
+int kr_input_line(FILE *fp, char *buf, size_t size, unsigned line,
+		  struct kr_diag *d);
 /* Reads a whole file into a NUL-terminated buffer; d->file becomes path,
  * so that the parser's messages name it. */
-int kr_slurp(const char *path, char **buf, size_t *len, struct kr_diag *d);
+int kr_slurp(const char *path, enum kr_input kind, char **buf, size_t *len,
+	     struct kr_diag *d);
 
 /* s as a JSON string: quotes and backslashes escaped, control characters
  * (names and descriptions come from devices) as \u00XX. */

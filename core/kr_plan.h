@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "kr_atomic.h"
 #include "kr_check.h"
 #include "kr_conf.h"
 #include "kr_fabric.h"
@@ -88,25 +89,28 @@ const char *kr_phase_name(enum kr_phase ph);
  * opensm-sl2vl.dump, opensm.mcfdbs (the groups in p->tables.mgroup),
  * path-sl, vlarb, topology.net (the fabric with the LIDs the tables use),
  * knsroute-tables (the tables cache, for a later kr_plan_resume),
- * summary. All or nothing. */
-int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
-		      const struct kr_plan *p, struct kr_diag *d);
+ * summary. All or nothing; how as for kr_write_dir. */
+int kr_plan_write_dir(const char *dir, enum kr_write_to how,
+		      const struct kr_fabric *f, const struct kr_plan *p,
+		      struct kr_diag *d);
 /* The same for a plan whose tables are done but whose check is not:
  * prove(arg) runs in the calling thread (kr_plan_prove, and whatever else
  * completes p: multicast groups) while another writes the files that do
  * not depend on it; opensm.mcfdbs and summary follow when it returned
  * KR_OK. When it fails nothing is written and its code is returned.
- * Until it returns, only prove may change p. */
+ * Until it returns, only prove may change p. dir is the user's. */
 int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
 			      const struct kr_plan *p, int (*prove)(void *arg),
 			      void *arg, struct kr_diag *d);
 /* The coordinates cache (kr_topo_cache_write), written atomically; the
  * switches of the cache it replaces that f lacks stay in it on their
- * places, when both are of one grid and nothing else holds them. */
-int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
-		       const struct kr_topo *t, struct kr_diag *d);
+ * places, when both are of one grid and nothing else holds them. The
+ * cache replaced is read only as KR_IN_CACHE allows. */
+int kr_topo_cache_save(const char *path, enum kr_write_to how,
+		       const struct kr_fabric *f, const struct kr_topo *t,
+		       struct kr_diag *d);
 /* The tables cache (kr_tables_cache_write) of p's tables, written
- * atomically. */
+ * atomically as the plugin's own file (KR_TO_OWN). */
 int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
 			 const struct kr_plan *p, struct kr_diag *d);
 /* One line for logs. */

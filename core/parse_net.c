@@ -709,7 +709,7 @@ int kr_net_read(const char *path, struct kr_fabric *f, struct kr_diag *d)
 	int rc;
 
 	*f = (struct kr_fabric){ 0 };
-	rc = kr_slurp(path, &buf, &len, d);
+	rc = kr_slurp(path, KR_IN_STREAM, &buf, &len, d);
 	if (!rc)
 		rc = kr_net_parse(buf, len, path, f, d);
 	free(buf);

@@ -227,12 +227,13 @@ static const struct kr_dir_file outputs[] = {
 #define NOUT (sizeof(outputs) / sizeof(outputs[0]))
 #define FIRST_PROVEN 6
 
-int kr_plan_write_dir(const char *dir, const struct kr_fabric *f,
-		      const struct kr_plan *p, struct kr_diag *d)
+int kr_plan_write_dir(const char *dir, enum kr_write_to how,
+		      const struct kr_fabric *f, const struct kr_plan *p,
+		      struct kr_diag *d)
 {
 	struct out_ctx ctx = { f, p, now_ms() };
 
-	return kr_write_dir(dir, outputs, NOUT, &ctx, d);
+	return kr_write_dir(dir, how, outputs, NOUT, &ctx, d);
 }
 
 int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
@@ -242,7 +243,8 @@ int kr_plan_write_dir_proving(const char *dir, const struct kr_fabric *f,
 	struct out_ctx ctx = { f, p, now_ms() };
 	struct kr_dir_gate gate = { prove, arg, FIRST_PROVEN };
 
-	return kr_write_dir_while(dir, outputs, NOUT, &ctx, &gate, d);
+	return kr_write_dir_while(dir, KR_TO_NAMED, outputs, NOUT, &ctx, &gate,
+				  d);
 }
 
 struct cache_ctx {
@@ -336,17 +338,18 @@ static int write_cache(FILE *out, const void *ctx)
 	return rc ? rc : ferror(out) ? KR_EIO : KR_OK;
 }
 
-int kr_topo_cache_save(const char *path, const struct kr_fabric *f,
-		       const struct kr_topo *t, struct kr_diag *d)
+int kr_topo_cache_save(const char *path, enum kr_write_to how,
+		       const struct kr_fabric *f, const struct kr_topo *t,
+		       struct kr_diag *d)
 {
 	struct cache_ctx ctx = { f, t, NULL };
 	size_t len;
 	int rc;
 
 	/* no cache yet, or one unreadable: nothing to keep */
-	if (kr_slurp(path, &ctx.old, &len, NULL))
+	if (kr_slurp(path, KR_IN_CACHE, &ctx.old, &len, NULL))
 		ctx.old = NULL;
-	rc = kr_write_atomic(path, write_cache, &ctx, d);
+	rc = kr_write_atomic(path, how, write_cache, &ctx, d);
 	free(ctx.old);
 	return rc;
 }
@@ -356,7 +359,7 @@ int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
 {
 	struct out_ctx ctx = { f, p, 0 };
 
-	return kr_write_atomic(path, write_tables_cache, &ctx, d);
+	return kr_write_atomic(path, KR_TO_OWN, write_tables_cache, &ctx, d);
 }
 
 void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,

@@ -288,7 +288,7 @@ int kr_tables_cache_read(const char *path, const struct kr_fabric *f,
 	int rc;
 
 	*t = (struct kr_tables){ 0 };
-	rc = kr_slurp(path, &buf, &len, d);
+	rc = kr_slurp(path, KR_IN_CACHE, &buf, &len, d);
 	if (rc)
 		return rc;
 	t->nsw = f->nsw;

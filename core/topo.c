@@ -160,7 +160,7 @@ static int load_pins(struct rctx *x, struct pins *p)
 	if (c->coords_file[0]) {
 		const char *file = x->d->file;	/* errors past here: the fabric's */
 
-		rc = pins_read(x->f, c->coords_file, p, x->d);
+		rc = pins_read(x->f, c->coords_file, KR_IN_FILE, p, x->d);
 		if (!rc)
 			x->d->file = file;
 		if (!rc && (what = pins_disagree(c, &p->lab)))
@@ -173,7 +173,7 @@ static int load_pins(struct rctx *x, struct pins *p)
 	}
 	if (!c->coords_cache[0] || access(c->coords_cache, F_OK))
 		return KR_OK;
-	rc = pins_read(x->f, c->coords_cache, p, &cd);
+	rc = pins_read(x->f, c->coords_cache, KR_IN_CACHE, p, &cd);
 	if (rc == KR_ENOMEM)
 		return kr_fail(x->d, rc, 0, "out of memory");
 	if (rc) {

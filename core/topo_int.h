@@ -17,6 +17,7 @@
 
 #include "kr_conf.h"
 #include "kr_fabric.h"
+#include "kr_io.h"
 #include "kr_topo.h"
 
 #define TOPO_MAX_PRIME 16	/* K2 factors before 4-rings are paired */
@@ -89,8 +90,10 @@ struct pins {
 	const char *path;
 };
 
+/* A coordinates file: kind KR_IN_FILE for the admin's coords_file,
+ * KR_IN_CACHE for coords_cache. */
 int pins_read(const struct kr_fabric *f, const char *path,
-	      struct pins *p, struct kr_diag *d);
+	      enum kr_input kind, struct pins *p, struct kr_diag *d);
 void pins_free(struct pins *p);
 
 /* The CA slots of t given back from old (t->held's meaning, indexed by

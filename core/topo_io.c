@@ -225,8 +225,8 @@ static int read_line(struct cread *r, char *buf)
 	return header(r, key, w, nw);
 }
 
-int pins_read(const struct kr_fabric *f, const char *path, struct pins *p,
-	      struct kr_diag *d)
+int pins_read(const struct kr_fabric *f, const char *path,
+	      enum kr_input kind, struct pins *p, struct kr_diag *d)
 {
 	struct cread r = { .f = f, .p = p, .d = d };
 	char buf[LINE_MAX_COORDS];
@@ -239,18 +239,13 @@ int pins_read(const struct kr_fabric *f, const char *path, struct pins *p,
 	rc = lab_alloc(&p->lab, f->nsw);
 	if (rc)
 		return kr_fail(d, rc, 0, "out of memory");
-	if (!(fp = fopen(path, "r")))
-		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
-	while (!rc && fgets(buf, sizeof(buf), fp)) {
-		r.line++;
-		if (!strchr(buf, '\n') && !feof(fp))
-			rc = kr_fail(d, KR_EPARSE, r.line, "line longer than "
-				     "%d characters", LINE_MAX_COORDS - 2);
-		else
-			rc = read_line(&r, buf);
+	if ((rc = kr_input_open(path, kind, &fp, d))) {
+		pins_free(p);
+		return rc;
 	}
-	if (!rc && ferror(fp))
-		rc = kr_fail(d, KR_EIO, r.line, "read error");
+	while (!rc && (rc = kr_input_line(fp, buf, sizeof(buf), ++r.line,
+					  d)) > 0)
+		rc = read_line(&r, buf);
 	if (!rc && !r.seen)
 		rc = check_header(&r);
 	fclose(fp);

@@ -377,7 +377,9 @@ static bool pinned_apart(const struct kr_fabric *f, const struct kr_conf *c,
 	struct kr_diag d = { 0 };
 	bool apart = true;
 
-	if (!path[0] || access(path, F_OK) || pins_read(f, path, &p, &d))
+	if (!path[0] || access(path, F_OK) ||
+	    pins_read(f, path, c->coords_file[0] ? KR_IN_FILE : KR_IN_CACHE,
+		      &p, &d))
 		return false;
 	for (uint32_t sw = 0; sw < f->nsw && apart; sw++)
 		apart = (p.lab.sw_pos[sw] == KR_NONE &&

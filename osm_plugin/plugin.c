@@ -50,7 +50,7 @@
 
 struct kr_plugin {
 	osm_opensm_t *osm;
-	char conf_path[512];
+	char conf_path[KR_CONF_PATH];
 	int conf_named;			/* by event_plugin_options */
 	int conf_used;			/* conf_path read last sweep (-1: none yet) */
 	struct kr_conf conf;
@@ -65,8 +65,8 @@ struct kr_plugin {
 	int full_pass;			/* this sweep's pass over every group
 					 * is under way (see kr_mcast_build_stree) */
 	int dump_due;			/* dump_tables asked, this plan not written */
-	char tables_path[256];		/* the tables cache read or written
-					 * last; "": none yet */
+	char tables_path[KR_CONF_PATH];	/* the tables cache read or
+					 * written last; "": none yet */
 	unsigned rising;		/* ports about to run more VLs than
 					 * now (see vls_of) */
 	int rising_asked;		/* the last sweep asked for another
@@ -106,6 +106,26 @@ static void find_conf_path(struct kr_plugin *pl)
 	}
 }
 
+/* A cache path knsroute.conf left empty: NAME in OpenSM's cache
+ * directory. One too long for the path is refused rather than cut: two
+ * caches cut to one name would overwrite each other. */
+static int default_cache(char path[KR_CONF_PATH], const char *name,
+			 struct kr_diag *d)
+{
+	const char *dir = getenv("OSM_CACHE_DIR");
+
+	if (path[0])
+		return KR_OK;
+	if (!dir || !*dir)
+		dir = OSM_DEFAULT_CACHE_DIR;
+	if (snprintf(path, KR_CONF_PATH, "%s/%s", dir, name) < KR_CONF_PATH)
+		return KR_OK;
+	path[0] = '\0';
+	return kr_fail(d, KR_EINVAL, 0, "OSM_CACHE_DIR is %zu bytes long; "
+		       "the cache paths in it must be shorter than %d bytes",
+		       strlen(dir), KR_CONF_PATH);
+}
+
 /* Re-read each sweep so that an admin's edit takes effect on the next one;
  * the default file is looked for each time too, so one created after
  * OpenSM started counts from the next sweep. A broken file keeps knsroute
@@ -118,8 +138,7 @@ static void find_conf_path(struct kr_plugin *pl)
  * back must find the tables cache to remove it (forget_tables). */
 static int load_conf(struct kr_plugin *pl)
 {
-	struct kr_diag d = { .file = pl->conf_path };
-	const char *dir = getenv("OSM_CACHE_DIR");
+	struct kr_diag d = { .file = pl->conf_path }, dd = { 0 };
 	int use = pl->conf_named || !access(pl->conf_path, F_OK);
 	int rc = 0;
 	char msg[KR_DIAG_LINE];
@@ -127,12 +146,12 @@ static int load_conf(struct kr_plugin *pl)
 	kr_conf_init(&pl->conf);
 	if (use)
 		rc = kr_conf_load(&pl->conf, pl->conf_path, &d);
-	if (!pl->conf.coords_cache[0])
-		snprintf(pl->conf.coords_cache, sizeof(pl->conf.coords_cache),
-			 "%s/knsroute-coords", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
-	if (!pl->conf.tables_cache[0])
-		snprintf(pl->conf.tables_cache, sizeof(pl->conf.tables_cache),
-			 "%s/knsroute-tables", dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR);
+	if ((default_cache(pl->conf.coords_cache, "knsroute-coords", &dd) |
+	     default_cache(pl->conf.tables_cache, "knsroute-tables", &dd)) &&
+	    !rc) {
+		rc = KR_EINVAL;
+		d = dd;
+	}
 	if (rc) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR01: knsroute: %s\n", msg);
@@ -630,7 +649,7 @@ static void save_caches(struct kr_plugin *pl)
 	struct kr_diag d = { 0 };
 	char msg[KR_DIAG_LINE];
 
-	if (kr_topo_cache_save(pl->conf.coords_cache, &pl->fabric,
+	if (kr_topo_cache_save(pl->conf.coords_cache, KR_TO_OWN, &pl->fabric,
 			       &pl->plan.topo, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
@@ -660,7 +679,7 @@ static void dump_tables(void *ctx)
 	snprintf(dir, sizeof(dir), "%s/knsroute",
 		 pl->osm->subn.opt.dump_files_dir ? pl->osm->subn.opt.dump_files_dir
 						  : OSM_DEFAULT_TMP_DIR);
-	if (kr_plan_write_dir(dir, &pl->fabric, &pl->plan, &d)) {
+	if (kr_plan_write_dir(dir, KR_TO_OWN, &pl->fabric, &pl->plan, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR05: knsroute: cannot "
 			"dump tables: %s\n", msg);

@@ -134,7 +134,7 @@ int cli_read_fabric(const char *path, struct kr_fabric *f)
 
 	*f = (struct kr_fabric){ 0 };
 	cli_progress("reading %s", name);
-	rc = kr_slurp(src, &buf, &len, &d);
+	rc = kr_slurp(src, KR_IN_STREAM, &buf, &len, &d);
 	d.file = name;
 	if (!rc && len >= sizeof(magic) - 1 &&
 	    !memcmp(buf, magic, sizeof(magic) - 1))
@@ -151,7 +151,7 @@ int cli_write(const char *path, kr_writer_fn *fn, const void *ctx)
 
 	if (!path || !strcmp(path, "-"))
 		return fn(stdout, ctx) ? EXIT_USAGE : 0;
-	return kr_write_atomic(path, fn, ctx, &d) ? cli_error(&d) : 0;
+	return kr_write_atomic(path, KR_TO_NAMED, fn, ctx, &d) ? cli_error(&d) : 0;
 }
 
 unsigned long cli_number(const char *cmd, const char *opt, const char *s,

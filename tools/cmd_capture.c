@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -181,7 +182,7 @@ static int write_capture(const char *dir, const struct capture_opts *o,
 	for (size_t i = 0; i < NFILES; i++)
 		if (o->path_sl || capture_files[i].fn != out_path_sl)
 			files[n++] = capture_files[i];
-	if (kr_write_dir(dir, files, n, c, &d))
+	if (kr_write_dir(dir, KR_TO_NAMED, files, n, c, &d))
 		return cli_error(&d);
 	snprintf(path, sizeof(path), "%s/path-sl", dir);
 	if (!o->path_sl && unlink(path) && errno != ENOENT) {
@@ -197,7 +198,7 @@ static int write_capture(const char *dir, const struct capture_opts *o,
 static int probe_dir(const char *dir, bool *made)
 {
 	char path[4200];
-	FILE *fp;
+	int fd;
 
 	*made = !mkdir(dir, 0755);
 	if (!*made && errno != EEXIST) {
@@ -207,15 +208,17 @@ static int probe_dir(const char *dir, bool *made)
 	}
 	snprintf(path, sizeof(path), "%s/.capture.probe.%ld", dir,
 		 (long)getpid());
-	fp = fopen(path, "w");
-	if (!fp) {
+	/* O_EXCL: never through a link planted at the name */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0) {
 		fprintf(stderr, "knsroute capture: cannot write into %s: %s\n",
 			dir, strerror(errno));
 		if (*made)
 			rmdir(dir);
 		return EXIT_USAGE;
 	}
-	fclose(fp);
+	close(fd);
 	unlink(path);
 	return 0;
 }

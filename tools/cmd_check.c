@@ -236,7 +236,7 @@ static int write_one(const char *path, const struct kr_fabric *f,
 
 	if (!path)
 		return 0;
-	return kr_write_atomic(path, write_table, &c, &d) ? cli_error(&d) : 0;
+	return kr_write_atomic(path, KR_TO_NAMED, write_table, &c, &d) ? cli_error(&d) : 0;
 }
 
 static int write_tables(const struct check_args *a, const struct kr_fabric *f,
@@ -256,12 +256,13 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
  * logged) gives no SL. */
 static bool sm_from_log(struct check_args *a)
 {
-	FILE *in = fopen(a->in.capture_log, "r");
+	FILE *in;
 	char line[512];
 	const char *at;
 	unsigned lid = 0, sl = 0;
 	int n = 0;
 
+	kr_input_open(a->in.capture_log, KR_IN_STREAM, &in, NULL);
 	while (in && fgets(line, sizeof(line), in)) {
 		if (strncmp(line, "discovery: ", 11) ||
 		    !(at = strstr(line, ", SM LID ")))

@@ -182,7 +182,7 @@ static int write_cache(const char *path, const struct kr_fabric *f,
 {
 	struct kr_diag d = { 0 };
 
-	return kr_topo_cache_save(path, f, t, &d) ? cli_error(&d) : 0;
+	return kr_topo_cache_save(path, KR_TO_NAMED, f, t, &d) ? cli_error(&d) : 0;
 }
 
 static int run(const struct topo_opts *o)

@@ -17,6 +17,9 @@
 
 #define MLID_FIRST 0xc000
 #define MLID_LAST 0xfffe
+/* A group of every one of the 48K unicast LIDs, each named by a GUID,
+ * fits with room to spare. */
+#define LINE_MAX_GROUP (4u << 20)
 
 /* Words of one line, comment cut off; returns how many (at most max). */
 static size_t split_words(char *line, char **word, size_t max)
@@ -105,27 +108,16 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 {
 	struct kr_diag d = { .file = path };
 	struct groups_seen *seen = calloc(1, sizeof(*seen));
-	FILE *in = fopen(path, "r");
-	char *line = NULL, **word = NULL;
+	char *line = malloc(LINE_MAX_GROUP), **word = NULL;
 	uint32_t *slot = NULL;
-	size_t cap = 0;
-	int rc = KR_OK;
+	FILE *in;
+	int rc = kr_input_open(path, KR_IN_STREAM, &in, &d);
 
-	if (!in) {
-		free(seen);
-		kr_fail(&d, KR_EIO, 0, "cannot open: %s", strerror(errno));
-		return cli_error(&d);
-	}
-	if (!seen || cli_names_init(&seen->names, f)) {
-		fclose(in);
-		free(seen);
-		kr_fail(&d, KR_ENOMEM, 0, "out of memory");
-		return cli_error(&d);
-	}
-	while (!rc && getline(&line, &cap, in) > 0) {
+	if (!rc && (!seen || !line || cli_names_init(&seen->names, f)))
+		rc = kr_fail(&d, KR_ENOMEM, 0, "out of memory");
+	while (!rc && (rc = kr_input_line(in, line, LINE_MAX_GROUP, ++d.line,
+					  &d)) > 0) {
 		size_t max = strlen(line) / 2 + 1, n;
-
-		d.line++;
 
 		char **w = realloc(word, max * sizeof(*word));
 		uint32_t *s = w ? realloc(slot, max * sizeof(*slot)) : NULL;
@@ -137,16 +129,15 @@ int cli_mcast_groups(const char *path, const struct kr_fabric *f,
 			break;
 		}
 		n = split_words(line, word, max);
-		if (n)
-			rc = one_group(word, n, f, p, &d, slot, seen);
+		rc = n ? one_group(word, n, f, p, &d, slot, seen) : KR_OK;
 	}
-	if (!rc && ferror(in))
-		rc = kr_fail(&d, KR_EIO, d.line, "read error");
-	fclose(in);
+	if (in)
+		fclose(in);
 	free(line);
 	free(word);
 	free(slot);
-	cli_names_free(&seen->names);
+	if (seen)
+		cli_names_free(&seen->names);
 	free(seen);
 	return rc ? cli_error(&d) : 0;
 }

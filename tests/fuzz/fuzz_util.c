@@ -32,7 +32,7 @@ const char *fuzz_text(const char *name, size_t *len)
 	struct kr_diag d = { 0 };
 	char *buf;
 
-	if (kr_slurp(data_path(name), &buf, len, &d)) {
+	if (kr_slurp(data_path(name), KR_IN_STREAM, &buf, len, &d)) {
 		fprintf(stderr, "fuzz: %s: %s\n", name, d.msg);
 		abort();
 	}

@@ -704,7 +704,7 @@ static void test_cache_outlives_most_switches(void **state)
 	tc_assert_same(&f, &first, &cut, &t);
 	assert_int_equal(t.nmissing_sw, 10);
 	/* the plugin saves each sweep's labelling: the gone switches stay */
-	assert_int_equal(kr_topo_cache_save(cache, &cut, &t, &d), KR_OK);
+	assert_int_equal(kr_topo_cache_save(cache, KR_TO_OWN, &cut, &t, &d), KR_OK);
 	kr_topo_free(&t);
 	fp = fopen(cache, "r");
 	assert_non_null(fp);

@@ -29,7 +29,7 @@ static char *data_path(const char *name)
 static char *load(const char *name, size_t *len)
 {
 	char *buf = NULL;
-	int rc = kr_slurp(data_path(name), &buf, len, NULL);
+	int rc = kr_slurp(data_path(name), KR_IN_STREAM, &buf, len, NULL);
 
 	assert_int_equal(rc, KR_OK);
 	return buf;

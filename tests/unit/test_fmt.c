@@ -9,6 +9,7 @@
  * where the plan allows them. Then the directory written while a gate (the
  * dry run's check) runs: kr_write_dir_while. */
 #define _GNU_SOURCE	/* statfs */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -298,7 +299,7 @@ static char *slurp_file(const char *dir, const char *name, size_t *len)
 	char path[4200], *buf;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_int_equal(kr_slurp(path, &buf, len, NULL), KR_OK);
+	assert_int_equal(kr_slurp(path, KR_IN_STREAM, &buf, len, NULL), KR_OK);
 	unlink(path);
 	return buf;
 }
@@ -432,7 +433,7 @@ static void one_fabric(const struct case_fabric *c, const char *dir)
 	if (kr_plan_build(&f, &conf, &p, &d))
 		fail_msg("%s: %s", c->name, d.msg);
 	add_groups(&f, &p);
-	assert_int_equal(kr_plan_write_dir(dir, &f, &p, &d), KR_OK);
+	assert_int_equal(kr_plan_write_dir(dir, KR_TO_OWN, &f, &p, &d), KR_OK);
 	for (size_t i = 0; i < sizeof(ref_files) / sizeof(ref_files[0]); i++) {
 		char what[256];
 
@@ -666,18 +667,36 @@ static int late_file(FILE *out, const void *ctx)
 	return KR_OK;
 }
 
+/* The size of dir's temporary for file "early" (its random part
+ * unknown), -1: none. */
+static long early_temp_size(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	char path[4200];
+	struct stat st;
+	long size = -1;
+
+	while (dp && (e = readdir(dp)))
+		if (!strncmp(e->d_name, ".early.tmp.", 11)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			if (!stat(path, &st))
+				size = (long)st.st_size;
+		}
+	if (dp)
+		closedir(dp);
+	return size;
+}
+
 /* Returns once the first file's temporary holds all of it (10 s at most):
  * it is written meanwhile, not after. */
 static int gate(void *arg)
 {
 	struct gated *g = arg;
 	struct timespec ms = { 0, 1000000 };
-	char tmp[4200];
-	struct stat st;
 
-	snprintf(tmp, sizeof(tmp), "%s/.early.tmp.%ld", g->dir, (long)getpid());
 	for (int i = 0; g->wait_early && i < 10000 && !g->saw_early; i++) {
-		if (!stat(tmp, &st) && st.st_size == 6)
+		if (early_temp_size(g->dir) == 6)
 			g->saw_early = 1;
 		else
 			nanosleep(&ms, NULL);
@@ -695,7 +714,7 @@ static int write_gated(struct gated *g, const struct kr_dir_file *files,
 {
 	struct kr_dir_gate gt = { gate, g, 1 };
 
-	return kr_write_dir_while(g->dir, files, 2, g, &gt, d);
+	return kr_write_dir_while(g->dir, KR_TO_NAMED, files, 2, g, &gt, d);
 }
 
 static void test_gate_passes(void **state)
@@ -789,7 +808,7 @@ static void test_gate_stops_writer(void **state)
 	assert_false(kr_write_stopped());
 	assert_non_null(mkdtemp(dir));
 	snprintf(sub, sizeof(sub), "%s/out", dir);
-	assert_int_equal(kr_write_dir_while(sub, files, 1, &w, &gt, &d),
+	assert_int_equal(kr_write_dir_while(sub, KR_TO_NAMED, files, 1, &w, &gt, &d),
 			 KR_ECYCLE);
 	assert_int_equal(w.saw_stop, 1);
 	assert_false(kr_write_stopped());

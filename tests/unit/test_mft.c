@@ -44,7 +44,7 @@ static char *load(const char *name, size_t *len)
 {
 	char *buf;
 
-	assert_int_equal(kr_slurp(data_path(name), &buf, len, NULL), KR_OK);
+	assert_int_equal(kr_slurp(data_path(name), KR_IN_STREAM, &buf, len, NULL), KR_OK);
 	return buf;
 }
 

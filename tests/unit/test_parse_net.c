@@ -659,7 +659,7 @@ static void slurp_data(const char *name, char **buf, size_t *len)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/tests/data/%s", src ? src : ".", name);
-	assert_int_equal(kr_slurp(path, buf, len, NULL), KR_OK);
+	assert_int_equal(kr_slurp(path, KR_IN_STREAM, buf, len, NULL), KR_OK);
 }
 
 /* Every prefix of a real file parses or fails cleanly; prefixes that stop

@@ -692,12 +692,12 @@ static void restart_while_down(const struct kr_fabric *f,
 		assert_int_not_equal(moved_lid(g, a, &fresh, gone, &sw), 0);
 		kr_plan_free(&fresh);
 	}
-	assert_int_equal(kr_topo_cache_save(path, g, &b->topo, &d), KR_OK);
+	assert_int_equal(kr_topo_cache_save(path, KR_TO_OWN, g, &b->topo, &d), KR_OK);
 	snprintf(c.coords_cache, sizeof(c.coords_cache), "%s", path);
 	if (kr_plan_build(g, &c, &again, &d))
 		fail_msg("plan without the host, from the cache: %s", d.msg);
 	same_but(g, a, &again, gone);
-	assert_int_equal(kr_topo_cache_save(path, g, &again.topo, &d), KR_OK);
+	assert_int_equal(kr_topo_cache_save(path, KR_TO_OWN, g, &again.topo, &d), KR_OK);
 	if (kr_plan_build(f, &c, &back, &d))
 		fail_msg("plan with the host back, from the cache: %s", d.msg);
 	same_but(f, a, &back, 0);
@@ -793,7 +793,7 @@ static void test_away_hosts_keep_slots(void **state)
 	assert_int_equal(kr_topo_recognize(&g, NULL, &b, &d), KR_OK);
 	assert_int_equal(kr_topo_keep_slots(&g, &b, &f, &a), KR_OK);
 	assert_int_equal(b.ca_slot[by_slot[1]], 1);
-	assert_int_equal(kr_topo_cache_save(path, &g, &b, &d), KR_OK);
+	assert_int_equal(kr_topo_cache_save(path, KR_TO_OWN, &g, &b, &d), KR_OK);
 	unplug(&h, by_slot[0]);	/* the host of slot 2 back */
 	assert_int_equal(kr_topo_recognize(&h, NULL, &t, &d), KR_OK);
 	assert_int_not_equal(t.ca_slot[by_slot[2]], 2);
