@@ -8,8 +8,9 @@
  * fabric without faults costs a line per switch and per 64 LIDs.
  *
  * Columns are keyed by the switches' GUIDs and LIDs by their ports'
- * GUIDs, so that a cache from before LIDs were handed out anew, or from
- * another fabric, is refused rather than read onto the wrong ports. It
+ * GUIDs, and every CA port's LID and LMC are kept, so that a cache from
+ * before LIDs were handed out anew (an LMC change moves every CA LID), or
+ * from another fabric, is refused rather than read onto the wrong ports. It
  * only steers the repair's choices: whatever it says, the tables built on
  * it are proven before they are installed. */
 #include "kr_io.h"
@@ -64,6 +65,11 @@ int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		fprintf(out, "switch 0x%016llx %u\n",
 			(unsigned long long)f->guid[sw], f->lid[f->port0[sw]]);
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		if (f->lid[s])
+			fprintf(out, "ca 0x%016llx %u %u\n",
+				(unsigned long long)f->port_guid[s], f->lid[s],
+				f->lmc[s]);
 	for (size_t i = 0, k = 0; i < t->nrepaired; i++)
 		put_dest(out, f, t, t->repaired[i], &k);
 	for (size_t i = 0; i < t->npair_sl; i++)
@@ -170,6 +176,30 @@ static int read_switch(struct tread *r, struct span *s)
 	return KR_OK;
 }
 
+/* A CA port's LID and LMC when the cache was written: a port of f
+ * with others means the LIDs were handed out anew; a port gone since
+ * says nothing. */
+static int read_ca(struct tread *r, struct span *s)
+{
+	const struct kr_fabric *f = r->f;
+	uint64_t guid, lid, lmc;
+	uint32_t slot;
+
+	if (!number(s, 16, UINT64_MAX, &guid) ||
+	    !number(s, 10, LID_LIMIT - 1, &lid) || !number(s, 10, 7, &lmc) ||
+	    !at_end(s))
+		return expected(r, "\"ca 0xPORTGUID LID LMC\"");
+	slot = kr_port_by_guid(f, guid);
+	if (slot == KR_NONE || kr_is_switch(f, f->owner[slot]) ||
+	    (f->lid[slot] == lid && f->lmc[slot] == lmc))
+		return KR_OK;
+	return kr_fail(r->d, KR_EINVAL, r->line, "port 0x%016llx has LID %u "
+		       "LMC %u, not LID %llu LMC %llu: the LIDs were handed "
+		       "out anew since", (unsigned long long)guid, f->lid[slot],
+		       f->lmc[slot], (unsigned long long)lid,
+		       (unsigned long long)lmc);
+}
+
 /* One "SWITCH:PORT" of a dest line into t->fixes, unless the switch is
  * gone. */
 static int read_fix(struct tread *r, struct span *s, unsigned lid, bool keep)
@@ -272,11 +302,14 @@ static int read_line(struct tread *r, struct span *s)
 		return read_sls(r, s);
 	if (eat_word(s, "switch") && word_end(s))
 		return read_switch(r, s);
+	if (eat_word(s, "ca") && word_end(s))
+		return read_ca(r, s);
 	if (eat_word(s, "dest") && word_end(s))
 		return read_dest(r, s);
 	if (eat_word(s, "pair") && word_end(s))
 		return read_pair(r, s);
-	return expected(r, "\"sl\", \"switch\", \"dest\" or \"pair\"");
+	return expected(r, "\"sl\", \"switch\", \"ca\", \"dest\" or "
+			"\"pair\"");
 }
 
 int kr_tables_cache_read(const char *path, const struct kr_fabric *f,

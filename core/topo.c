@@ -48,6 +48,21 @@ void notes_add(struct notes *n, const char *fmt, ...)
 	n->buf[n->len] = '\0';
 }
 
+struct notes_mark notes_mark(const struct notes *n)
+{
+	return (struct notes_mark){ n->len, n->n };
+}
+
+void notes_rewind(struct notes *n, struct notes_mark m)
+{
+	if (m.len > n->len)	/* an allocation failed meanwhile */
+		return;
+	n->len = m.len;
+	n->n = m.n;
+	if (n->buf)
+		n->buf[n->len] = '\0';
+}
+
 void notes_free(struct notes *n)
 {
 	free(n->buf);
@@ -147,6 +162,77 @@ static const char *pins_disagree(const struct kr_conf *c, const struct lab *l)
 	return NULL;
 }
 
+/* Coordinate j of position pos of labelling l. */
+static unsigned lab_coord(const struct lab *l, uint32_t pos, unsigned j)
+{
+	for (unsigned i = 0; i < j; i++)
+		pos /= l->k[i];
+	return pos % l->k[j];
+}
+
+/* Whether seed port sp of switch o leads where l puts it (1), elsewhere
+ * (0), or nowhere to tell (-1: no switch behind it): a KNS router's to a
+ * crossbar of the port's dimension, a grid switch's to the switch one
+ * step along that dimension in its direction. */
+static int seed_port_kept(const struct kr_fabric *f, const struct lab *l,
+			  uint32_t o, const struct kr_seed_port *sp)
+{
+	uint32_t slot = kr_port(f, o, sp->port), x;
+	unsigned k, want;
+
+	if (sp->port > f->nports[o] || f->peer[slot] < 0 ||
+	    (x = f->owner[f->peer[slot]]) >= f->nsw)
+		return -1;
+	if (sp->dim >= l->ndim)
+		return 0;
+	if (l->family == KR_FAMILY_KNS)
+		return l->sw_xdim[x] == sp->dim;
+	if (l->sw_pos[x] == KR_NONE)
+		return 0;
+	k = l->k[sp->dim];
+	want = (lab_coord(l, l->sw_pos[o], sp->dim) + k + (unsigned)sp->dir) % k;
+	for (unsigned j = 0; j < l->ndim; j++)
+		if (lab_coord(l, l->sw_pos[x], j) !=
+		    (j == sp->dim ? want : lab_coord(l, l->sw_pos[o], j)))
+			return 0;
+	return 1;
+}
+
+/* Whether labelling l (a cache's) keeps knsroute.conf's seed at its
+ * origin and its seed ports: an admin who set them since wants them
+ * applied. A seed or seed port the fabric no longer shows (that switch
+ * or cable failed, or a typo) cannot be told from the cache: the cache is
+ * kept, and a note says what was not found. Without a seed, seed ports
+ * are the origin's. */
+static bool seeds_kept(struct rctx *x, const struct lab *l, const char *path)
+{
+	const struct kr_fabric *f = x->f;
+	const struct kr_conf *c = x->c;
+	uint32_t o = KR_NONE;
+	int kept = 1;
+
+	if (c->seed_guid)
+		o = kr_node_by_guid(f, c->seed_guid);
+	else
+		for (uint32_t s = 0; s < f->nsw && o == KR_NONE; s++)
+			o = l->sw_pos[s] == 0 ? s : KR_NONE;
+	if (c->seed_guid && o >= f->nsw)
+		notes_add(x->notes, "seed 0x%016llx: no such switch; %s keeps "
+			  "its origin", (unsigned long long)c->seed_guid, path);
+	if (o >= f->nsw)
+		return true;
+	if (l->sw_pos[o] != 0)
+		return false;
+	for (unsigned i = 0; i < c->nseed_port && kept; i++) {
+		kept = seed_port_kept(f, l, o, &c->seed_port[i]);
+		if (kept < 0)
+			notes_add(x->notes, "seed_port %u: no switch behind it; "
+				  "%s keeps its axes", c->seed_port[i].port,
+				  path);
+	}
+	return kept != 0;
+}
+
 /* coords_file must be readable and agree with the conf; a cache may be
  * absent, broken or disagree (then it is set aside with a note). */
 static int load_pins(struct rctx *x, struct pins *p)
@@ -187,6 +273,10 @@ static int load_pins(struct rctx *x, struct pins *p)
 		notes_add(x->notes, "coords_cache %s not used: its %s differ%s "
 			  "from knsroute.conf's", p->path, what,
 			  strcmp(what, "dims") ? "s" : "");
+	else if (!seeds_kept(x, &p->lab, p->path))
+		notes_add(x->notes, "coords_cache %s not used: its origin or "
+			  "axes are not knsroute.conf's seed and seed_port",
+			  p->path);
 	else if (p->npinned)
 		x->pins = p;
 	return KR_OK;
@@ -208,6 +298,7 @@ static void conf_basics(struct rctx *x)
 static int direct(struct rctx *x, struct kr_topo *t)
 {
 	const struct pins *p = x->pins;
+	struct notes_mark m = notes_mark(x->notes);
 	int rc;
 
 	if (!p || p->npinned < x->f->nsw)
@@ -219,6 +310,7 @@ static int direct(struct rctx *x, struct kr_topo *t)
 		notes_add(x->conflicts, "coords_file %s: %s", p->path, x->d->msg);
 		return KR_ETOPO;
 	}
+	notes_rewind(x->notes, m);
 	notes_add(x->notes, "coords_cache %s not used: %s", p->path, x->d->msg);
 	return 1;
 }
@@ -274,8 +366,8 @@ static int read_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
  * refusal is the one reported, and the notes are the reading's taken. */
 static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 {
-	size_t nlen = x->notes->len;
-	unsigned nn = x->notes->n, cn = x->conflicts->n;
+	struct notes_mark m = notes_mark(x->notes);
+	unsigned cn = x->conflicts->n;
 	struct kr_diag first;
 	int rc;
 
@@ -286,10 +378,7 @@ static int try_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 	    x->conflicts->n > cn)
 		return rc;
 	first = *x->d;
-	x->notes->len = nlen;
-	x->notes->n = nn;
-	if (x->notes->buf)
-		x->notes->buf[nlen] = '\0';
+	notes_rewind(x->notes, m);
 	x->jointly = 1;
 	rc = read_family(x, fam, t);
 	x->jointly = 0;
@@ -489,6 +578,70 @@ int topo_recognize_whole(const struct kr_fabric *f, const struct kr_conf *c,
 	return rc;
 }
 
+/* Cables between switches that t gives no place (KR_DIR_NONE at both
+ * ends), and t's faults: those, missing links and missing switches. */
+static uint32_t unplaced(const struct kr_fabric *f, const struct kr_topo *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)
+		n += f->peer[s] > (int32_t)s &&
+		     f->owner[f->peer[s]] < f->nsw &&
+		     t->port_dir[s] == KR_DIR_NONE;
+	return n;
+}
+
+static uint64_t faults(const struct kr_fabric *f, const struct kr_topo *t)
+{
+	return (uint64_t)unplaced(f, t) + t->nmissing_link + t->nmissing_sw +
+	       t->nmissing_sublink + t->nmissing_subsw;
+}
+
+/* A coordinates cache outlives a re-cabling (two switches traded every
+ * cable): its labelling then leaves healthy cables without a place and
+ * counts the grid links they displaced as missing, sweep after sweep,
+ * since each rewrites the same cache. Where a reading afresh places every
+ * cable with fewer faults, it is taken, and the report says why. */
+static int fresher(const struct kr_fabric *f, const struct kr_conf *c,
+		   struct kr_topo *t, struct kr_diag *d)
+{
+	struct kr_conf *fc = malloc(sizeof(*fc));
+	struct kr_topo ft;
+	struct kr_diag fd = { 0 };
+	uint32_t cut = unplaced(f, t);
+	char line[300 + KR_CONF_PATH], *r;
+	size_t len;
+	int rc;
+
+	if (!fc)
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	*fc = *c;
+	fc->coords_cache[0] = '\0';
+	rc = topo_recognize_whole(f, fc, &ft, &fd);
+	free(fc);
+	if (rc || unplaced(f, &ft) || faults(f, &ft) >= faults(f, t)) {
+		kr_topo_free(&ft);
+		return rc == KR_ENOMEM ? kr_fail(d, rc, 0, "out of memory")
+				       : KR_OK;
+	}
+	snprintf(line, sizeof(line), "coords_cache %s not used: its labelling "
+		 "leaves %u cables between switches without a place, a reading "
+		 "afresh places every one (%llu faults against %llu)\n",
+		 c->coords_cache, cut, (unsigned long long)faults(f, &ft),
+		 (unsigned long long)faults(f, t));
+	len = strlen(line) + (ft.report ? strlen(ft.report) : 0) + 1;
+	if (!(r = malloc(len))) {
+		kr_topo_free(&ft);
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
+	}
+	snprintf(r, len, "%s%s", line, ft.report ? ft.report : "");
+	free(ft.report);
+	ft.report = r;
+	kr_topo_free(t);
+	*t = ft;
+	return KR_OK;
+}
+
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d)
 {
@@ -498,6 +651,9 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!d)
 		d = &scratch;
 	rc = topo_recognize_whole(f, c, t, d);
+	if (!rc && c && c->coords_cache[0] && !c->coords_file[0] &&
+	    unplaced(f, t))
+		rc = fresher(f, c, t, d);
 	if (rc == KR_ENOMEM || rc == KR_EPARSE || rc == KR_EIO ||
 	    (!rc && !t->nmissing_sw && !t->nmissing_link &&
 	     !t->nmissing_subsw && !t->nmissing_sublink))

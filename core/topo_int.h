@@ -115,6 +115,15 @@ struct notes {
 void notes_add(struct notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void notes_free(struct notes *n);
+/* Where n stands before an attempt that may be set aside (a cache that
+ * turns out not to fit), and back to there: what the attempt noted is
+ * not the reading the admin gets. */
+struct notes_mark {
+	size_t len;
+	unsigned n;
+};
+struct notes_mark notes_mark(const struct notes *n);
+void notes_rewind(struct notes *n, struct notes_mark m);
 
 /* What every recogniser gets. */
 struct rctx {

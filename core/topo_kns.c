@@ -643,6 +643,7 @@ static int numbered(struct kan *a, struct klab *kl, struct lab *l)
 static int label(struct kan *a, struct klab *kl, struct lab *l)
 {
 	const struct pins *p = a->x->pins;
+	struct notes_mark m = notes_mark(a->x->notes);
 	int rc;
 
 	klab_reset(a, kl);
@@ -659,6 +660,7 @@ static int label(struct kan *a, struct klab *kl, struct lab *l)
 				  p->path);
 			return KR_OK;
 		}
+		notes_rewind(a->x->notes, m);
 		notes_add(a->x->notes, "coords_cache %s not used: its "
 			  "coordinates do not fit the fabric's KNS", p->path);
 		klab_reset(a, kl);

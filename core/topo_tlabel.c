@@ -694,6 +694,7 @@ static void pick_origin(struct tl *l)
 static int from_pins(struct tl *l)
 {
 	const struct pins *p = l->x->pins;
+	struct notes_mark m = notes_mark(l->x->notes);
 	char why[200] = "";
 	int rc;
 
@@ -708,6 +709,7 @@ static int from_pins(struct tl *l)
 		notes_add(l->x->conflicts, "coords_file %s: %s", p->path, why);
 		return KR_ETOPO;
 	}
+	notes_rewind(l->x->notes, m);
 	notes_add(l->x->notes, "coords_cache %s not used: %s", p->path, why);
 	return 1;
 }

@@ -168,6 +168,33 @@ static int prove(void *arg)
 	return KR_OK;
 }
 
+/* opensm-lfts.dump holds a line per switch and LID: past 40,000 CAs that
+ * is gigabytes, which a dry run should not spring on the disk unsaid.
+ * Each line is "0xLLLL PPP # TYPE portguid 0xGGGGGGGGGGGGGGGG: 'DESC'":
+ * 46 bytes, the owner's type ("Switch", "Channel Adapter") and its
+ * description. */
+#define LFT_LINE_FIXED 46
+#define LFT_WARN_BYTES (1ull << 30)
+
+static void warn_lfts_size(const char *dir, const struct kr_fabric *f)
+{
+	uint64_t per_switch = 0;
+
+	for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t n;
+
+		if (f->lid_port[lid] == KR_NONE)
+			continue;
+		n = f->owner[f->lid_port[lid]];
+		per_switch += LFT_LINE_FIXED + (kr_is_switch(f, n) ? 6 : 15) +
+			      strlen(kr_node_desc(f, n));
+	}
+	if (per_switch * f->nsw >= LFT_WARN_BYTES)
+		fprintf(stderr, "knsroute route: %s/opensm-lfts.dump will take "
+			"about %.1f GB (%u switches, a line for each LID)\n",
+			dir, (double)(per_switch * f->nsw) / 1e9, f->nsw);
+}
+
 /* Errors of writing name the output file they are about, not the
  * topology. */
 static int write_out(const struct route_args *a, const struct kr_fabric *f,
@@ -179,6 +206,7 @@ static int write_out(const struct route_args *a, const struct kr_fabric *f,
 	char line[1024];
 	int rc;
 
+	warn_lfts_size(a->out, f);
 	cli_progress("writing %s/ while checking", a->out);
 	rc = kr_plan_write_dir_proving(a->out, f, p, prove, &pr, &d);
 	if (pr.plan_rc)

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 13
+kr_plan 14
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -196,5 +196,16 @@ lf=$KR_SRCDIR/tests/data/chk_t33-lfts.dump
 	grep -q '^  S-0002c9[0-9a-f]*\[[0-9]*\] -> S-0002c9' "$T/names.txt" &&
 	grep -q '^knsroute faults: trial 0: "S-0002c9[0-9a-f]*"\[' "$T/names.txt"
 kr_ok $? "stats, check, path and faults name nodes alike (the topology's names)"
+
+# A dry run at 11,000 CAs: opensm-lfts.dump passes 1 GiB, said before a
+# byte of it is written (here into a directory that cannot be made, so
+# that none is); 10 CAs say nothing
+"$K" gen kns --k 10 --n 3 --p 11 -o "$T/big.net" &&
+	"$K" route "$T/big.net" --out "$T/none/big" -q 2>"$T/big.err" >/dev/null
+rc=$?
+"$K" route "$T/t44.net" --out "$T/small" -q 2>"$T/small.err" >/dev/null
+[ $rc -eq 2 ] && grep -qx "knsroute route: $T/none/big/opensm-lfts.dump will take about 1.[0-9] GB (1300 switches, a line for each LID)" "$T/big.err" &&
+	! grep -q "will take" "$T/small.err"
+kr_ok $? "a dry run says beforehand when its LFT dump passes 1 GiB"
 
 kr_done

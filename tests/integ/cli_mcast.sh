@@ -92,6 +92,7 @@ done <<'EOF2'
 0xc000 0 ca(9,9)/0\n|2|member "ca(9,9)/0": no node, GUID or LID of the topology with a LID
 0xc000 0 ca(0,0)/0\n\n0xc000 0 ca(1,0)/0\n|4|MLID 0xc000 given twice
 0xc002 1 ca(0,0)/0\n0xc002 0 ca(1,0)/0\n|3|MLID 0xc002 given twice
+0xc000 0 ca(0,0)/0\0 ca(1,1)/0\n|2|NUL byte in line
 EOF2
 kr_ok $bad "input errors: FILE:LINE, exit 2, nothing written"
 

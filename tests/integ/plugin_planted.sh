@@ -9,11 +9,14 @@
 #    up, knsroute routes, says why it set the caches aside, replaces the
 #    names, leaves the victims alone and refuses the dump directory;
 #  - tables cache a link to /dev/zero, coordinates cache a FIFO: the same;
+#  - restarted with LMC 1 where the cache was written with LMC 0: every
+#    CA LID moved, so the tables cache is set aside, not read onto the
+#    ports that now hold its LIDs;
 #  - a cache directory 246 bytes long: two caches, not one cut name.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 7
+kr_plan 8
 kr_tmpdir
 if ! kr_plugin_ready; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -66,6 +69,16 @@ kr_ok $? "a link to /dev/zero and a FIFO at the cache paths: set aside, routed"
 rss=$(awk '/^VmHWM/ { print $2 }' "/proc/$KR_OSM_PID/status")
 [ "${rss:-999999}" -lt 200000 ]
 kr_ok $? "opensm's peak memory stays small (${rss:-?} kB)"
+kr_wait_swept
+kr_stop_opensm
+
+kr_plugin_conf "$T/opensm-lmc.conf" "lmc 1"
+: >"$KR_OSM_LOG"
+kr_start_opensm -F "$T/opensm-lmc.conf"
+kr_wait_sm 60 && kr_first_sweep_routed "torus 4x4" &&
+	grep -q "knsroute: sweep 1: tables cache not used: $O/knsroute-tables:[0-9]*: port 0x[0-9a-f]* has LID [0-9]* LMC 1, not LID [0-9]* LMC 0: the LIDs were handed out anew since" "$KR_OSM_LOG" &&
+	! grep -q "ERR KR07" "$KR_OSM_LOG"
+kr_ok $? "LMC 0 -> 1 across a restart: the tables cache is set aside, no pair counted as moved"
 kr_stop_opensm
 
 # OpenSM's cache directory in a path of 246 bytes: both caches get their

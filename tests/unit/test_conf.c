@@ -162,6 +162,8 @@ static void test_errors_name_the_line(void **state)
 	struct kr_diag d;
 	struct kr_conf c;
 	char longline[1100];
+	const char *nul;
+	FILE *fp;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -180,6 +182,15 @@ static void test_errors_name_the_line(void **state)
 	assert_int_equal(kr_conf_load(&c, put_file("long.conf", longline), &d),
 			 KR_EPARSE);
 	assert_int_equal(d.line, 1);
+	assert_non_null(strstr(d.msg, "line longer than 1022 characters"));
+	/* a NUL byte is said as such, not as a long line */
+	nul = put_file("nul.conf", "");
+	assert_non_null(fp = fopen(nul, "w"));
+	assert_int_equal(fwrite("p 2\nclassify\0 none\n", 1, 20, fp), 20);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(kr_conf_load(&c, nul, &d), KR_EPARSE);
+	assert_int_equal(d.line, 2);
+	assert_non_null(strstr(d.msg, "NUL byte in line"));
 	assert_int_equal(kr_conf_load(&c, "/nonexistent/knsroute.conf", &d), KR_EIO);
 	assert_int_equal(d.line, 0);
 }
@@ -672,6 +683,150 @@ static void test_cache_keeps_labels(void **state)
 	later_sweep(opts(KR_FAMILY_MESH, "2x5", 1, 0), 0, 5, 7);
 }
 
+/* A seed or seed ports set after the cache was written are applied: the
+ * cache whose origin is another switch is set aside, and says so; a seed
+ * the fabric lacks is named, the cache kept (the seed may have failed). */
+static void test_cache_and_seed(void **state)
+{
+	struct kr_gen_opts o = opts(KR_FAMILY_TORUS, "4x4", 1, 5);
+	struct kr_fabric f;
+	struct kr_topo first, t;
+	struct tc_truth tr;
+	struct kr_diag d;
+	char text[400];
+	const char *cache;
+	uint32_t other = KR_NONE, right = KR_NONE, o0 = KR_NONE;
+
+	(void)state;
+	tc_gen(&o, &f, &tr);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &first, NULL), KR_OK);
+	cache = write_cache(&f, &first);
+	for (uint32_t s = 0; s < f.nsw; s++)
+		if (first.sw_pos[s] == 5)	/* (1,1) */
+			other = s;
+	assert_int_not_equal(other, KR_NONE);
+	snprintf(text, sizeof(text), "coords_cache %s\nseed 0x%016llx\n", cache,
+		 (unsigned long long)f.guid[other]);
+	assert_int_equal(with_conf(&f, &tr, text, &t, &d), KR_OK);
+	assert_int_equal(t.sw_pos[other], 0);
+	assert_non_null(t.report);
+	assert_non_null(strstr(t.report, "not used: its origin or axes are not "
+			       "knsroute.conf's seed and seed_port"));
+	kr_topo_free(&t);
+
+	/* the seed at the cache's origin, its port +x kept: the cache holds */
+	for (uint32_t s = 0; s < f.nsw; s++)
+		o0 = first.sw_pos[s] == 0 ? s : o0;
+	for (unsigned p = 1; p <= f.nports[o0]; p++) {
+		uint32_t slot = kr_port(&f, o0, p), x;
+
+		if (f.peer[slot] < 0 || (x = f.owner[f.peer[slot]]) >= f.nsw ||
+		    first.sw_pos[x] != 1)
+			continue;
+		right = p;
+		snprintf(text, sizeof(text), "coords_cache %s\nseed 0x%016llx\n"
+			 "seed_port 0 + %u\n", cache,
+			 (unsigned long long)f.guid[o0], p);
+	}
+	assert_int_not_equal(right, KR_NONE);
+	assert_int_equal(with_conf(&f, &tr, text, &t, &d), KR_OK);
+	assert_null(t.report);
+	kr_topo_free(&t);
+	/* the same port as -x: set aside, read afresh with x reversed */
+	*strstr(text, " + ") = '\0';
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), " - %u\n",
+		 right);
+	assert_int_equal(with_conf(&f, &tr, text, &t, &d), KR_OK);
+	assert_non_null(t.report);
+	assert_non_null(strstr(t.report, "seed_port"));
+	kr_topo_free(&t);
+
+	snprintf(text, sizeof(text), "coords_cache %s\nseed 0xdeadbeef\n",
+		 cache);
+	assert_int_equal(with_conf(&f, &tr, text, &t, &d), KR_OK);
+	assert_non_null(t.report);
+	assert_non_null(strstr(t.report, "seed 0x00000000deadbeef: no such "
+			       "switch; "));
+	kr_topo_free(&t);
+	kr_topo_free(&first);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
+/* f as a net file with the GUIDs of switches a and b traded: every cable
+ * of one moved to the other, as far as a GUID-keyed cache can tell. */
+static void traded(const struct kr_fabric *f, uint32_t a, uint32_t b,
+		   struct kr_fabric *g)
+{
+	char *text = NULL, ga[24], gb[24];
+	size_t len = 0, na, nb;
+	FILE *out = open_memstream(&text, &len);
+	struct kr_diag d = { 0 };
+
+	assert_non_null(out);
+	assert_int_equal(kr_net_write(out, f), KR_OK);
+	assert_int_equal(fclose(out), 0);
+	na = (size_t)snprintf(ga, sizeof(ga), "%llx", (unsigned long long)f->guid[a]);
+	nb = (size_t)snprintf(gb, sizeof(gb), "%llx", (unsigned long long)f->guid[b]);
+	assert_int_equal(na, nb);
+	for (char *p = text; (p = strpbrk(p, "0123456789abcdef")); ) {
+		size_t n = strspn(p, "0123456789abcdef");
+
+		if (n == na && !memcmp(p, ga, na))
+			memcpy(p, gb, nb);
+		else if (n == nb && !memcmp(p, gb, nb))
+			memcpy(p, ga, na);
+		p += n;
+	}
+	assert_int_equal(kr_net_parse(text, len, "traded", g, &d), KR_OK);
+	free(text);
+}
+
+/* Two switches trade every cable after the cache was written: the
+ * cache's labelling would leave healthy cables unused and count the
+ * links they displaced as missing for ever; a reading afresh places
+ * them all, and is taken, saying why. A cache that keeps a switch gone
+ * (nothing unplaced) is not second-guessed. */
+static void test_cache_after_recabling(void **state)
+{
+	static const struct { enum kr_family fam; const char *dims;
+			      unsigned p; } cases[] = {
+		{ KR_FAMILY_TORUS, "4x4", 1 }, { KR_FAMILY_KNS, "4x4", 2 },
+	};
+	struct kr_fabric f, g;
+	struct kr_topo first, t;
+	struct tc_truth tr;
+	struct kr_diag d;
+	char text[300];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kr_gen_opts o = opts(cases[i].fam, cases[i].dims,
+					    cases[i].p, 0);
+
+		tc_gen(&o, &f, &tr);
+		assert_int_equal(kr_topo_recognize(&f, NULL, &first, NULL),
+				 KR_OK);
+		snprintf(text, sizeof(text), "coords_cache %s\n",
+			 write_cache(&f, &first));
+		traded(&f, 1, 5, &g);
+		assert_int_equal(with_conf(&g, NULL, text, &t, &d), KR_OK);
+		assert_int_equal(t.nmissing_link, 0);
+		assert_int_equal(t.nmissing_sw, 0);
+		assert_non_null(t.report);
+		assert_non_null(strstr(t.report, "cables between switches "
+				       "without a place, a reading afresh "
+				       "places every one (0 faults against"));
+		/* nothing of the cache's attempt is left in the report */
+		assert_null(strstr(t.report, "; not used"));
+		kr_topo_free(&t);
+		kr_topo_free(&first);
+		tc_truth_free(&tr);
+		kr_fabric_free(&g);
+		kr_fabric_free(&f);
+	}
+}
+
 /* A 3x5 torus (x = 0..2) loses columns x = 1 and 2, two thirds of its
  * switches; then (1,0) comes back. The graph alone reads the remnant as
  * a ring of 5 and the comeback not at all ("runs both ways"), so OpenSM
@@ -778,6 +933,8 @@ int main(void)
 		cmocka_unit_test(test_coords_file_errors),
 		cmocka_unit_test(test_cache_keeps_labels),
 		cmocka_unit_test(test_cache_outlives_most_switches),
+		cmocka_unit_test(test_cache_and_seed),
+		cmocka_unit_test(test_cache_after_recabling),
 		cmocka_unit_test(test_cache_set_aside),
 	};
 

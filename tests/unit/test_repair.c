@@ -1226,6 +1226,27 @@ static void test_tables_cache_refused(void **state)
 	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EINVAL);
 	assert_int_equal(d.line, 3);
 	assert_non_null(strstr(d.msg, "handed out anew"));
+	/* a CA port on another LID, or the same LID under another LMC (an
+	 * LMC change hands every CA LID out anew); a CA gone says nothing */
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\nca 0x%016llx "
+		 "%u 0\n", f.max_lid + 1, s0, f.lid[f.port0[0]],
+		 (unsigned long long)f.port_guid[ca], cal + 1);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EINVAL);
+	assert_int_equal(d.line, 3);
+	assert_non_null(strstr(d.msg, "handed out anew"));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\nca 0x%016llx "
+		 "%u 1\n", f.max_lid + 1, s0, f.lid[f.port0[0]],
+		 (unsigned long long)f.port_guid[ca], cal);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_EINVAL);
+	assert_non_null(strstr(d.msg, "LMC 0, not LID"));
+	snprintf(text, sizeof(text), "lids %u\nswitch %s %u\nca 0x%016llx "
+		 "%u 0\nca 0xdead 7 0\n", f.max_lid + 1, s0, f.lid[f.port0[0]],
+		 (unsigned long long)f.port_guid[ca], cal);
+	assert_int_equal(read_cache_text(&f, text, &r, &d), KR_OK);
+	kr_tables_free(&r);
+	assert_int_equal(read_cache_text(&f, "lids 20\nca 0x1 70000 0\n", &r,
+					 &d), KR_EPARSE);
+	assert_non_null(strstr(d.msg, "\"ca 0xPORTGUID LID LMC\""));
 	assert_int_equal(read_cache_text(&f, "lids 20\nswitch 0xdead 1\n",
 					 &r, &d), KR_EINVAL);
 	assert_non_null(strstr(d.msg, "none of its 1 switches"));
