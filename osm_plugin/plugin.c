@@ -67,9 +67,9 @@ struct kr_plugin {
 	int dump_due;			/* dump_tables asked, this plan not written */
 	char tables_path[KR_CONF_PATH];	/* the tables cache read or
 					 * written last; "": none yet */
-	unsigned rising;		/* ports about to run more VLs than
-					 * now (see vls_of) */
-	int rising_asked;		/* the last sweep asked for another
+	unsigned rising, falling;	/* ports about to run more, fewer VLs
+					 * than now (see vls_of) */
+	int vls_asked;			/* the last sweep asked for another
 					 * because of them */
 };
 
@@ -173,7 +173,9 @@ static int load_conf(struct kr_plugin *pl)
  * now (osm_qos.c, sl2vl_update_table): a port about to get more VLs
  * would get its maps folded onto fewer. Such a port is planned for what
  * it runs now, and counted in rising, so that the sweep after, with the
- * new OperVLs in force, plans for them all. */
+ * new OperVLs in force, plans for them all. A port about to get fewer
+ * VLs is counted in falling: knsroute's maps are for those, but a
+ * fallback engine's are not (ask_for_vls). */
 static unsigned vls_of(struct kr_plugin *pl, osm_physp_t *p)
 {
 	unsigned now = ib_port_info_get_op_vls(&p->port_info);
@@ -186,6 +188,7 @@ static unsigned vls_of(struct kr_plugin *pl, osm_physp_t *p)
 		code = now;
 		pl->rising++;
 	}
+	pl->falling += code < now;
 	return code >= 5 ? 15 : 1u << (code - 1);
 }
 
@@ -465,28 +468,34 @@ static void no_ucast_cache(struct kr_plugin *pl)
 		"but knsroute's routes pass through such switches\n");
 }
 
-/* Ports planned for fewer VLs than OpenSM is about to give them (vls_of):
- * the heavy sweep OpenSM runs right after this one, at our request, plans
- * for their new VLs. Asked for once: a port that keeps its OperVLs after
+/* OpenSM programs every SL2VL map for the VLs ports run before it sets
+ * their new OperVLs (vls_of). Ports planned for fewer VLs than they are
+ * about to get, or, when this sweep falls back, ports about to get fewer
+ * VLs than the fallback engine's maps were programmed for: the heavy
+ * sweep OpenSM runs right after this one, at our request, programs them
+ * for the new VLs. Asked for once: a port that keeps its OperVLs after
  * OpenSM set them must not keep OpenSM sweeping. */
-static void ask_for_vls(struct kr_plugin *pl)
+static void ask_for_vls(struct kr_plugin *pl, int failed)
 {
-	if (!pl->rising) {
-		pl->rising_asked = 0;
-	} else if (!pl->rising_asked) {
-		pl->rising_asked = 1;
+	unsigned n = pl->rising ? pl->rising : failed ? pl->falling : 0;
+
+	if (!n) {
+		pl->vls_asked = 0;
+	} else if (!pl->vls_asked) {
+		pl->vls_asked = 1;
 		pl->osm->subn.force_heavy_sweep = TRUE;
 		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %u ports "
-			"are about to run more VLs than they do now, but OpenSM "
+			"are about to run %s VLs than they do now, but OpenSM "
 			"programs their SL2VL maps before that, for the VLs they "
-			"run now: planned for those; another heavy sweep asked "
-			"for\n", pl->sweeps, pl->rising);
-	} else if (pl->rising_asked == 1) {
-		pl->rising_asked = 2;
+			"run now%s; another heavy sweep asked for\n", pl->sweeps,
+			n, pl->rising ? "more" : "fewer", pl->rising ?
+			": planned for those" : " (the fallback engine's maps)");
+	} else if (pl->vls_asked == 1) {
+		pl->vls_asked = 2;
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR13: knsroute: sweep %u: "
-			"%u ports still run fewer VLs than OpenSM set them to "
-			"(max_op_vls, VLCap); planned for the VLs they run\n",
-			pl->sweeps, pl->rising);
+			"%u ports still run other VLs than OpenSM set them to "
+			"(max_op_vls, VLCap)%s\n", pl->sweeps, n, pl->rising ?
+			"; planned for the VLs they run" : "");
 	}
 }
 
@@ -507,14 +516,13 @@ static int kr_build_fwd_tables(void *ctx)
 	pl->valid = 0;
 	pl->full_pass = 0;
 	pl->sweeps++;
-	pl->rising = 0;
+	pl->rising = pl->falling = 0;
 	no_ucast_cache(pl);
 	if (load_conf(pl)) {
 		rc = -1;	/* load_conf said why */
 	} else if ((rc = build_fabric(pl, &pl->fabric, &d))) {
 		log_failure(pl, &d, "reading the subnet");
 	} else {
-		ask_for_vls(pl);
 		/* Without QoS OpenSM programs no SL2VL map and every SL rides
 		 * VL 0: plan, and so check, for exactly that. */
 		if (!pl->osm->subn.opt.qos)
@@ -543,6 +551,7 @@ static int kr_build_fwd_tables(void *ctx)
 		}
 		if (rc)
 			log_failure(pl, &d, kr_phase_name(pl->plan.failed));
+		ask_for_vls(pl, rc != 0);
 	}
 	if (rc) {
 		drop_plan(pl);
