@@ -10,14 +10,6 @@
 
 #include "kr_route.h"
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 const char *kr_phase_name(enum kr_phase ph)
 {
 	static const char *names[KR_NPHASE] = { "recognition", "routing",
@@ -204,7 +196,7 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_diag *d)
 {
 	const struct kr_tables *in_force = prev ? &prev->tables : was;
-	double t0 = now_ms();
+	double t0 = kr_now_ms();
 	int rc;
 
 	*p = (struct kr_plan){ .resumed = was != NULL,
@@ -214,26 +206,26 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc && prev && prev_f &&
 	    (rc = kr_topo_keep_slots(f, &p->topo, prev_f, &prev->topo)))
 		rc = kr_fail(d, rc, 0, "out of memory");
-	p->ms[KR_PHASE_TOPO] = now_ms() - t0;
+	p->ms[KR_PHASE_TOPO] = kr_now_ms() - t0;
 	if (!rc) {
 		start(c, p, KR_PHASE_ROUTE);
-		t0 = now_ms();
+		t0 = kr_now_ms();
 		rc = kr_route(f, &p->topo, c, &p->tables, d);
 		if (!rc && was && (rc = kr_tables_refill(was, &p->tables)))
 			rc = kr_fail(d, rc, 0, rc == KR_ENOMEM ? "out of memory"
 				     : "the tables in force are of another "
 				     "fabric");
-		p->ms[KR_PHASE_ROUTE] = now_ms() - t0;
+		p->ms[KR_PHASE_ROUTE] = kr_now_ms() - t0;
 	}
 	if (!rc) {
 		start(c, p, KR_PHASE_SLVL);
-		t0 = now_ms();
+		t0 = kr_now_ms();
 		rc = kr_slvl_plan(f, &p->topo, c, &p->tables, &p->slvl, d);
-		p->ms[KR_PHASE_SLVL] = now_ms() - t0;
+		p->ms[KR_PHASE_SLVL] = kr_now_ms() - t0;
 	}
 	if (!rc) {
 		start(c, p, KR_PHASE_REPAIR);
-		t0 = now_ms();
+		t0 = kr_now_ms();
 		rc = kr_repair(f, &p->topo, c, &p->slvl, in_force, &p->tables,
 			       &p->repair, d);
 		/* the multicast forest: the same live links and up*-down*
@@ -241,7 +233,7 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		if (!rc)
 			rc = kr_mtree_build(f, &p->topo, p->tables.sm_lid,
 					    &p->mtree, d);
-		p->ms[KR_PHASE_REPAIR] = now_ms() - t0;
+		p->ms[KR_PHASE_REPAIR] = kr_now_ms() - t0;
 	}
 	return rc;
 }
@@ -250,12 +242,12 @@ static int prove(const struct kr_fabric *f, const struct kr_conf *c,
 		 const struct kr_fabric *prev_f, struct kr_plan *prev,
 		 struct kr_plan *p, struct kr_diag *d)
 {
-	double t0 = now_ms();
+	double t0 = kr_now_ms();
 	int rc;
 
 	start(c, p, KR_PHASE_CHECK);
 	rc = run_check(f, c, prev_f, prev, p, d);
-	p->ms[KR_PHASE_CHECK] = now_ms() - t0;
+	p->ms[KR_PHASE_CHECK] = kr_now_ms() - t0;
 	if (!rc)
 		p->failed = KR_NPHASE;
 	return rc;

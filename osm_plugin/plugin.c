@@ -19,64 +19,11 @@
  * the plan never changes under a reader. */
 #include <config.h>
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <opensm/osm_config.h>
-#include <opensm/osm_event_plugin.h>
-#include <opensm/osm_log.h>
-#include <opensm/osm_mcast_tbl.h>
-#include <opensm/osm_mcm_port.h>
-#include <opensm/osm_multicast.h>
-#include <opensm/osm_node.h>
-#include <opensm/osm_opensm.h>
-#include <opensm/osm_port.h>
-#include <opensm/osm_switch.h>
-#include <opensm/osm_version.h>
-
-#include "kr.h"
-#include "kr_plan.h"
+#include "plugin_int.h"
 
 #define KR_DEFAULT_CONF "/etc/opensm/knsroute.conf"
 #define KR_ENGINE "knsroute"
 #define KR_VLARB_WEIGHT 64	/* equal for all used VLs; any non-zero value */
-
-struct kr_plugin {
-	osm_opensm_t *osm;
-	char conf_path[KR_CONF_PATH];
-	int conf_named;			/* by event_plugin_options */
-	int conf_used;			/* conf_path read last sweep (-1: none yet) */
-	struct kr_conf conf;
-	int conf_ok;
-	struct kr_fabric fabric;	/* of the last successful sweep */
-	struct kr_plan plan;
-	int valid;			/* plan passed its check and is installed */
-	unsigned sweeps;
-	uint32_t *mslot;		/* a group's member ports, scratch */
-	size_t mcap;
-	unsigned mcast_refused;		/* groups refused since the last line */
-	int full_pass;			/* this sweep's pass over every group
-					 * is under way (see kr_mcast_build_stree) */
-	int dump_due;			/* dump_tables asked, this plan not written */
-	char tables_path[KR_CONF_PATH];	/* the tables cache read or
-					 * written last; "": none yet */
-	unsigned rising, falling;	/* ports about to run more, fewer VLs
-					 * than now (see vls_of) */
-	int vls_asked;			/* the last sweep asked for another
-					 * because of them */
-};
-
-static osm_log_t *plog(const struct kr_plugin *pl)
-{
-	return &pl->osm->log;
-}
 
 static void drop_plan(struct kr_plugin *pl)
 {
@@ -106,26 +53,6 @@ static void find_conf_path(struct kr_plugin *pl)
 	}
 }
 
-/* A cache path knsroute.conf left empty: NAME in OpenSM's cache
- * directory. One too long for the path is refused rather than cut: two
- * caches cut to one name would overwrite each other. */
-static int default_cache(char path[KR_CONF_PATH], const char *name,
-			 struct kr_diag *d)
-{
-	const char *dir = getenv("OSM_CACHE_DIR");
-
-	if (path[0])
-		return KR_OK;
-	if (!dir || !*dir)
-		dir = OSM_DEFAULT_CACHE_DIR;
-	if (snprintf(path, KR_CONF_PATH, "%s/%s", dir, name) < KR_CONF_PATH)
-		return KR_OK;
-	path[0] = '\0';
-	return kr_fail(d, KR_EINVAL, 0, "OSM_CACHE_DIR is %zu bytes long; "
-		       "the cache paths in it must be shorter than %d bytes",
-		       strlen(dir), KR_CONF_PATH);
-}
-
 /* Re-read each sweep so that an admin's edit takes effect on the next one;
  * the default file is looked for each time too, so one created after
  * OpenSM started counts from the next sweep. A broken file keeps knsroute
@@ -145,7 +72,7 @@ static int load_conf(struct kr_plugin *pl)
 
 	kr_conf_init(&pl->conf);
 	if (use)
-		rc = kr_conf_load(&pl->conf, pl->conf_path, &d);
+		rc = kr_conf_load(&pl->conf, pl->conf_path, KR_IN_FILE, &d);
 	if ((default_cache(pl->conf.coords_cache, "knsroute-coords", &dd) |
 	     default_cache(pl->conf.tables_cache, "knsroute-tables", &dd)) &&
 	    !rc) {
@@ -362,19 +289,6 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 		"maps no longer apply)\n", phase, msg);
 }
 
-static void save_caches(struct kr_plugin *pl);
-static void dump_tables(void *ctx);
-
-/* Whether a multicast group has an MLID of index m (MLID - 0xC000) or
- * above. */
-static int group_from(const osm_subn_t *sn, unsigned m)
-{
-	for (; m + IB_LID_MCAST_START_HO <= sn->max_mcast_lid_ho; m++)
-		if (sn->mboxes[m])
-			return 1;
-	return 0;
-}
-
 /* What this sweep changed against the tables in force before (pt on pf:
  * the last sweep's, or a restarted OpenSM's from its tables cache): LFT
  * entries (switches matched by GUID), destination LIDs whose SL moved and
@@ -409,45 +323,6 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 			"packets were still sent on their old SL; applications "
 			"must refresh their PathRecords\n", (unsigned long long)
 			pl->plan.repair.pairs_stale_unsafe);
-}
-
-/* At OpenSM's start the switches still hold the tables of the OpenSM
- * before, which the tables cache describes (see save_caches): they are
- * the plan in force, whose SLs the first sweep's repair keeps and proves
- * old packets safe against. Whether *cached got them. */
-static int read_tables_cache(struct kr_plugin *pl, struct kr_tables *cached)
-{
-	struct kr_diag d = { 0 };
-	char msg[KR_DIAG_LINE];
-
-	snprintf(pl->tables_path, sizeof(pl->tables_path), "%s",
-		 pl->conf.tables_cache);
-	if (access(pl->tables_path, F_OK))
-		return 0;
-	if (kr_tables_cache_read(pl->tables_path, &pl->fabric, cached, &d)) {
-		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables "
-			"cache not used: %s\n", pl->sweeps, msg);
-		return 0;
-	}
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables in force "
-		"from %s (%u repaired destinations)\n", pl->sweeps,
-		pl->tables_path, cached->nrepaired);
-	return 1;
-}
-
-/* Another engine installs its tables after a failed sweep, so the cache
- * no longer describes what the switches hold: the one written last, or
- * the configured one (a start whose first sweep fails reads none). */
-static void forget_tables(struct kr_plugin *pl)
-{
-	const char *path = pl->tables_path[0] ? pl->tables_path
-					      : pl->conf.tables_cache;
-
-	if (path[0] && unlink(path) && errno != ENOENT)
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
-			"remove the tables cache %s: %s\n", path,
-			strerror(errno));
 }
 
 /* OpenSM's unicast cache (use_ucast_cache), after a change it deems
@@ -646,294 +521,6 @@ static void kr_update_vlarb(void *ctx, osm_physp_t *port, uint8_t port_num,
 			block->vl_entry[entry].vl = (uint8_t)vl;
 			block->vl_entry[entry++].weight = KR_VLARB_WEIGHT;
 		}
-}
-
-/* The labelling of this sweep, for the next one, and its tables, for the
- * first sweep of a restarted OpenSM (see load_conf). Written before
- * OpenSM sends the tables: a cache ahead of the switches only makes the
- * next start keep SLs of tables that never went out, while one behind
- * would leave it blind to those that did. */
-static void save_caches(struct kr_plugin *pl)
-{
-	struct kr_diag d = { 0 };
-	char msg[KR_DIAG_LINE];
-
-	if (kr_topo_cache_save(pl->conf.coords_cache, KR_TO_OWN, &pl->fabric,
-			       &pl->plan.topo, &d)) {
-		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
-			"save coordinates: %s\n", msg);
-	}
-	d = (struct kr_diag){ 0 };
-	snprintf(pl->tables_path, sizeof(pl->tables_path), "%s",
-		 pl->conf.tables_cache);
-	if (kr_tables_cache_save(pl->tables_path, &pl->fabric, &pl->plan, &d)) {
-		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
-			"save the tables cache: %s\n", msg);
-		forget_tables(pl);
-	}
-}
-
-/* The dry run's files, under DUMP_DIR/knsroute/, for comparing a live
- * fabric with `knsroute route`. */
-static void dump_tables(void *ctx)
-{
-	struct kr_plugin *pl = ctx;
-	struct kr_diag d = { 0 };
-	char dir[600], msg[KR_DIAG_LINE];
-
-	if (!pl->valid)
-		return;
-	snprintf(dir, sizeof(dir), "%s/knsroute",
-		 pl->osm->subn.opt.dump_files_dir ? pl->osm->subn.opt.dump_files_dir
-						  : OSM_DEFAULT_TMP_DIR);
-	if (kr_plan_write_dir(dir, KR_TO_OWN, &pl->fabric, &pl->plan, &d)) {
-		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR05: knsroute: cannot "
-			"dump tables: %s\n", msg);
-		return;
-	}
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: tables dumped "
-		"to %s\n", pl->sweeps, dir);
-}
-
-/* With dump_tables, the files are written once the subnet is up: OpenSM
- * reports that after the sweep, outside the routing step, on the thread
- * that alone changes the plan (the SA only reads it). A sweep that ends
- * in errors brings no SUBNET_UP and so no files. */
-static void kr_plugin_report(void *ctx, osm_epi_event_id_t event, void *data)
-{
-	struct kr_plugin *pl = ctx;
-
-	(void)data;
-	if (event != OSM_EVENT_ID_SUBNET_UP || !pl->dump_due)
-		return;
-	pl->dump_due = 0;
-	dump_tables(pl);
-}
-
-/* The group's member ports as fabric slots into *slot (grown as needed),
- * and the SL of each of the box's groups: the first, and the first one the
- * plan cannot keep safe (KR_NSL: none). */
-static size_t box_members(struct kr_plugin *pl, osm_mgrp_box_t *mgb,
-			  uint32_t **slot, size_t *cap, unsigned *sl,
-			  unsigned *bad_sl, char *mgid, size_t mgid_len)
-{
-	size_t n = 0;
-	unsigned fix;
-
-	*sl = 0;
-	*bad_sl = KR_NSL;
-	mgid[0] = '\0';
-	for (cl_list_item_t *li = cl_qlist_head(&mgb->mgrp_list);
-	     li != cl_qlist_end(&mgb->mgrp_list); li = cl_qlist_next(li)) {
-		/* cl_item_obj needs GNU typeof; this is its C11 spelling */
-		osm_mgrp_t *g = (osm_mgrp_t *)(void *)((char *)li -
-						offsetof(osm_mgrp_t, list_item));
-		uint8_t gsl, hop;
-		uint32_t flow;
-
-		ib_member_get_sl_flow_hop(g->mcmember_rec.sl_flow_hop, &gsl,
-					  &flow, &hop);
-		if (!mgid[0]) {
-			*sl = gsl;
-			inet_ntop(AF_INET6, g->mcmember_rec.mgid.raw, mgid,
-				  (socklen_t)mgid_len);
-		}
-		if (*bad_sl == KR_NSL && !kr_slvl_mcast_ok(&pl->plan.slvl, gsl, &fix)) {
-			*bad_sl = gsl;
-			inet_ntop(AF_INET6, g->mcmember_rec.mgid.raw, mgid,
-				  (socklen_t)mgid_len);
-		}
-		for (cl_map_item_t *mi = cl_qmap_head(&g->mcm_port_tbl);
-		     mi != cl_qmap_end(&g->mcm_port_tbl); mi = cl_qmap_next(mi)) {
-			osm_mcm_port_t *m = (osm_mcm_port_t *)mi;
-			uint32_t s = kr_port_by_guid(&pl->fabric,
-						     cl_ntoh64(m->port->guid));
-
-			if (s == KR_NONE)
-				continue;
-			if (n == *cap) {
-				size_t c = *cap ? 2 * *cap : 64;
-				uint32_t *grown = realloc(*slot, c * sizeof(**slot));
-
-				if (!grown)
-					return SIZE_MAX;
-				*slot = grown;
-				*cap = c;
-			}
-			(*slot)[n++] = s;
-		}
-	}
-	return n;
-}
-
-/* The group's masks into OpenSM's MFTs (cleared by OpenSM before the call). */
-static void install_mft(struct kr_plugin *pl, const struct kr_mgroup *g)
-{
-	const struct kr_fabric *f = &pl->fabric;
-
-	for (uint32_t sw = 0; sw < f->nsw; sw++) {
-		osm_switch_t *osw = osm_get_switch_by_guid(&pl->osm->subn,
-							   cl_hton64(f->guid[sw]));
-
-		if (!osw || !osm_switch_supports_mcast(osw))
-			continue;
-		for (unsigned p = 0; p <= f->nports[sw]; p++)
-			if (kr_mgroup_has(g, sw, p))
-				osm_mcast_tbl_set(&osw->mcast_tbl, g->mlid, (uint8_t)p);
-	}
-}
-
-/* Whether OpenSM builds no tree after mlid's in this pass, so that its
- * MFT blocks go out next. After a heavy sweep's routing the pass takes
- * every group in MLID order; between sweeps, only the groups whose
- * members changed (the SM's mlids_req), also in order. */
-static int last_mlid(const struct kr_plugin *pl, unsigned mlid)
-{
-	const osm_sm_t *sm = &pl->osm->sm;
-	unsigned m = mlid - IB_LID_MCAST_START_HO + 1;
-
-	if (pl->full_pass)
-		return !group_from(&pl->osm->subn, m);
-	for (; m <= sm->mlids_req_max; m++)
-		if (sm->mlids_req[m])
-			return 0;
-	return 1;
-}
-
-/* The trees are credit-loop-free with unicast by construction; still,
- * nothing is installed unproven: OpenSM sends the MFT blocks only after
- * its pass over the groups, so at its end the check runs on the unicast
- * tables and every tree together, and withdraws the trees if it fails.
- * The sweep's proof of unicast makes that the trees' dependencies alone
- * (a pass follows every heavy sweep and every batch of joins); only a
- * cycle there, which the proof's stale dependencies may close, or no
- * proof, costs the full check. */
-static void check_groups(struct kr_plugin *pl)
-{
-	const struct kr_fabric *f = &pl->fabric;
-	struct kr_tables *t = &pl->plan.tables;
-	struct kr_check_opts o = { .max_examples = 1 };
-	struct kr_check_report r;
-	struct kr_diag d = { 0 };
-	char msg[KR_DIAG_LINE];
-	int rc = KR_EINVAL, incremental = 0;
-
-	if (!t->nmgroup)
-		return;
-	/* the report is freeable whatever the check returned */
-	if (pl->plan.proof) {
-		rc = kr_check_mcast_incremental(f, t, pl->plan.proof, &r, &d);
-		kr_check_report_free(&r);
-		incremental = rc == KR_OK;
-	}
-	if (rc == KR_EINVAL || rc == KR_ECYCLE) {
-		d = (struct kr_diag){ 0 };
-		rc = kr_check_run(f, t, &o, &r, &d);
-		kr_check_report_free(&r);
-	}
-	if (!rc) {
-		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: check "
-			"passed for unicast and %zu multicast trees together%s\n",
-			pl->sweeps, t->nmgroup, incremental ? " (the trees "
-			"against the sweep's proof)" : "");
-		return;
-	}
-	kr_diag_format(&d, msg, sizeof(msg));
-	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR10: knsroute: unicast and "
-		"%zu multicast trees together: %s; every tree withdrawn\n",
-		t->nmgroup, msg);
-	for (size_t i = 0; i < t->nmgroup; i++)
-		for (uint32_t sw = 0; sw < f->nsw; sw++) {
-			osm_switch_t *osw = osm_get_switch_by_guid(&pl->osm->subn,
-						cl_hton64(f->guid[sw]));
-
-			if (osw && osm_switch_supports_mcast(osw))
-				osm_mcast_tbl_clear_mlid(&osw->mcast_tbl,
-							 t->mgroup[i].mlid);
-		}
-}
-
-/* One line for the groups that have trees now (those OpenSM dropped since
- * are dropped from the plan's record too), and how many were refused. */
-static void log_groups(struct kr_plugin *pl)
-{
-	struct kr_tables *t = &pl->plan.tables;
-	char line[1024], vl[16];
-	size_t n = 0, keep = 0;
-
-	for (size_t i = 0; i < t->nmgroup; i++) {
-		if (!osm_get_mbox_by_mlid(&pl->osm->subn,
-					  cl_hton16(t->mgroup[i].mlid))) {
-			kr_mgroup_free(&t->mgroup[i]);
-			continue;
-		}
-		t->mgroup[keep++] = t->mgroup[i];
-		if (n < sizeof(line) - 40)
-			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s0x%04x "
-					      "SL %u", keep > 1 ? ", " : "",
-					      t->mgroup[i].mlid, t->mgroup[i].sl);
-		else if (n < sizeof(line) - 4)
-			n += (size_t)snprintf(line + n, sizeof(line) - n, " ...");
-	}
-	t->nmgroup = keep;
-	if (pl->plan.slvl.mcast_vl == KR_NONE)
-		snprintf(vl, sizeof(vl), "no VL");
-	else
-		snprintf(vl, sizeof(vl), "VL %u", pl->plan.slvl.mcast_vl);
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: multicast: %zu "
-		"groups with trees on %s (%s), %u refused for their SL\n",
-		pl->sweeps, keep, vl, keep ? line : "none", pl->mcast_refused);
-	pl->mcast_refused = 0;
-}
-
-static ib_api_status_t kr_mcast_build_stree(void *ctx, osm_mgrp_box_t *mgb)
-{
-	struct kr_plugin *pl = ctx;
-	struct kr_diag d = { 0 };
-	struct kr_mcast_info info;
-	char mgid[INET6_ADDRSTRLEN], msg[KR_DIAG_LINE];
-	unsigned sl, bad;
-	size_t n;
-	int rc;
-
-	osm_purge_mtree(&pl->osm->sm, mgb);
-	if (!pl->valid)
-		return IB_ERROR;
-	n = box_members(pl, mgb, &pl->mslot, &pl->mcap, &sl, &bad, mgid,
-			sizeof(mgid));
-	if (n == SIZE_MAX) {
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR09: knsroute: MLID "
-			"0x%04x: out of memory; no tree\n", mgb->mlid);
-		return IB_INSUFFICIENT_MEMORY;
-	}
-	rc = kr_plan_add_group(&pl->fabric, &pl->plan, mgb->mlid,
-			       bad != KR_NSL ? bad : sl, pl->mslot, n, &info, &d);
-	if (rc) {
-		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR08: knsroute: multicast "
-			"group %s: %s; no tree installed%s\n", mgid, msg,
-			pl->osm->subn.opt.qos ? "" : " (qos is FALSE in "
-			"opensm.conf: multicast would share VL 0 with unicast; "
-			"set qos TRUE)");
-		pl->mcast_refused++;
-	} else {
-		for (size_t i = 0; i < pl->plan.tables.nmgroup; i++)
-			if (pl->plan.tables.mgroup[i].mlid == mgb->mlid)
-				install_mft(pl, &pl->plan.tables.mgroup[i]);
-		OSM_LOG(plog(pl), OSM_LOG_VERBOSE, "knsroute: multicast group %s "
-			"MLID 0x%04x SL %u: %u members, %u switches, %u tree "
-			"links\n", mgid, mgb->mlid, sl, info.members,
-			info.switches, info.links);
-	}
-	if (last_mlid(pl, mgb->mlid)) {
-		pl->full_pass = 0;
-		log_groups(pl);
-		check_groups(pl);
-	}
-	return rc ? IB_ERROR : IB_SUCCESS;
 }
 
 /* Nothing: see install_hops. */

@@ -8,7 +8,7 @@ set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
 opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils infiniband-diags ibutils
-valgrind jq gawk python3 clang"
+valgrind jq gawk python3 clang universal-ctags"
 case ${1:-} in
 --deb) pkgs="$pkgs debhelper dpkg-dev fakeroot lintian" ;;
 '') ;;

@@ -4,8 +4,9 @@
 # uninitialised memory, no leak. Only in the plain build (the sanitizer
 # build checks the same things its own way and does not mix with valgrind).
 : "${KR_BUILDDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
-PROGS=(test_fabric test_gen test_parse_net test_route test_slvl test_dump
-       test_cdg test_check test_repair test_io)
+PROGS=(model/test_fabric gen/test_gen formats/test_parse_net route/test_route
+       slvl/test_slvl formats/test_dump cdg/test_cdg check/test_check
+       repair/test_repair formats/test_io)
 
 echo "1..${#PROGS[@]}"
 n=0

@@ -141,7 +141,7 @@ int cap_discover(const struct capture_opts *o, struct cap_net *net,
 				   .retries = o->retries };
 	ibnd_fabric_t *fab;
 	umad_port_t up;
-	double t0 = cap_now_ms();
+	double t0 = kr_now_ms();
 	int rc;
 
 	*net = (struct cap_net){ 0 };
@@ -166,7 +166,7 @@ int cap_discover(const struct capture_opts *o, struct cap_net *net,
 		fprintf(log, "discovery: from %s port %u, %u switches, %u other "
 			"nodes, SM LID %u SL %u, %.2f s\n", net->ca, net->port,
 			f->nsw, f->nnode - f->nsw, net->sm_lid, net->sm_sl,
-			(cap_now_ms() - t0) / 1e3);
+			(kr_now_ms() - t0) / 1e3);
 	return rc;
 }
 

@@ -17,7 +17,7 @@ struct slot {
 	size_t i;		/* query, SIZE_MAX when the slot is free */
 	uint32_t tid;
 	unsigned tries;		/* attempts sent so far */
-	double deadline;	/* cap_now_ms() when the attempt times out */
+	double deadline;	/* kr_now_ms() when the attempt times out */
 };
 
 struct progress {
@@ -39,14 +39,6 @@ struct run {
 	unsigned nretry;
 	struct progress pr;
 };
-
-double cap_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 int cap_port_open(struct cap_port *p, const char *ca, unsigned port,
 		  const struct capture_opts *o, FILE *log, struct kr_diag *d)
@@ -88,7 +80,7 @@ static void progress(struct progress *pr, size_t done)
 	if (pr->quiet || !pr->n)
 		return;
 	if (pr->tty) {
-		double now = cap_now_ms();
+		double now = kr_now_ms();
 
 		if (done < pr->n && now - pr->last_ms < 100)
 			return;
@@ -122,7 +114,7 @@ static int send_attempt(struct run *r, struct slot *s)
 						       : p->agent_smi;
 	s->tid = p->tid;
 	s->tries++;
-	s->deadline = cap_now_ms() + p->o->timeout_ms;
+	s->deadline = kr_now_ms() + p->o->timeout_ms;
 	/* The kernel's own timeout reports a lost answer as a receive with
 	 * status ETIMEDOUT; ibsim's umad2sim has none, so the deadline above
 	 * decides either way and a late report finds no slot. */
@@ -239,7 +231,7 @@ static struct slot *slot_of(struct run *r, uint32_t tid)
 
 static int step(struct run *r)
 {
-	double now = cap_now_ms(), first = now + 1000;
+	double now = kr_now_ms(), first = now + 1000;
 	struct slot *s;
 	int rc, len;
 
@@ -264,7 +256,7 @@ static int step(struct run *r)
 		if (rc)
 			return rc;
 	}
-	now = cap_now_ms();
+	now = kr_now_ms();
 	for (unsigned k = 0; k < r->nslot; k++)
 		if (r->slot[k].i != SIZE_MAX && r->slot[k].deadline <= now &&
 		    (rc = retry(r, &r->slot[k], "no answer")))
@@ -283,7 +275,7 @@ static void drain(struct run *r)
 
 	r->d = &ignored;
 	for (;;) {
-		double now = cap_now_ms(), last = now;
+		double now = kr_now_ms(), last = now;
 		int got;
 
 		for (unsigned k = 0; k < r->nslot; k++)
@@ -315,7 +307,7 @@ int cap_batch_run(struct cap_port *p, const struct cap_batch *b,
 			 .pr = { .what = b->what, .n = b->n,
 				 .tty = isatty(STDERR_FILENO),
 				 .quiet = p->o->quiet } };
-	double t0 = cap_now_ms();
+	double t0 = kr_now_ms();
 	int rc;
 
 	r.nslot = b->window < b->n ? b->window : (unsigned)b->n;
@@ -333,7 +325,7 @@ int cap_batch_run(struct cap_port *p, const struct cap_batch *b,
 	if (rc && r.pr.tty && !r.pr.quiet && r.ndone)
 		fputc('\n', stderr);
 	fprintf(p->log, "%s: %zu queries, %u retried, %zu answered, %.2f s%s\n",
-		b->what, b->n, r.nretry, r.ndone, (cap_now_ms() - t0) / 1e3,
+		b->what, b->n, r.nretry, r.ndone, (kr_now_ms() - t0) / 1e3,
 		rc ? ", FAILED" : "");
 	return rc;
 }

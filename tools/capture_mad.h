@@ -61,7 +61,6 @@ void cap_port_close(struct cap_port *p);
 int cap_batch_run(struct cap_port *p, const struct cap_batch *b,
 		  struct kr_diag *d);
 
-double cap_now_ms(void);
 
 /* What discovery learnt beyond the fabric itself: how to reach each node
  * and what the SMPs and SA queries need. */

@@ -27,7 +27,7 @@ int capture_fabric(const struct capture_opts *o, struct kr_fabric *f,
 	struct kr_diag d = { 0 };
 	struct cap_net net;
 	struct cap_port port = { .fd = -1 };
-	double t0 = cap_now_ms();
+	double t0 = kr_now_ms();
 	int rc = cap_discover(o, &net, f, log, &d);
 
 	if (!rc)
@@ -42,7 +42,7 @@ int capture_fabric(const struct capture_opts *o, struct kr_fabric *f,
 		rc = cap_read_path_sls(&port, &net, f, t, &d);
 	cap_port_close(&port);
 	cap_net_free(&net);
-	fprintf(log, "total: %.2f s%s\n", (cap_now_ms() - t0) / 1e3,
+	fprintf(log, "total: %.2f s%s\n", (kr_now_ms() - t0) / 1e3,
 		rc ? ", FAILED" : "");
 	if (rc) {
 		char msg[KR_DIAG_LINE];

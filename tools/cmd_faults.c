@@ -399,14 +399,6 @@ struct outcome {
 	char msg[300];			/* "phase: why" when failed */
 };
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* Every linked CA port with a LID as one group on SL 0, its tree cut out
  * of the faulty fabric's forest (rooted where the SM is, as the repair's
  * detour layer), into t: what the plugin proves with IPoIB's broadcast
@@ -443,7 +435,7 @@ static void pipeline(struct bench *b, struct outcome *o)
 	struct kr_check_report rep = { 0 };
 	struct kr_check_opts co = { 0 };
 	struct kr_diag d = { 0 };
-	double t0 = now_ms();
+	double t0 = kr_now_ms();
 	int rc;
 
 	o->failed = KR_PHASE_ROUTE;
@@ -485,7 +477,7 @@ static void pipeline(struct bench *b, struct outcome *o)
 	kr_check_report_free(&rep);
 	kr_slvl_free(&sl);
 	kr_tables_free(&t);
-	o->ms = now_ms() - t0;
+	o->ms = kr_now_ms() - t0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -732,7 +724,7 @@ static void print_trial(const struct bench *b, uint32_t trial,
 static int run_loop(const struct faults_args *a, struct bench *b,
 		    struct tally *ta)
 {
-	double last = now_ms();
+	double last = kr_now_ms();
 
 	for (uint32_t i = 0; i < a->trials; i++) {
 		struct outcome o = { 0 };
@@ -749,8 +741,8 @@ static int run_loop(const struct faults_args *a, struct bench *b,
 		tally_add(ta, b, i, &o);
 		if (a->verbose)
 			print_trial(b, i, &o);
-		if (!a->quiet && now_ms() - last >= 2000) {
-			last = now_ms();
+		if (!a->quiet && kr_now_ms() - last >= 2000) {
+			last = kr_now_ms();
 			fprintf(stderr, "knsroute faults: trial %" PRIu32 "/%"
 				PRIu32 "\n", i + 1, a->trials);
 		}

@@ -194,7 +194,7 @@ static int run(const struct topo_opts *o)
 	int rc;
 
 	kr_conf_init(&c);
-	if (o->conf && kr_conf_load(&c, o->conf, &d))
+	if (o->conf && kr_conf_load(&c, o->conf, KR_IN_STREAM, &d))
 		return cli_error(&d);
 	if (cli_read_fabric(o->file, &f))
 		return EXIT_USAGE;

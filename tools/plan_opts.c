@@ -32,7 +32,7 @@ int plan_opts_conf(const struct plan_opts *o, const char *cmd, struct kr_conf *c
 	struct kr_diag d = { .file = o->conf };
 
 	kr_conf_init(c);
-	if (o->conf && kr_conf_load(c, o->conf, &d))
+	if (o->conf && kr_conf_load(c, o->conf, KR_IN_STREAM, &d))
 		return cli_error(&d);
 	if (o->classify && kr_classify_parse(o->classify, &c->classify))
 		return cli_usage_error(cmd, "unknown classifier \"%s\"", o->classify);

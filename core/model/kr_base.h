@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Error codes and diagnostics shared by every part of the core.
+ *
+ * The core never prints and never exits: it runs inside OpenSM, which must be
+ * able to fall back to another engine. A failing call returns a negative
+ * enum kr_err and leaves the words in a struct kr_diag that the caller
+ * (tools/ or osm_plugin/) prints once. */
+#ifndef KR_BASE_H
+#define KR_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KR_ERRORS(X)                                                   \
+	X(OK, 0, "success")                                            \
+	X(ENOMEM, -1, "out of memory")                                 \
+	X(EPARSE, -2, "malformed input")                               \
+	X(ETOPO, -3, "topology not recognized")                        \
+	X(ENOVL, -4, "not enough data VLs")                            \
+	X(ECYCLE, -5, "credit loop")                                   \
+	X(EIO, -6, "input/output error")                               \
+	X(EINVAL, -7, "invalid argument")                              \
+	X(EROUTE, -8, "routing failed")                                \
+	X(EASSUMED, -9, "credit loop only through assumed inputs")
+
+enum kr_err {
+#define X(name, val, text) KR_##name = (val),
+	KR_ERRORS(X)
+#undef X
+};
+
+const char *kr_strerror(int err);
+
+/* Where and why the core gave up. file names the input being read (not a C
+ * file); line is 1-based, 0 when no line applies. msg holds the longest
+ * reason the core gives (recognition's, for two families, runs past 300
+ * bytes); KR_DIAG_LINE holds it with a path and a line number in front. */
+enum { KR_DIAG_MSG = 1024, KR_DIAG_LINE = KR_DIAG_MSG + 4200 };
+struct kr_diag {
+	const char *file;
+	unsigned line;
+	char msg[KR_DIAG_MSG];
+};
+
+/* Stores the message (if d is not NULL) and returns err, so a failure point
+ * reads: return kr_fail(d, KR_EPARSE, lineno, "...", ...); */
+int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Milliseconds on the monotonic clock, for timing phases. */
+double kr_now_ms(void);
+
+/* Formats "FILE:LINE: msg" (or the parts that are known) into buf. */
+void kr_diag_format(const struct kr_diag *d, char *buf, size_t len);
+
+/* The fewest bits that count v values (0 for v <= 1). */
+static inline unsigned kr_ceil_log2(unsigned v)
+{
+	unsigned b = 0;
+
+	while ((1u << b) < v)
+		b++;
+	return b;
+}
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Between the tree repair (repair.c), its dependency bookkeeping
+ * (repair_deps.c) and the detour layer (repair_updn.c). Not for tools/. */
+#ifndef KR_REPAIR_INT_H
+#define KR_REPAIR_INT_H
+
+#include <stdint.h>
+
+#include "kr_cdg.h"
+#include "kr_repair.h"
+#include "kr_updn.h"
+
+#define UNREACHED UINT32_MAX
+#define LVL_GOOD 0
+#define LVL_GENERAL 3
+#define LVL_NONE 0xff		/* no live path to the target */
+#define HOPS_CUT 0xff		/* H: the dimension-order path is cut */
+#define KR_NO_SL 0xff
+#define CAMASK_KNOWN (1u << 16)
+#define SEEN_WAYS_LOG 3
+#define SEEN_WAYS (1u << SEEN_WAYS_LOG)
+#define MEMO_WAYS 4
+
+/* The destination being worked on: the LID, the switch delivering it, the
+ * port it leaves by there (0: the switch itself) and the CA port it
+ * belongs to (KR_NONE: a switch LID). */
+struct rdest {
+	unsigned lid;
+	uint32_t target;
+	unsigned local;
+	uint32_t ca_port;
+};
+
+/* How a column is repaired. */
+enum col_mode {
+	COL_FREE,	/* the intermediates that add the fewest hops */
+	COL_ANCHORED,	/* those whose turns keep to the anchor */
+	COL_GENERAL,	/* general repair alone */
+};
+
+struct repair {
+	const struct kr_fabric *f;
+	const struct kr_topo *topo;
+	const struct kr_conf *c;	/* NULL: defaults */
+	const struct kr_slvl *plan;
+	struct kr_tables *t;
+	uint32_t nsw, stride;
+	uint8_t *bylid;		/* [stride * nsw] t->lft by LID, kept equal */
+	size_t fixes_cap;	/* room in t->fixes */
+	unsigned max_int;
+	unsigned *lids;		/* [nlids] destinations, by target switch */
+	uint32_t nlids;
+
+	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
+	uint32_t *src_port;	/* the CA port slots */
+
+	uint32_t ni;		/* intermediates: grid switches with a LID */
+	uint32_t *isw;		/* [ni] their switch ids */
+	uint32_t *isw_of;	/* [nsw] a switch's index in isw, or KR_NONE */
+	uint8_t *hops;		/* [nsw * ni] dimension-order hops S -> I,
+				 * HOPS_CUT when cut; NULL until needed */
+	uint8_t *first;		/* [nsw * ni] S's port on that path (the
+				 * LFT column of I may be repaired later) */
+	uint8_t *arrive;	/* [nsw * ni] the direction it enters I by */
+	uint32_t anchor;	/* grid position against-order turns keep to
+				 * in anchored columns (see turn_ok) */
+	uint8_t *off_anchor;	/* [nsw] 1 + the highest dimension in which a
+				 * grid switch differs from it, 0: none */
+	int anchored;		/* the column being built keeps to it */
+	enum col_mode first_mode;	/* tried first for each destination */
+
+	/* per destination scratch, [nsw] each */
+	uint8_t *col;		/* the LFT column */
+	uint8_t *lvl;		/* LVL_* or the number of intermediates */
+	uint32_t *dist;		/* hops along the column, UNREACHED */
+	uint32_t *cost;		/* planned hops of a repaired switch */
+	uint32_t *live;		/* shortest live-graph hops to the target */
+	uint32_t *queue, *order, *cnt;
+	uint16_t *outvl;	/* VLs the destination's traffic leaves by */
+	uint8_t *moved;		/* [nsw] switches whose CAs' pairs moved */
+	uint8_t *carrier;	/* [nsw] see mark_carriers */
+	uint8_t *seed;		/* [nsw] route_general's first routed ones */
+	int repointed;		/* the anchored column re-pointed an unused
+				 * entry (restore_unused has work) */
+	uint8_t *pair_sl;	/* [stride] by SLID: the SL of a pair of the
+				 * destination at hand, else KR_NO_SL */
+	struct kr_sl_pair *pairs;	/* pairs moved off their destination's
+					 * SL, in DLID order */
+	size_t npairs, cap_pairs;
+	int pairs_moved;	/* the destination at hand moved pairs */
+	/* the tables in force before (kr_repair's prev; NULL: the plan's
+	 * SLs were) */
+	const struct kr_tables *prev;
+	uint8_t *held;		/* [stride] 1: prev had the destination or
+				 * some of its pairs off its planned SL */
+	uint8_t *held_sl;	/* [nsw] the SL a switch's CAs sent on to the
+				 * destination at hand under prev */
+	uint32_t *prev_row;	/* [nsw] the switch's row in prev->lft, or
+				 * KR_NONE (see map_rows) */
+	/* keep_routes' repairs, for repair_dest to take again: per LID the
+	 * offset of its column and levels in kept_buf, or KR_NONE */
+	uint32_t *kept_at;
+	uint8_t *kept_buf;
+	size_t nkept;
+	/* recent distinct columns of one target (see recall): [MEMO_WAYS]
+	 * triples of [nsw] (pristine, repaired, levels) in memo_buf */
+	uint8_t *memo_buf;
+	uint32_t *memo_dist;	/* [MEMO_WAYS][nsw] the repairs' hops */
+	uint32_t memo_target;
+	uint32_t live_target;	/* whose distances r->live holds */
+	unsigned nmemo, memo_cur, memo_next;
+	uint8_t memo_cut[MEMO_WAYS];	/* the pristine column is cut */
+	/* by deps_once's sources (SRC_ALL: [1]) */
+	uint16_t memo_sls[MEMO_WAYS][2];	/* SLs whose dependencies
+						 * along it are in */
+	uint16_t memo_bad[MEMO_WAYS][2];	/* SLs on which they closed
+						 * a loop */
+
+	/* the detour layer: up*-down* ranks over a spanning forest */
+	uint32_t *rank;		/* [nsw] BFS level * nsw + id, UNREACHED */
+	uint32_t *comp;		/* [nsw] connected component: its root */
+	uint32_t sm_sw;		/* the SM's switch, root of its component
+				 * (t->sm_lid), KR_NONE: unknown */
+
+	struct kr_cdg g;	/* channels: switch port slot * 16 + VL */
+	uint32_t *camask;	/* [channels] VLs of a switch's CAs towards
+				 * (out port, SL), CAMASK_KNOWN once filled */
+	uint32_t *seen;		/* [channels * SEEN_WAYS] to + 1 of recent
+				 * dependencies from each channel, 0: none */
+	int admitting;		/* insert (checked) instead of add */
+};
+
+/* The switch a port slot leads to, or KR_NONE (no link, a CA). */
+static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
+				   unsigned port)
+{
+	return kr_updn_next(r->f, r->topo, sw, port);
+}
+
+/* Hops from every switch to x->target along col, UNREACHED where the
+ * entries are cut or loop. */
+void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
+		 uint32_t *dist);
+
+/* Which CAs' traffic a dependency walk follows: all, or only those on
+ * switches with r->moved[sw] set. */
+enum { SRC_ALL, SRC_MOVED };
+
+/* Channel dependencies of destination x's traffic on SL sl along col
+ * (dist from repair_walk), from the sources picked, into r->g: added in
+ * bulk, or inserted with the cycle test when r->admitting (then KR_ECYCLE
+ * leaves the graph as it was before the call). */
+int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
+		const uint32_t *dist, unsigned sl, int sources);
+/* The same for the CAs of switch s alone, along their route. */
+int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
+		     unsigned sl, uint32_t s);
+/* Takes the edges added since the graph had mark of them out again. */
+void repair_undo(struct repair *r, uint32_t mark);
+
+/* Ranks for up*-down* and components (once per repair), and the detour
+ * layer's column for x into col. */
+int repair_updn_ranks(struct repair *r);
+void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col);
+
+#endif
