@@ -7,6 +7,8 @@
 
 #include "cli.h"
 
+static void check_usage_more(FILE *out);
+
 static void check_usage(FILE *out)
 {
 	fprintf(out,
@@ -86,7 +88,14 @@ static void check_usage(FILE *out)
 "data and data + management, gets a verdict: ok, undelivered, credit_loop\n"
 "(the given inputs alone close it) or assumed_credit_loop (only with\n"
 "assumed values: capture them to decide).\n"
-"\n"
+"\n");
+	check_usage_more(out);
+}
+
+/* The second half of --help: JSON keys, multicast, exit status. */
+static void check_usage_more(FILE *out)
+{
+	fputs(
 "JSON keys: pairs, sources, destinations, delivered, undelivered, fail\n"
 "{no_entry, down_port, loop, wrong_dest, vl15, oper_vl}, examples [{src,\n"
 "src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
@@ -111,7 +120,7 @@ static void check_usage(FILE *out)
 "0 all delivered and no credit loop, 1 a problem the inputs prove\n"
 "(undelivered pairs, a credit loop, one only multicast closes included),\n"
 "2 usage or input error (FILE:LINE: what was expected), 3 a credit loop\n"
-"only through assumed SLs (path or group) or SL2VL maps.\n");
+"only through assumed SLs (path or group) or SL2VL maps.\n", out);
 }
 
 struct check_args {

@@ -111,18 +111,6 @@ PLAN_OPTIONS_HELP
 enum { OPT_RANDOM = 400, OPT_SWITCHES, OPT_TRIALS, OPT_SEED, OPT_MAXINT,
        OPT_JSON, OPT_MCAST };
 
-struct faults_args {
-	struct plan_opts po;
-	const char *topo;
-	uint32_t nfault, trials;
-	uint64_t seed;
-	int given;		/* --random or --switches seen */
-	int switches;		/* remove switches, not links */
-	int max_int;		/* -1: knsroute.conf's */
-	int mcast;
-	int json, quiet, verbose;
-};
-
 static int parse_args(int argc, char **argv, struct faults_args *a)
 {
 	static const struct option opts[] = {
@@ -296,30 +284,6 @@ static void restore(struct bench *b)
 	}
 }
 
-/* "NAME"[P]-"NAME"[P], ... or "NAME", ... of the trial's faults. */
-static void fmt_faults(const struct bench *b, char *buf, size_t len)
-{
-	const struct kr_fabric *f = b->f;
-	size_t at = 0;
-
-	buf[0] = 0;
-	for (uint32_t i = 0; i < b->nfault && at < len; i++) {
-		uint32_t s = b->pick[i], t = (uint32_t)b->peer0[s];
-		const char *sep = i ? ", " : "";
-		int n;
-
-		if (b->switches)
-			n = snprintf(buf + at, len - at, "%s\"%s\"", sep,
-				     kr_node_name(f, s));
-		else
-			n = snprintf(buf + at, len - at, "%s\"%s\"[%u]-\"%s\"[%u]",
-				     sep, kr_node_name(f, f->owner[s]),
-				     kr_port_num(f, s), kr_node_name(f, f->owner[t]),
-				     kr_port_num(f, t));
-		at += n > 0 ? (size_t)n : 0;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* One trial                                                          */
 
@@ -386,18 +350,6 @@ static int connected(struct bench *b)
 	}
 	return 1;
 }
-
-struct outcome {
-	int connected;
-	int routable1, routable2;	/* the thesis' measure (connected) */
-	enum kr_phase failed;		/* KR_NPHASE: all passed */
-	int repair_ran, repaired, checked, oom;
-	struct kr_repair_stats st;	/* valid when repaired */
-	unsigned vls;			/* highest VL used + 1 (checked) */
-	uint64_t load_max;		/* busiest link (checked) */
-	double ms;			/* the whole pipeline */
-	char msg[300];			/* "phase: why" when failed */
-};
 
 /* Every linked CA port with a LID as one group on SL 0, its tree cut out
  * of the faulty fabric's forest (rooted where the SM is, as the repair's
@@ -478,227 +430,6 @@ static void pipeline(struct bench *b, struct outcome *o)
 	kr_slvl_free(&sl);
 	kr_tables_free(&t);
 	o->ms = kr_now_ms() - t0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Sums over trials                                                   */
-
-struct tally {
-	uint32_t trials, connected, le1, le2, handled, routable1, routable2;
-	uint32_t failures, failures_disc, disc_handled;
-	char first_failure[2048];
-	uint64_t pairs, paths[KR_REPAIR_NKIND], pairs_disc, sl_changed, stale;
-	uint64_t repaired, extra_sum, dests, dests_detour, dests_updn;
-	uint32_t extra_max;
-	double stretch_sum, stretch_max;
-	unsigned vls_max;
-	uint64_t load_max;
-	uint32_t nrepair;
-	double repair_ms_sum, repair_ms_max, trial_ms_sum;
-};
-
-static void add_stats(struct tally *ta, const struct kr_repair_stats *st)
-{
-	ta->pairs += st->pairs;
-	ta->dests += st->dests;
-	ta->dests_detour += st->dests_detour;
-	ta->dests_updn += st->dests_updn;
-	for (unsigned k = 0; k < KR_REPAIR_NKIND; k++)
-		ta->paths[k] += st->paths[k];
-	ta->pairs_disc += st->pairs_disconnected;
-	ta->sl_changed += st->pairs_sl_changed;
-	ta->stale += st->pairs_stale_unsafe;
-	ta->repaired += st->pairs_repaired;
-	ta->extra_sum += st->extra_hops_sum;
-	if (st->extra_hops_max > ta->extra_max)
-		ta->extra_max = st->extra_hops_max;
-	ta->stretch_sum += st->stretch_sum;
-	if (st->stretch_max > ta->stretch_max)
-		ta->stretch_max = st->stretch_max;
-}
-
-static void add_failure(struct tally *ta, const struct bench *b,
-			uint32_t trial, const struct outcome *o)
-{
-	char faults[1500];
-
-	if (ta->failures++)
-		return;
-	fmt_faults(b, faults, sizeof(faults));
-	snprintf(ta->first_failure, sizeof(ta->first_failure),
-		 "trial %" PRIu32 " (%s): %s", trial, faults, o->msg);
-}
-
-static void tally_add(struct tally *ta, const struct bench *b, uint32_t trial,
-		      const struct outcome *o)
-{
-	const uint64_t *paths = o->st.paths;
-
-	ta->trials++;
-	ta->trial_ms_sum += o->ms;
-	if (o->repair_ran) {
-		ta->nrepair++;
-		ta->repair_ms_sum += o->st.ms;
-		if (o->st.ms > ta->repair_ms_max)
-			ta->repair_ms_max = o->st.ms;
-	}
-	if (o->repaired)
-		add_stats(ta, &o->st);
-	if (o->checked) {
-		ta->vls_max = o->vls > ta->vls_max ? o->vls : ta->vls_max;
-		if (o->load_max > ta->load_max)
-			ta->load_max = o->load_max;
-	}
-	if (!o->connected) {
-		ta->failures_disc += !o->repaired;
-		ta->disc_handled += o->failed == KR_NPHASE;
-		return;
-	}
-	ta->connected++;
-	ta->routable1 += o->routable1;
-	ta->routable2 += o->routable2;
-	if (o->failed != KR_NPHASE) {
-		add_failure(ta, b, trial, o);
-		return;
-	}
-	ta->handled++;
-	if (paths[KR_REPAIR_GENERAL] || paths[KR_REPAIR_DETOUR])
-		return;
-	ta->le2++;
-	ta->le1 += !paths[KR_REPAIR_TWO];
-}
-
-/* ------------------------------------------------------------------ */
-/* Report                                                             */
-
-enum fig_type { FIG_STR, FIG_INT, FIG_SHARE, FIG_REAL, FIG_NULL };
-
-struct fig {
-	const char *key;
-	enum fig_type type;
-	const char *s;
-	uint64_t n;
-	double v;
-};
-
-#define MAX_FIGS 40
-
-struct figs {
-	struct fig f[MAX_FIGS];
-	unsigned n;
-};
-
-static void fig_add(struct figs *fs, const char *key, enum fig_type type,
-		    const char *s, uint64_t n, double v)
-{
-	if (fs->n < MAX_FIGS)
-		fs->f[fs->n++] = (struct fig){ key, type, s, n, v };
-}
-
-static void fig_int(struct figs *fs, const char *key, uint64_t n)
-{
-	fig_add(fs, key, FIG_INT, NULL, n, 0);
-}
-
-static void fig_real(struct figs *fs, const char *key, double v)
-{
-	fig_add(fs, key, FIG_REAL, NULL, 0, v);
-}
-
-/* part / whole, or null without a whole. */
-static void fig_share(struct figs *fs, const char *key, uint64_t part,
-		      uint64_t whole)
-{
-	fig_add(fs, key, whole ? FIG_SHARE : FIG_NULL, NULL, 0,
-		whole ? (double)part / (double)whole : 0);
-}
-
-static void trial_figs(struct figs *fs, const struct faults_args *a,
-		       const struct tally *ta, const char *fabric,
-		       const struct kr_conf *c)
-{
-	fig_add(fs, "fabric", FIG_STR, fabric, 0, 0);
-	fig_int(fs, "faults", a->nfault);
-	fig_add(fs, "fault_kind", FIG_STR, a->switches ? "switches" : "links",
-		0, 0);
-	fig_int(fs, "trials", ta->trials);
-	fig_int(fs, "seed", a->seed);
-	fig_int(fs, "max_intermediates", c->max_intermediates);
-	fig_int(fs, "mcast", (uint64_t)a->mcast);
-	fig_int(fs, "connected_trials", ta->connected);
-	fig_share(fs, "disconnected", ta->trials - ta->connected, ta->trials);
-	fig_share(fs, "handled_le1_intermediate", ta->le1, ta->connected);
-	fig_share(fs, "handled_le2_intermediates", ta->le2, ta->connected);
-	fig_share(fs, "handled_total", ta->handled, ta->connected);
-	fig_share(fs, "routable_le1_intermediate", ta->routable1, ta->connected);
-	fig_share(fs, "routable_le2_intermediates", ta->routable2, ta->connected);
-	fig_int(fs, "failures", ta->failures);
-	fig_add(fs, "first_failure", ta->failures ? FIG_STR : FIG_NULL,
-		ta->first_failure, 0, 0);
-	fig_int(fs, "failures_disconnected", ta->failures_disc);
-	fig_int(fs, "disconnected_handled", ta->disc_handled);
-}
-
-static void pair_figs(struct figs *fs, const struct tally *ta,
-		      uint64_t load0)
-{
-	double rep = (double)ta->repaired;
-
-	fig_int(fs, "pairs", ta->pairs);
-	fig_share(fs, "paths_1_intermediate", ta->paths[KR_REPAIR_ONE], ta->pairs);
-	fig_share(fs, "paths_2_intermediates", ta->paths[KR_REPAIR_TWO], ta->pairs);
-	fig_share(fs, "paths_general_repair", ta->paths[KR_REPAIR_GENERAL],
-		  ta->pairs);
-	fig_share(fs, "paths_detour_layer", ta->paths[KR_REPAIR_DETOUR], ta->pairs);
-	fig_share(fs, "pairs_disconnected", ta->pairs_disc, ta->pairs);
-	fig_share(fs, "pairs_sl_changed", ta->sl_changed, ta->pairs);
-	fig_share(fs, "pairs_stale_unsafe", ta->stale, ta->pairs);
-	fig_share(fs, "dests_detour_layer", ta->dests_detour, ta->dests);
-	fig_share(fs, "dests_updn_layer", ta->dests_updn, ta->dests);
-	fig_int(fs, "vls_used_max", ta->vls_max);
-	fig_real(fs, "stretch_mean", rep ? ta->stretch_sum / rep : 1.0);
-	fig_real(fs, "stretch_max", ta->stretch_max > 1.0 ? ta->stretch_max : 1.0);
-	fig_real(fs, "extra_hops_mean", rep ? (double)ta->extra_sum / rep : 0.0);
-	fig_int(fs, "extra_hops_max", ta->extra_max);
-	fig_int(fs, "link_load_max_intact", load0);
-	fig_real(fs, "link_load_max_ratio",
-		 load0 ? (double)ta->load_max / (double)load0 : 0.0);
-	fig_real(fs, "repair_ms_mean",
-		 ta->nrepair ? ta->repair_ms_sum / ta->nrepair : 0.0);
-	fig_real(fs, "repair_ms_max", ta->repair_ms_max);
-	fig_real(fs, "trial_ms_mean",
-		 ta->trials ? ta->trial_ms_sum / ta->trials : 0.0);
-}
-
-static void print_value(const struct fig *g, int json)
-{
-	switch (g->type) {
-	case FIG_STR:
-		if (json)
-			kr_json_string(stdout, g->s);
-		else
-			fputs(g->s, stdout);
-		break;
-	case FIG_INT: printf("%" PRIu64, g->n); break;
-	case FIG_SHARE: printf("%.6f", g->v); break;
-	case FIG_REAL: printf("%.4f", g->v); break;
-	case FIG_NULL: fputs(json ? "null" : "n/a", stdout); break;
-	}
-}
-
-static void print_figs(const struct figs *fs, int json)
-{
-	for (unsigned i = 0; i < fs->n; i++) {
-		if (json)
-			printf("%s\"%s\": ", i ? ",\n " : "{", fs->f[i].key);
-		else
-			printf("%-26s ", fs->f[i].key);
-		print_value(&fs->f[i], json);
-		if (!json)
-			putchar('\n');
-	}
-	if (json)
-		printf("}\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -829,7 +560,6 @@ static int run_trials(const struct faults_args *a, struct kr_fabric *f,
 			   .mcast = a->mcast,
 			   .seed = a->seed, .load0 = p->check.load_max };
 	struct tally ta = { 0 };
-	struct figs fs = { 0 };
 	char fabric[256];
 	int rc = bench_init(&b);
 
@@ -837,9 +567,7 @@ static int run_trials(const struct faults_args *a, struct kr_fabric *f,
 		rc = run_loop(a, &b, &ta);
 	if (!rc) {
 		kr_topo_describe(fabric, sizeof(fabric), f, &p->topo);
-		trial_figs(&fs, a, &ta, fabric, c);
-		pair_figs(&fs, &ta, b.load0);
-		print_figs(&fs, a->json);
+		faults_report(a, &ta, fabric, c, b.load0);
 		rc = ta.failures ? EXIT_PROBLEM : 0;
 	}
 	bench_free(&b);

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "kr.h"
+#include "kr_plan.h"
+#include "plan_opts.h"
 
 /* The fabric under test and the scratch every trial reuses. */
 struct bench {
@@ -41,5 +43,55 @@ struct bench {
  * and without regard to credit loops. */
 void faults_thesis_measure(struct bench *b, const struct kr_tables *t,
 			   int *le1, int *le2);
+
+/* What `knsroute faults` was asked (cmd_faults.c parses it). */
+struct faults_args {
+	struct plan_opts po;
+	const char *topo;
+	uint32_t nfault, trials;
+	uint64_t seed;
+	int given;		/* --random or --switches seen */
+	int switches;		/* remove switches, not links */
+	int max_int;		/* -1: knsroute.conf's */
+	int mcast;
+	int json, quiet, verbose;
+};
+
+/* One trial's pipeline: route, SL/VL plan, repair, check. */
+struct outcome {
+	int connected;
+	int routable1, routable2;	/* the thesis' measure (connected) */
+	enum kr_phase failed;		/* KR_NPHASE: all passed */
+	int repair_ran, repaired, checked, oom;
+	struct kr_repair_stats st;	/* valid when repaired */
+	unsigned vls;			/* highest VL used + 1 (checked) */
+	uint64_t load_max;		/* busiest link (checked) */
+	double ms;			/* the whole pipeline */
+	char msg[300];			/* "phase: why" when failed */
+};
+
+/* faults_report.c: sums over the trials and the report made of them. */
+struct tally {
+	uint32_t trials, connected, le1, le2, handled, routable1, routable2;
+	uint32_t failures, failures_disc, disc_handled;
+	char first_failure[2048];
+	uint64_t pairs, paths[KR_REPAIR_NKIND], pairs_disc, sl_changed, stale;
+	uint64_t repaired, extra_sum, dests, dests_detour, dests_updn;
+	uint32_t extra_max;
+	double stretch_sum, stretch_max;
+	unsigned vls_max;
+	uint64_t load_max;
+	uint32_t nrepair;
+	double repair_ms_sum, repair_ms_max, trial_ms_sum;
+};
+
+/* The faults of the trial under way, as text. */
+void fmt_faults(const struct bench *b, char *buf, size_t len);
+/* Adds trial's outcome to ta. */
+void tally_add(struct tally *ta, const struct bench *b, uint32_t trial,
+	       const struct outcome *o);
+/* Prints the figures of ta (a->json: one JSON object). */
+void faults_report(const struct faults_args *a, const struct tally *ta,
+		   const char *fabric, const struct kr_conf *c, uint64_t load0);
 
 #endif

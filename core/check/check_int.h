@@ -257,7 +257,7 @@ static inline bool map_fixed(uint64_t m)
  * either, or an assumed SL unless both maps ignore the SL (then every SL
  * makes the same dependency). */
 static inline uint8_t dep_why(uint8_t sl_why, uint8_t why_a, bool fixed_a,
-		       uint8_t why_b, bool fixed_b)
+			      uint8_t why_b, bool fixed_b)
 {
 	return (fixed_a && fixed_b ? 0 : sl_why) | why_a | why_b;
 }
@@ -321,5 +321,48 @@ void check_sum_vls(struct walk *w);
 void check_count_assumed(struct walk *w);
 /* Sorts out the credit loops of the graph so far for class k. */
 int check_class_loop(struct walk *w, unsigned k);
+
+/* A walk on one SL: sl_why is KR_CHECK_ASSUMED_SL when that SL was
+ * assumed; tag names the pair for the dependencies it makes. */
+struct ch_in {
+	unsigned sl;
+	uint8_t sl_why;
+	uint32_t tag;
+};
+
+/* Whether the channel out of switch sw, on a delivering path, is into a
+ * CA: nothing waits for such a channel's credits once it is held (the CA
+ * takes the packet), so it lies on no cycle and its dependencies stay out
+ * of the graph, as those out of a CA's channel do. */
+static inline bool drains(const struct walk *w, uint32_t sw)
+{
+	return w->sw[sw].next == KR_NONE;
+}
+
+/* The SL2VL map of switch sw from in to out (check_map, for a switch). */
+static inline uint64_t sw_map(const struct walk *w, uint32_t sw, unsigned in,
+			      unsigned out)
+{
+	uint64_t m;
+	size_t at;
+
+	if (!w->map_at)
+		return 0;
+	m = w->map_at[sw];
+	at = (m >> 16) + out * (m & 0xffff) + in;
+	return w->map_id ? w->map[w->map_id[at]] : w->t->sl2vl[at];
+}
+
+/* check_walk.c: one DLID, switch and channel level */
+void check_sw_resolve(struct walk *w, uint32_t sw, unsigned dlid);
+uint32_t check_sl_gen(struct walk *w, unsigned sl, uint8_t sl_why);
+int check_ch_walk(struct walk *w, uint32_t sw, unsigned in,
+		  const struct ch_in *p, uint8_t *res, uint32_t *at);
+int check_walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag);
+
+/* check_dest.c: sources and destinations */
+int check_one_dest(struct walk *w, unsigned dlid, unsigned srcs);
+void check_load_block(struct walk *w, unsigned base);
+bool check_is_dest(const struct kr_fabric *f, unsigned lid);
 
 #endif

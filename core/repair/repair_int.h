@@ -163,4 +163,79 @@ void repair_undo(struct repair *r, uint32_t mark);
 int repair_updn_ranks(struct repair *r);
 void repair_updn_column(struct repair *r, const struct rdest *x, uint8_t *col);
 
+/* r->carrier: CARRIES for switches whose entries in r->col carry traffic,
+ * from a CA on them or behind them, and the target; DEMOTED for unused
+ * entries an anchored column re-pointed. */
+#define CARRIES 1
+#define DEMOTED 2
+
+/* columns.c: the state: columns, sources, switches routed anew */
+int repair_dest_of(const struct repair *r, unsigned lid, struct rdest *x);
+int repair_transpose_lfts(struct repair *r);
+void repair_get_column(const struct repair *r, unsigned lid, uint8_t *col);
+int repair_put_column(struct repair *r, unsigned lid, const uint8_t *col,
+		      uint64_t *changed);
+int repair_setup(struct repair *r);
+void repair_teardown(struct repair *r);
+void repair_mark_repaired(struct repair *r);
+
+/* search.c: the intermediate search */
+unsigned repair_arrival_dir(const struct repair *r, uint32_t u, unsigned p);
+int repair_build_hops(struct repair *r);
+int repair_choose_anchor(struct repair *r);
+void repair_live_distances(struct repair *r, uint32_t target);
+unsigned repair_port_dir(const struct repair *r, uint32_t sw, unsigned port);
+int repair_turn_ok(const struct repair *r, uint32_t u, unsigned din,
+		   unsigned out, uint32_t target, int junction);
+void repair_mark_carriers(struct repair *r, uint32_t target);
+void repair_unroute_incomplete(struct repair *r, const struct rdest *x);
+void repair_route_via_intermediates(struct repair *r, unsigned lvl,
+				    uint32_t target);
+
+/* general.c: general repair */
+void repair_column(struct repair *r, const struct rdest *x,
+		   enum col_mode mode);
+
+/* memo.c: the column memo */
+int repair_recall(struct repair *r, const struct rdest *x);
+void repair_remember(struct repair *r, const struct rdest *x);
+void repair_reuse(struct repair *r, const struct rdest *x);
+void repair_cached_column(struct repair *r, const struct rdest *x);
+
+/* sls.c: SLs of a repaired destination, the detour layers */
+int repair_sa_refuses(const struct repair *r, const struct rdest *x);
+int repair_deps_once(struct repair *r, const struct rdest *x, unsigned sl,
+		     int sources);
+void repair_count_pairs(struct repair *r, const struct rdest *x, int repaired,
+			int updn, int sl_changed, struct kr_repair_stats *st);
+int repair_over_bound(const struct repair *r, const struct rdest *x);
+enum col_mode repair_second_mode(const struct repair *r);
+void repair_fresh_column(struct repair *r, const struct rdest *x,
+			 enum col_mode mode);
+int repair_admit_moved(struct repair *r, const struct rdest *x, unsigned sl);
+bool repair_is_tree_sl(const struct kr_slvl *p, unsigned sl);
+int repair_split_pairs(struct repair *r, const struct rdest *x, unsigned sl);
+unsigned repair_sl_before(const struct repair *r, const struct rdest *x,
+			  uint32_t s);
+bool repair_ask_sls(struct repair *r, const struct rdest *x, unsigned sl);
+int repair_move_pairs(struct repair *r, const struct rdest *x);
+int repair_to_detour(struct repair *r, const struct rdest *x,
+		     struct kr_repair_stats *st, struct kr_diag *d);
+
+/* dest.c: one destination */
+int repair_by_target(struct repair *r);
+int repair_find_cut(struct repair *r, bool whole, uint8_t *cut,
+		    uint32_t *ncut, struct kr_repair_stats *st);
+int repair_add_surviving(struct repair *r);
+int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
+		struct kr_repair_stats *st, struct kr_diag *d);
+
+/* keep.c: what the tables in force keep */
+int repair_lfts_live(const struct repair *r, bool *live);
+bool repair_sls_in_force(const struct kr_tables *prev, const uint8_t *plan_sl,
+			 unsigned stride);
+int repair_run(struct repair *r, const struct kr_tables *prev, bool whole,
+	       uint8_t *plan_sl, uint8_t *cut, struct kr_repair_stats *st,
+	       struct kr_diag *d);
+
 #endif

@@ -29,7 +29,7 @@ static const char *nm(const struct bctx *b, uint32_t sw)
 }
 
 void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
-		  char *buf, size_t len)
+		     char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "(");
 

@@ -99,8 +99,8 @@ out:
 
 /* Switch neighbours of each switch, parallel cables once, loopbacks and
  * peeled switches not at all. */
-static void switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
-			   uint32_t *deg, uint32_t *stamp)
+void pendant_switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
+			    uint32_t *deg, uint32_t *stamp)
 {
 	for (uint32_t v = 0; v < f->nsw; v++)
 		deg[v] = stamp[v] = 0;
@@ -118,7 +118,7 @@ static void switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
 
 /* A core switch for each peeled one: its parent, the neighbour it hung off
  * when peeled (KR_NONE for the core). How many were peeled. */
-static uint32_t peel(const struct kr_fabric *f, uint32_t *parent)
+uint32_t pendant_peel(const struct kr_fabric *f, uint32_t *parent)
 {
 	uint32_t nsw = f->nsw, npeeled = 0, head = 0, tail = 0;
 	uint32_t *deg = malloc(((size_t)nsw + 1) * sizeof(*deg));
@@ -129,7 +129,7 @@ static uint32_t peel(const struct kr_fabric *f, uint32_t *parent)
 		parent[v] = KR_NONE;
 	if (!deg || !stamp || !queue)
 		goto out;
-	switch_degrees(f, parent, deg, stamp);
+	pendant_switch_degrees(f, parent, deg, stamp);
 	for (uint32_t v = 0; v < nsw; v++)
 		if (deg[v] == 1)
 			queue[tail++] = v;
@@ -245,17 +245,17 @@ static void *copy_of(const void *p, size_t n)
 	return q;
 }
 
-/* The core's reading c (of core) put onto f: per-switch and per-port
- * arrays through the GUIDs, the pendants placeless, parent and host set.
- * c is freed (its report moves to t). */
-static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
-		 struct kr_topo *c, uint32_t *parent, struct kr_topo *t)
+/* t as c (of core) with its per-switch and per-port arrays sized for f
+ * and cleared to no place, which the pendants keep; KR_ENOMEM when one
+ * cannot be had (t then holds what was had, c its own). */
+static int graft_alloc(const struct kr_fabric *f, const struct kr_topo *c,
+		       uint32_t *parent, struct kr_topo *t)
 {
-	uint32_t nsp = f->port0[f->nsw], *fof;
+	uint32_t nsp = f->port0[f->nsw];
 	size_t nx = (size_t)c->npos * c->ndim;
-	int rc = KR_ENOMEM;
 
 	*t = *c;
+	t->report = NULL;
 	t->pos_sw = malloc(((size_t)c->npos + 1) * sizeof(*t->pos_sw));
 	t->sw_pos = malloc(((size_t)f->nsw + 1) * sizeof(*t->sw_pos));
 	t->sw_xdim = malloc((size_t)f->nsw + 1);
@@ -274,17 +274,13 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 				sizeof(*c->missing_sw));
 	t->sw_parent = parent;
 	t->sw_host = malloc(((size_t)f->nsw + 1) * sizeof(*t->sw_host));
-	fof = malloc(((size_t)core->nnode + 1) * sizeof(*fof));
-	c->report = NULL;
 	if (!t->pos_sw || !t->sw_pos || !t->sw_xdim || !t->sw_xline ||
 	    (c->xbar && !t->xbar) || !t->port_dir ||
 	    (c->ca_slot && !t->ca_slot) || (c->held && !t->held) ||
 	    (c->sw_stage && !t->sw_stage) || (c->sw_order && !t->sw_order) ||
 	    (c->nmissing_link && !t->missing_link) ||
-	    (c->nmissing_sw && !t->missing_sw) || !t->sw_host || !fof)
-		goto out;
-	for (uint32_t v = 0; v < core->nnode; v++)
-		fof[v] = kr_node_by_guid(f, core->guid[v]);
+	    (c->nmissing_sw && !t->missing_sw) || !t->sw_host)
+		return KR_ENOMEM;
 	memset(t->port_dir, KR_DIR_NONE, (size_t)f->nport);
 	if (t->ca_slot)
 		memset(t->ca_slot, 0xff, (size_t)f->nport * sizeof(*t->ca_slot));
@@ -299,6 +295,17 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 		if (t->sw_order)
 			t->sw_order[v] = KR_NONE;
 	}
+	return KR_OK;
+}
+
+/* The core's places, port directions and CA slots onto f's nodes (fof:
+ * core node -> f node). */
+static void copy_core(const struct kr_fabric *f, const struct kr_fabric *core,
+		      const struct kr_topo *c, const uint32_t *fof,
+		      struct kr_topo *t)
+{
+	size_t nx = (size_t)c->npos * c->ndim;
+
 	for (uint32_t vc = 0; vc < core->nnode; vc++) {
 		uint32_t v = fof[vc];
 
@@ -326,6 +333,13 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 				 : (int32_t)fof[c->pos_sw[pos]];
 	for (size_t i = 0; t->xbar && i < nx; i++)
 		t->xbar[i] = c->xbar[i] < 0 ? -1 : (int32_t)fof[c->xbar[i]];
+}
+
+/* Each pendant's host, and its tree's links (both ends) and CAs; a cable
+ * from a pendant to any other switch is left unused, as a stray one. */
+static void tree_links(const struct kr_fabric *f, const uint32_t *parent,
+		       struct kr_topo *t)
+{
 	for (uint32_t v = 0; v < f->nsw; v++) {
 		uint32_t h = v;
 
@@ -333,8 +347,6 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 			h = parent[h];
 		t->sw_host[v] = h == v ? KR_NONE : h;
 		t->npendant += h != v;
-		/* a tree's links, both ends, and its CAs; a cable to any
-		 * other switch is left unused, as a stray one */
 		for (uint32_t s = f->port0[v] + 1; h != v && s < f->port0[v + 1];
 		     s++) {
 			uint32_t w;
@@ -353,8 +365,27 @@ static int graft(const struct kr_fabric *f, const struct kr_fabric *core,
 				t->port_dir[f->peer[s]] = KR_DIR_TREE;
 		}
 	}
-	rc = KR_OK;
-out:
+}
+
+/* The core's reading c (of core) put onto f: per-switch and per-port
+ * arrays through the GUIDs, the pendants placeless, parent and host set.
+ * c is freed (its report moves to t). */
+int pendant_graft(const struct kr_fabric *f, const struct kr_fabric *core,
+		  struct kr_topo *c, uint32_t *parent, struct kr_topo *t)
+{
+	uint32_t *fof = malloc(((size_t)core->nnode + 1) * sizeof(*fof));
+	int rc = graft_alloc(f, c, parent, t);
+
+	t->report = c->report;
+	c->report = NULL;
+	if (!rc && !fof)
+		rc = KR_ENOMEM;
+	if (!rc) {
+		for (uint32_t v = 0; v < core->nnode; v++)
+			fof[v] = kr_node_by_guid(f, core->guid[v]);
+		copy_core(f, core, c, fof, t);
+		tree_links(f, parent, t);
+	}
 	free(fof);
 	if (rc) {
 		t->sw_parent = NULL;	/* the caller's still */
@@ -390,14 +421,14 @@ static bool pinned_apart(const struct kr_fabric *f, const struct kr_conf *c,
 }
 
 /* Faults a reading counts, a switch missing as much as all its links. */
-static uint64_t faults(const struct kr_topo *t)
+uint64_t pendant_faults(const struct kr_topo *t)
 {
 	return (uint64_t)(t->nmissing_sw + t->nmissing_subsw) * 2 * t->ndim +
 	       t->nmissing_link + t->nmissing_sublink;
 }
 
 /* Links from switch v to CAs. */
-static uint32_t ca_links(const struct kr_fabric *f, uint32_t v)
+uint32_t pendant_ca_links(const struct kr_fabric *f, uint32_t v)
 {
 	uint32_t n = 0;
 
@@ -407,7 +438,7 @@ static uint32_t ca_links(const struct kr_fabric *f, uint32_t v)
 }
 
 /* Appends a line per pendant switch to t->report. */
-static void note_pendants(const struct kr_fabric *f, struct kr_topo *t)
+void pendant_note(const struct kr_fabric *f, struct kr_topo *t)
 {
 	struct notes n = { 0 };
 	size_t had = t->report ? strlen(t->report) : 0;
@@ -423,7 +454,7 @@ static void note_pendants(const struct kr_fabric *f, struct kr_topo *t)
 				  t->port_dir[s] == KR_DIR_NONE;
 		notes_add(&n, "pendant switch \"%s\" (%u CAs) hangs off \"%s\": "
 			  "a tree off grid switch \"%s\", routed through it%s",
-			  kr_node_name(f, v), ca_links(f, v),
+			  kr_node_name(f, v), pendant_ca_links(f, v),
 			  kr_node_name(f, t->sw_parent[v]),
 			  kr_node_name(f, t->sw_host[v]), strays ?
 			  "; its cables to other switches are not used" : "");
@@ -456,7 +487,7 @@ static int read_core(const struct kr_fabric *f, const struct kr_conf *c,
 /* A core reading's faults, each pendant counting as a switch missing. */
 static uint64_t core_faults(const struct kr_topo *ct, uint32_t npeeled)
 {
-	return faults(ct) + (uint64_t)npeeled * 2 * ct->ndim;
+	return pendant_faults(ct) + (uint64_t)npeeled * 2 * ct->ndim;
 }
 
 /* Whether grid positions a and b are one step apart in one dimension. */
@@ -576,9 +607,9 @@ static bool on_subnet(const struct kr_fabric *f, const struct kr_fabric *core,
  * the whole fabric's reading t (rc_whole its code; *score the faults to
  * beat, each pendant counting as a switch missing and each cable left
  * unused, strays, as a link): KR_OK when taken, with *score its own. */
-static int judge(const struct kr_fabric *f, const struct kr_conf *c,
-		 uint32_t *parent, uint32_t *npeeled, uint32_t strays,
-		 uint64_t *score, struct kr_fabric *core, struct kr_topo *ct)
+int pendant_judge(const struct kr_fabric *f, const struct kr_conf *c,
+		  uint32_t *parent, uint32_t *npeeled, uint32_t strays,
+		  uint64_t *score, struct kr_fabric *core, struct kr_topo *ct)
 {
 	struct kr_diag cd = { 0 };
 	int rc = *npeeled ? read_core(f, c, parent, core, ct, &cd) : KR_ETOPO;
@@ -595,220 +626,4 @@ static int judge(const struct kr_fabric *f, const struct kr_conf *c,
 	if (!rc)
 		*score = apart ? 0 : core_faults(ct, *npeeled) + strays;
 	return rc;
-}
-
-/* Leaf switches with a cable to each of two switches (redundant uplinks)
- * reach the rest through two: no peeling finds them. Nor does their
- * degree alone: a KNS router of two dimensions, a ring's switch and a
- * mesh corner have two neighbours as well. What sets such a leaf apart is
- * its neighbours: grid switches with a cable more than their kind has.
- * So the switches of two neighbours are grouped by their neighbours'
- * degrees, and the rarest groups are tried, whole, while they hold at
- * most two_homed_tries() switches: each in turn hangs off its neighbour
- * of lower GUID, its cable to the other left unused, and stays when the
- * core reads better than before. */
-
-/* Each try reads the core anew: at least 8 of them, more while they come
- * to 1024 switches read (a small fabric with faults has many small groups
- * of switches alike; an 8-ary 2-D KNS with three links down, 80 switches,
- * is recognised in 1.5 ms, and 12 tries of no avail add 2.7). */
-static uint32_t two_homed_tries(const struct kr_fabric *f)
-{
-	uint32_t by_work = 1024 / (f->nsw ? f->nsw : 1);
-
-	return by_work > 8 ? by_work : 8;
-}
-
-struct two_cand {
-	uint64_t guid;
-	uint32_t v;
-	uint32_t sig;		/* its neighbours' degrees, lower first */
-	uint32_t nsig;		/* switches of two neighbours with that sig */
-};
-
-static int by_sig(const void *a, const void *b)
-{
-	const struct two_cand *x = a, *y = b;
-
-	return x->sig != y->sig ? (x->sig > y->sig) - (x->sig < y->sig)
-				: (x->guid > y->guid) - (x->guid < y->guid);
-}
-
-/* Groups kept together: rarest first, then by_sig. */
-static int by_rarity(const void *a, const void *b)
-{
-	const struct two_cand *x = a, *y = b;
-
-	return x->nsig != y->nsig ? (x->nsig > y->nsig) - (x->nsig < y->nsig)
-				  : by_sig(a, b);
-}
-
-/* Cables between switches. */
-static uint64_t switch_links(const struct kr_fabric *f)
-{
-	uint64_t n = 0;
-
-	for (uint32_t s = 0; s < f->port0[f->nsw]; s++)
-		n += f->peer[s] >= 0 && kr_is_switch(f, f->owner[f->peer[s]]);
-	return n / 2;
-}
-
-/* The switches of two neighbours worth trying as two-homed leaves, into
- * cand (room for two_homed_tries()); how many. -1 when out of memory. */
-static int two_homed_candidates(const struct kr_fabric *f,
-				const uint32_t *parent, const uint32_t *deg,
-				uint32_t *cand)
-{
-	struct two_cand *c = malloc(((size_t)f->nsw + 1) * sizeof(*c));
-	uint32_t n = 0, picked = 0, tries = two_homed_tries(f);
-
-	if (!c)
-		return -1;
-	for (uint32_t v = 0; v < f->nsw; v++) {
-		uint32_t nb[2] = { KR_NONE, KR_NONE }, k = 0, lo, hi;
-
-		/* a leaf is there for its hosts: a switch without CAs (a fat
-		 * tree's spine) is none */
-		if (parent[v] != KR_NONE || deg[v] != 2 || !ca_links(f, v))
-			continue;
-		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
-			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
-
-			if (u != v && kr_is_switch(f, u) &&
-			    parent[u] == KR_NONE && u != nb[0] && k < 2)
-				nb[k++] = u;
-		}
-		lo = deg[nb[0]] < deg[nb[1]] ? deg[nb[0]] : deg[nb[1]];
-		hi = deg[nb[0]] < deg[nb[1]] ? deg[nb[1]] : deg[nb[0]];
-		c[n++] = (struct two_cand){ f->guid[v], v,
-					    (lo > 0xffff ? 0xffff : lo) << 16 |
-					    (hi > 0xffff ? 0xffff : hi), 0 };
-	}
-	qsort(c, n, sizeof(*c), by_sig);
-	for (uint32_t i = 0, j; i < n; i = j) {
-		for (j = i; j < n && c[j].sig == c[i].sig; j++)
-			;
-		for (uint32_t m = i; m < j; m++)
-			c[m].nsig = j - i;
-	}
-	/* whole groups, rarest first: which of a group would be arbitrary */
-	qsort(c, n, sizeof(*c), by_rarity);
-	while (picked < n && picked + c[picked].nsig <= tries)
-		for (uint32_t end = picked + c[picked].nsig; picked < end;
-		     picked++)
-			cand[picked] = c[picked].v;
-	free(c);
-	return (int)picked;
-}
-
-static int two_homed(const struct kr_fabric *f, const struct kr_conf *c,
-		     uint32_t *parent, uint32_t *npeeled, uint64_t *score,
-		     struct kr_fabric *core, struct kr_topo *ct)
-{
-	size_t size = ((size_t)f->nsw + 1) * sizeof(uint32_t);
-	uint32_t *deg = malloc(size), *stamp = malloc(size);
-	uint32_t *before = malloc(size), strays = 0;
-	uint32_t *cand = malloc(two_homed_tries(f) * sizeof(*cand));
-	/* each leaf leaves a cable unused: as with stray cables, more than
-	 * one link in eight means the reading is wrong (three leaves on two
-	 * spines are a fat tree, not a 4-ring with a leaf) */
-	uint64_t max_strays = switch_links(f) / 8;
-	uint64_t was;
-	int rc = KR_ETOPO, taken = KR_ETOPO, ncand;
-
-	if (!deg || !stamp || !before || !cand) {
-		rc = KR_ENOMEM;
-		goto out;
-	}
-	switch_degrees(f, parent, deg, stamp);
-	ncand = two_homed_candidates(f, parent, deg, cand);
-	if (ncand < 0) {
-		rc = KR_ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < ncand; i++) {
-		uint32_t v = cand[i], up = KR_NONE, n = *npeeled + 1;
-		struct kr_fabric core2;
-		struct kr_topo ct2;
-
-		if (strays >= max_strays)
-			break;
-
-		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++) {
-			uint32_t u = f->peer[s] < 0 ? v : f->owner[f->peer[s]];
-
-			if (u != v && kr_is_switch(f, u) && parent[u] == KR_NONE &&
-			    (up == KR_NONE || f->guid[u] < f->guid[up]))
-				up = u;
-		}
-		memcpy(before, parent, size);	/* judge may un-peel some */
-		parent[v] = up;
-		was = *score;
-		rc = judge(f, c, parent, &n, strays + 1, score, &core2, &ct2);
-		if (rc == KR_ENOMEM)
-			goto out;
-		/* with switches missing too, small graphs fit a grid in many
-		 * ways: five leaves on three spines, one leaf hanging off, read
-		 * as a 3x3 mesh with two switches missing */
-		if (!rc && (ct2.nmissing_sw || ct2.nmissing_subsw)) {
-			kr_topo_free(&ct2);
-			kr_fabric_free(&core2);
-			*score = was;
-			rc = KR_ETOPO;
-		}
-		if (rc) {
-			memcpy(parent, before, size);
-			continue;
-		}
-		kr_topo_free(ct);	/* the reading this one beats */
-		kr_fabric_free(core);
-		*core = core2;
-		*ct = ct2;
-		*npeeled = n;
-		strays++;
-		taken = KR_OK;
-	}
-	rc = taken;
-out:
-	free(deg);
-	free(stamp);
-	free(before);
-	free(cand);
-	return rc;
-}
-
-int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
-		  struct kr_topo *t, struct kr_diag *d, int rc_whole)
-{
-	uint32_t *parent = malloc(((size_t)f->nsw + 1) * sizeof(*parent));
-	struct kr_fabric core = { 0 };
-	struct kr_topo ct = { 0 }, grafted;
-	uint64_t score = rc_whole ? UINT64_MAX : faults(t);
-	uint32_t npeeled = parent ? peel(f, parent) : 0;
-	int rc = parent ? judge(f, c, parent, &npeeled, 0, &score, &core, &ct)
-		 : KR_ENOMEM;
-
-	if (rc == KR_ETOPO) {	/* judge may have put some back */
-		npeeled = peel(f, parent);
-		rc = two_homed(f, c, parent, &npeeled, &score, &core, &ct);
-	} else if (rc == KR_OK &&	/* a two-homed leaf may read better */
-		   two_homed(f, c, parent, &npeeled, &score, &core, &ct) ==
-		   KR_ENOMEM) {
-		rc = KR_ENOMEM;
-	}
-	if (rc) {
-		free(parent);
-		return rc == KR_ENOMEM ? kr_fail(d, rc, 0, "out of memory")
-		       : rc_whole;
-	}
-	rc = graft(f, &core, &ct, parent, &grafted);
-	kr_fabric_free(&core);
-	if (rc) {
-		free(parent);
-		return kr_fail(d, rc, 0, "out of memory");
-	}
-	kr_topo_free(t);
-	*t = grafted;
-	note_pendants(f, t);
-	return KR_OK;
 }

@@ -75,6 +75,46 @@ static int fresher(const struct kr_fabric *f, const struct kr_conf *c,
 	return KR_OK;
 }
 
+/* t, the whole fabric's reading (rc_whole its code, t freed when it
+ * failed), replaced by the reading of the fabric without its pendant trees
+ * (pendant.c, two_homed.c) when that one has fewer faults; the code to
+ * return. */
+static int pendants(const struct kr_fabric *f, const struct kr_conf *c,
+		    struct kr_topo *t, struct kr_diag *d, int rc_whole)
+{
+	uint32_t *parent = malloc(((size_t)f->nsw + 1) * sizeof(*parent));
+	struct kr_fabric core = { 0 };
+	struct kr_topo ct = { 0 }, grafted;
+	uint64_t score = rc_whole ? UINT64_MAX : pendant_faults(t);
+	uint32_t npeeled = parent ? pendant_peel(f, parent) : 0;
+	int rc = parent ? pendant_judge(f, c, parent, &npeeled, 0, &score, &core, &ct)
+		 : KR_ENOMEM;
+
+	if (rc == KR_ETOPO) {	/* judge may have put some back */
+		npeeled = pendant_peel(f, parent);
+		rc = pendant_two_homed(f, c, parent, &npeeled, &score, &core, &ct);
+	} else if (rc == KR_OK &&	/* a two-homed leaf may read better */
+		   pendant_two_homed(f, c, parent, &npeeled, &score, &core, &ct) ==
+		   KR_ENOMEM) {
+		rc = KR_ENOMEM;
+	}
+	if (rc) {
+		free(parent);
+		return rc == KR_ENOMEM ? kr_fail(d, rc, 0, "out of memory")
+		       : rc_whole;
+	}
+	rc = pendant_graft(f, &core, &ct, parent, &grafted);
+	kr_fabric_free(&core);
+	if (rc) {
+		free(parent);
+		return kr_fail(d, rc, 0, "out of memory");
+	}
+	kr_topo_free(t);
+	*t = grafted;
+	pendant_note(f, t);
+	return KR_OK;
+}
+
 int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 		      struct kr_topo *t, struct kr_diag *d)
 {
@@ -91,5 +131,5 @@ int kr_topo_recognize(const struct kr_fabric *f, const struct kr_conf *c,
 	    (!rc && !t->nmissing_sw && !t->nmissing_link &&
 	     !t->nmissing_subsw && !t->nmissing_sublink))
 		return rc;
-	return topo_pendants(f, c, t, d, rc);
+	return pendants(f, c, t, d, rc);
 }

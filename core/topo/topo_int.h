@@ -174,9 +174,10 @@ int topo_torus(struct rctx *x, struct lab *l);
  * graph with every subnet contracted to one node (kns_lines) and fills
  * l, subnet switches with their line's sw_xdim and sw_xline. */
 int topo_ksub(struct rctx *x, struct lab *l);
-/* The stage and order of every subnet switch of t (routers placed, subnet
- * switches on their lines), xbar[] for the routers, s, arity and the
- * missing counts; KR_ETOPO when the links are no fat tree. */
+/* kns_subnet_labels.c: the stage and order of every subnet switch of t
+ * (routers placed, subnet switches on their lines), xbar[] for the
+ * routers, s, arity and the missing counts; KR_ETOPO when the links are
+ * no fat tree. */
 int ksub_build(struct rctx *x, struct kr_topo *t);
 /* kns.c: routers and lines of a crossbar KNS (or a contracted one). */
 int kns_lines(struct rctx *x, struct lab *l);
@@ -283,10 +284,23 @@ uint32_t lowest_guid(const struct kr_fabric *f);
 /* reading.c: kr_topo_recognize of the whole fabric, pendants and all. */
 int topo_recognize_whole(const struct kr_fabric *f, const struct kr_conf *c,
 			 struct kr_topo *t, struct kr_diag *d);
-/* pendant.c: t, the whole fabric's reading (rc_whole its code, t
- * freed when it failed), replaced by the reading of the fabric without its
- * pendant trees when that one has fewer faults; the code to return. */
-int topo_pendants(const struct kr_fabric *f, const struct kr_conf *c,
-		  struct kr_topo *t, struct kr_diag *d, int rc_whole);
+/* two_homed.c: leaves on two grid switches, tried as pendants */
+int pendant_two_homed(const struct kr_fabric *f, const struct kr_conf *c,
+		      uint32_t *parent, uint32_t *npeeled, uint64_t *score,
+		      struct kr_fabric *core, struct kr_topo *ct);
+
+/* pendant.c: peeling the trees off, reading the core, putting its
+ * reading back onto the whole fabric. */
+uint32_t pendant_peel(const struct kr_fabric *f, uint32_t *parent);
+void pendant_switch_degrees(const struct kr_fabric *f, const uint32_t *parent,
+			    uint32_t *deg, uint32_t *stamp);
+uint32_t pendant_ca_links(const struct kr_fabric *f, uint32_t v);
+uint64_t pendant_faults(const struct kr_topo *t);
+int pendant_judge(const struct kr_fabric *f, const struct kr_conf *c,
+		  uint32_t *parent, uint32_t *npeeled, uint32_t strays,
+		  uint64_t *score, struct kr_fabric *core, struct kr_topo *ct);
+int pendant_graft(const struct kr_fabric *f, const struct kr_fabric *core,
+		  struct kr_topo *c, uint32_t *parent, struct kr_topo *t);
+void pendant_note(const struct kr_fabric *f, struct kr_topo *t);
 
 #endif

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* The repair's state: destination columns (one LFT column per LID,
+ * transposed once), the sources, and which switches a repair routed anew. */
+#include "kr_repair.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kr_route.h"
+#include "repair_int.h"
+
+int repair_dest_of(const struct repair *r, unsigned lid, struct rdest *x)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t port = kr_port_by_lid(f, lid), node;
+
+	if (port == KR_NONE)
+		return 0;
+	node = f->owner[port];
+	x->lid = lid;
+	x->ca_port = KR_NONE;
+	if (kr_is_switch(f, node)) {
+		x->target = node;
+		x->local = 0;
+		return 1;
+	}
+	if (f->peer[port] < 0 || !kr_is_switch(f, f->owner[f->peer[port]]))
+		return 0;
+	x->target = f->owner[f->peer[port]];
+	x->local = kr_port_num(f, (uint32_t)f->peer[port]);
+	x->ca_port = port;
+	return 1;
+}
+
+/* The LFTs by destination: every pass reads them a column at a time, and
+ * a row-major column is one cache line per switch. */
+int repair_transpose_lfts(struct repair *r)
+{
+	const uint8_t *lft = r->t->lft;
+	enum { B = 64 };
+
+	if (!(r->bylid = malloc((size_t)r->stride * r->nsw + 1)))
+		return KR_ENOMEM;
+	for (uint32_t s0 = 0; s0 < r->nsw; s0 += B)
+		for (uint32_t l0 = 0; l0 < r->stride; l0 += B)
+			for (uint32_t s = s0; s < s0 + B && s < r->nsw; s++)
+				for (uint32_t l = l0; l < l0 + B && l < r->stride; l++)
+					r->bylid[(size_t)l * r->nsw + s] =
+						lft[(size_t)s * r->stride + l];
+	return KR_OK;
+}
+
+void repair_get_column(const struct repair *r, unsigned lid, uint8_t *col)
+{
+	memcpy(col, r->bylid + (size_t)lid * r->nsw, r->nsw);
+}
+
+/* Writes the column of a repaired destination back (both copies), once:
+ * what it changes are kr_route's entries, which t->fixes records. Adds
+ * how many to *changed. */
+int repair_put_column(struct repair *r, unsigned lid, const uint8_t *col,
+		      uint64_t *changed)
+{
+	struct kr_tables *t = r->t;
+	uint8_t *c = r->bylid + (size_t)lid * r->nsw;
+
+	if (t->nfixes + r->nsw > r->fixes_cap) {
+		size_t cap = 2 * r->fixes_cap + r->nsw;
+		struct kr_lft_fix *p = realloc(t->fixes, cap * sizeof(*p));
+
+		if (!p)
+			return KR_ENOMEM;
+		t->fixes = p;
+		r->fixes_cap = cap;
+	}
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (c[s] != col[s]) {
+			c[s] = col[s];
+			t->lft[(size_t)s * r->stride + lid] = col[s];
+			t->fixes[t->nfixes++] = (struct kr_lft_fix){
+				s, (uint16_t)lid, col[s] };
+			++*changed;
+		}
+	return KR_OK;
+}
+
+/* CA ports with a LID, listed by the switch they hang off: the sources. */
+static int list_sources(struct repair *r)
+{
+	const struct kr_fabric *f = r->f;
+	uint32_t *fill;
+
+	r->src_start = calloc(r->nsw + 2, sizeof(uint32_t));
+	r->src_port = malloc((f->nport + 1) * sizeof(uint32_t));
+	if (!r->src_start || !r->src_port)
+		return KR_ENOMEM;
+	for (int pass = 0; pass < 2; pass++) {
+		fill = r->src_start + 1;
+		for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++) {
+			uint32_t sw;
+
+			if (!f->lid[s] || f->peer[s] < 0)
+				continue;
+			sw = f->owner[f->peer[s]];
+			if (!kr_is_switch(f, sw))
+				continue;
+			if (pass == 0)
+				fill[sw]++;
+			else
+				r->src_port[r->src_start[sw]++] = s;
+		}
+		if (pass == 0) {
+			for (uint32_t sw = 0; sw < r->nsw; sw++)
+				fill[sw + 1] += fill[sw];
+		} else {	/* the fill pass moved every start one list on */
+			memmove(r->src_start + 1, r->src_start,
+				r->nsw * sizeof(uint32_t));
+			r->src_start[0] = 0;
+		}
+	}
+	return KR_OK;
+}
+
+int repair_setup(struct repair *r)
+{
+	uint32_t nsw = r->nsw;
+
+	r->col = malloc(nsw + 1);
+	r->lvl = malloc(nsw + 1);
+	r->memo_buf = malloc(3 * MEMO_WAYS * (size_t)nsw + 1);
+	r->memo_dist = malloc((MEMO_WAYS * (size_t)nsw + 1) * sizeof(uint32_t));
+	r->memo_target = KR_NONE;
+	r->live_target = KR_NONE;
+	r->outvl = malloc((nsw + 1) * sizeof(*r->outvl));
+	r->moved = calloc(nsw + 1, 1);
+	r->carrier = malloc(nsw + 1);
+	r->seed = malloc(nsw + 1);
+	r->held_sl = malloc(nsw + 1);
+	r->off_anchor = calloc(nsw + 1, 1);
+	if ((r->pair_sl = malloc(r->stride + 1)))
+		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
+	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
+	r->isw_of = malloc((nsw + 1) * sizeof(uint32_t));
+	uint32_t **arr[] = { &r->dist, &r->cost, &r->live, &r->queue,
+			     &r->order, &r->cnt, &r->rank, &r->comp };
+
+	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++)
+		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
+			return KR_ENOMEM;
+	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
+	    !r->seed || !r->held_sl ||
+	    !r->off_anchor ||
+	    !r->pair_sl || !r->isw || !r->isw_of || !r->memo_buf ||
+	    !r->memo_dist)
+		return KR_ENOMEM;
+	for (uint32_t s = 0; s < nsw; s++) {
+		r->isw_of[s] = KR_NONE;
+		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]]) {
+			r->isw_of[s] = r->ni;
+			r->isw[r->ni++] = s;
+		}
+	}
+	return list_sources(r);
+}
+
+void repair_teardown(struct repair *r)
+{
+	free(r->src_start);
+	free(r->src_port);
+	free(r->isw);
+	free(r->isw_of);
+	free(r->hops);
+	free(r->first);
+	free(r->arrive);
+	free(r->col);
+	free(r->lvl);
+	free(r->memo_buf);
+	free(r->lids);
+	free(r->memo_dist);
+	free(r->dist);
+	free(r->cost);
+	free(r->live);
+	free(r->queue);
+	free(r->order);
+	free(r->cnt);
+	free(r->outvl);
+	free(r->moved);
+	free(r->carrier);
+	free(r->seed);
+	free(r->held_sl);
+	free(r->held);
+	free(r->prev_row);
+	free(r->kept_at);
+	free(r->kept_buf);
+	free(r->off_anchor);
+	free(r->bylid);
+	free(r->pair_sl);
+	free(r->pairs);
+	free(r->rank);
+	free(r->comp);
+	free(r->seen);
+	free(r->camask);
+	kr_cdg_free(&r->g);
+}
+
+/* Marks the switches x's repair routed anew: only their CAs' traffic is
+ * not already in the graph, which holds x's surviving routes (see
+ * add_surviving). */
+void repair_mark_repaired(struct repair *r)
+{
+	for (uint32_t s = 0; s < r->nsw; s++)
+		r->moved[s] = r->lvl[s] != LVL_GOOD && r->dist[s] != UNREACHED;
+}
