@@ -3,7 +3,8 @@
  * external routing engine (OpenSM >= 3.3.21).
  *
  * Each sweep copies OpenSM's subnet into a core fabric, runs the whole plan
- * (recognise, route, SL/VL, check) and only then touches OpenSM: new LFTs on
+ * (recognise, route, SL/VL, repair, multicast, check) and only then
+ * touches OpenSM: new LFTs on
  * success; on any failure a negative return, which makes OpenSM try the next
  * engine of routing_engine. The SL and SL2VL hooks answer from the last plan
  * that passed its check, or leave OpenSM's values alone.

@@ -38,7 +38,8 @@ enum { PLAN_OPT_G2L = 300, PLAN_OPT_LMC, PLAN_OPT_CL, PLAN_OPT_CLS,
 "                       beside multicast and detours hold)\n" \
 "  --classify NAME      xordet (default), dbbm, bbq, dbbq, iodet, none\n" \
 "  --classes Q          destination classes (default: as many as fit)\n" \
-"  --vls N              data VLs where ports do not say (default 8)\n" \
+"  --vls N              at most N data VLs (default 8); ports running\n" \
+"                       fewer lower it\n" \
 "  --detour-vls N       VLs kept for fault-repair detour layers (0-2,\n" \
 "                       default 2; fewer leave more for classes)\n" \
 "  --no-check           skip the credit-loop check (experiments only)\n" \

@@ -40,7 +40,8 @@ struct kr_conf {
 
 	enum kr_classify classify;
 	unsigned classes;		/* 0: as many as the VL budget allows */
-	unsigned vls;			/* data VLs when ports don't say; 0 = 8 */
+	unsigned vls;			/* data VLs at most (ports may run
+				 * fewer: their OperVLs); 0 = 8 */
 	unsigned lmc;			/* LID mask control for assigned LIDs */
 	int check;			/* run the credit-loop check (default 1) */
 	int dump_tables;		/* plugin: write the dry-run files after

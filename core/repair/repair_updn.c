@@ -6,9 +6,9 @@
  * a lower rank is "up". Every route is some up hops, then only down hops,
  * so on a VL that carries nothing else no dependency leads from a down
  * channel back to an up one and the channels of each kind are ordered by
- * rank: no cycle is possible, whatever the faults. The root of each
- * component is its best-connected switch (a KNS crossbar, a torus switch
- * with all its links), which keeps the forest shallow. */
+ * rank: no cycle is possible, whatever the faults. The root is the SM's
+ * switch where the SM is known (kr_updn_sm_switch), so that the SA's
+ * traffic, which rides this VL, needs no down-then-up turn. */
 #include "repair_int.h"
 
 #include "kr_updn.h"

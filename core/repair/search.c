@@ -204,7 +204,7 @@ unsigned repair_port_dir(const struct repair *r, uint32_t sw, unsigned port)
  * such turns a cycle would have to climb, leaving the anchor's coordinates
  * above d, and then meet a router holding them again: it cannot, so these
  * turns close no loop on one VL, whatever the classes (docs/design.md,
- * "SL stability"). Going straight on where two dimension-order paths
+ * "Anchored intermediates"). Going straight on where two dimension-order paths
  * join runs further along a ring than either path would, past what the
  * ring's VL bits planned for: it counts as a turn into that dimension.
  * A turn into a KNS crossbar's own LID is exempt: its VL carries only

@@ -17,7 +17,7 @@ struct dest {
 	uint8_t local;		/* port delivering at the target */
 	uint8_t mask;		/* dimension to ignore (crossbar), KR_NO_DIM */
 	uint8_t order;		/* dimension order index (LMC offset) */
-	uint8_t parity;		/* tie-break bit, see tie_goes_minus() */
+	uint8_t parity;		/* tie-break bit, see tie_parity() */
 };
 
 /* LIDs that share target, order and tie parity share a class: a row is

@@ -166,9 +166,9 @@ static inline bool kr_topo_loop_free_link(const struct kr_fabric *f,
 			     t->port_dir[slot] == KR_DIR_TREE);
 }
 
-/* The data VLs a plan can count on: the least OperVLs reported by a port
- * of a link that may lie on a credit loop (kr_topo_loop_free_link: not),
- * def when none reports one; at most 15. */
+/* The data VLs a plan can count on: def, lowered to the least OperVLs
+ * reported by a port of a link that may lie on a credit loop
+ * (kr_topo_loop_free_link: not); at most 15. */
 unsigned kr_topo_vls(const struct kr_fabric *f, const struct kr_topo *t,
 		     unsigned def);
 
