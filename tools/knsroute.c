@@ -3,8 +3,6 @@
  * in tools/cmd_<name>.c and parses its own options. */
 #include <config.h>
 
-#include <limits.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,13 +65,6 @@ int main(int argc, char **argv)
 {
 	int i;
 
-	/* A command runs once and exits: what it frees is better taken again
-	 * by its next allocations (the check's arrays where routing's were)
-	 * than handed back to the kernel, to be faulted in anew page by page.
-	 * Blocks up to glibc's largest threshold come from the heap, which
-	 * keeps what is freed. */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, INT_MAX);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

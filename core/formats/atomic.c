@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kr_thread.h"
 
 /* Where a write to a name goes. */
 struct dest {
@@ -414,7 +413,7 @@ static int write_gated(struct pool *p, const struct kr_dir_gate *gate)
 {
 	pthread_t th;
 	bool threaded = !any_in_place(p->dir, p->how, p->files, p->n) &&
-			!kr_thread_start(&th, take_files, p);
+			!pthread_create(&th, NULL, take_files, p);
 	int rc = gate->run(gate->arg);
 
 	if (rc)

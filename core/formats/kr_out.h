@@ -111,10 +111,15 @@ static inline void kr_out_hex(struct kr_out *o, uint64_t v, unsigned width,
  * microseconds whatever its size, so a file written in ~100 KB pieces
  * costs it half as much again as one written in 1 MiB pieces. Into a
  * regular file every write but the last ends at a multiple of
- * KR_GATHER_ALIGN, the bytes after it copied aside for the next one:
- * ext4 takes such writes into larger page-cache folios, and 55 MB in
- * writes of about 1.4 MB cost it 7.7 ms instead of 8.2. Streams without a
- * file descriptor (memory streams) get each piece by fwrite(). */
+ * KR_GATHER_ALIGN, the bytes after it copied aside for the next one, and
+ * the file's blocks are reserved ahead (kr_gather_expect): page-cache and
+ * allocation work the file system then does in larger pieces. Both are
+ * tuned to how Linux file systems (ext4) take writes, not to knsroute's
+ * data, so they are kept only because they pay where dumps are large: a
+ * dry run of 10,000 CAs or more takes a tenth longer without them. Both
+ * are hints that fall back to plain writes wherever they cannot be
+ * taken. Streams without a file descriptor (memory streams) get each
+ * piece by fwrite(). */
 #define KR_GATHER_BYTES (1u << 20)
 #define KR_GATHER_IOV 256
 #define KR_GATHER_ALIGN (1u << 16)

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kr_thread.h"
 #include "route_int.h"
 
 /* row_scratch's: a router's own, also in a second thread's. */
@@ -544,7 +543,7 @@ static void route_all(struct router *r, uint8_t *lft, uint32_t stride,
 	}
 	lo.to = hi.from = nsw / 2;
 	hi.r = &b;
-	if (kr_thread_start(&th, route_rows, &hi)) {
+	if (pthread_create(&th, NULL, route_rows, &hi)) {
 		lo.to = nsw;
 		route_rows(&lo);
 	} else {
