@@ -29,9 +29,10 @@ STAGE_USES = {
     'conf': ['model', 'formats'],
     'topo': ['model', 'formats', 'conf'],
     'gen': ['model', 'topo'],
+    'budget': ['model', 'conf', 'topo'],
     'updn': ['model', 'topo'],
-    'route': ['model', 'conf', 'topo', 'updn'],
-    'slvl': ['model', 'conf', 'topo', 'route'],
+    'route': ['model', 'conf', 'topo', 'budget', 'updn'],
+    'slvl': ['model', 'conf', 'topo', 'budget', 'route'],
     'cdg': ['model'],
     'repair': ['model', 'conf', 'topo', 'updn', 'route', 'slvl', 'cdg'],
     'mcast': ['model', 'conf', 'topo', 'updn', 'route', 'slvl', 'cdg'],
@@ -39,7 +40,7 @@ STAGE_USES = {
     'stats': ['model'],
     'sim': ['model', 'formats', 'conf', 'topo', 'route', 'slvl', 'check',
             'stats'],
-    'output': ['model', 'formats', 'conf', 'topo', 'updn', 'route', 'slvl',
+    'output': ['model', 'formats', 'conf', 'topo', 'budget', 'updn', 'route', 'slvl',
                'cdg', 'repair', 'mcast', 'check', 'stats', 'TOP'],
 }
 TOP_FILES = {'core/plan.c', 'core/kr.h', 'core/kr_plan.h'}

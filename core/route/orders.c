@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kr_budget.h"
 #include "route_int.h"
 
 static unsigned factorial(unsigned n)
@@ -118,32 +119,10 @@ const char *kr_route_host_hint(const struct kr_fabric *f,
 	return buf;
 }
 
-/* Whether n orders leave the SLs and VLs that fit() in slvl.c gives, after
- * the ring halves, to KNS crossbar traffic, the detour layers and the
- * multicast SLs (each unicast code equal to one moves to a spare SL). */
-static bool orders_fit(const struct kr_fabric *f, const struct kr_topo *topo,
-		       const struct kr_conf *c, unsigned n)
-{
-	unsigned rings = 0, bits = kr_ceil_log2(n), codes, sls, vls;
-	unsigned xbar = kr_topo_xbar_sl(topo);
-	unsigned detour = kr_conf_detour_vls(c);
-	unsigned mcast = kr_conf_mcast_sls(c);
-
-	for (unsigned d = 0; d < topo->ndim; d++)
-		rings += kr_topo_ring_halves(topo, d);
-	if (rings + bits > 4)
-		return false;
-	codes = 1u << (rings + bits);
-	sls = codes + xbar + detour + (detour > 1) +
-	      (unsigned)__builtin_popcount(mcast & ((1u << codes) - 1));
-	vls = n * (rings ? 2 : 1) + xbar + detour + (!detour && mcast);
-	return sls <= KR_NSL &&
-	       vls <= kr_topo_vls(f, topo, kr_conf_vls(c));
-}
-
 unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,
 			  const struct kr_conf *c, unsigned *wanted)
 {
+	struct kr_budget b;
 	unsigned lmc = 0, n, least;
 
 	for (uint32_t s = 0; s < f->nport; s++)
@@ -154,7 +133,8 @@ unsigned kr_route_norders(const struct kr_fabric *f, const struct kr_topo *topo,
 	if (wanted)
 		*wanted = n;
 	least = c && c->classify == KR_CLASSIFY_DBBQ && n > 1 ? 2 : 1;
-	while (n > least && !orders_fit(f, topo, c, n))
+	kr_budget_init(&b, f, topo, c);
+	while (n > least && !kr_budget_orders_fit(&b, n))
 		n--;
 	return n;
 }

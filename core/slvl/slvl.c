@@ -45,10 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kr_budget.h"
 #include "kr_route.h"
 
-#define SL_BITS 4
-#define XBAR_SL 15
 
 static unsigned floor_pow2(unsigned v)
 {
@@ -149,7 +148,7 @@ static unsigned lid_sl(const struct kr_slvl *p, const struct kr_fabric *f,
 	if (!lid_place(f, topo, lid, &pos, &slot, &xbar))
 		return 0;
 	if (xbar && p->xbar_vl != KR_NONE)
-		return XBAR_SL;
+		return KR_XBAR_SL;
 	for (unsigned d = 0; d < topo->ndim; d++)
 		if (p->ring_bit[d] != KR_NO_DIM &&
 		    kr_topo_coord(topo, pos, d) >= (topo->k[d] + 1) / 2)
@@ -210,7 +209,7 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 				      sl < KR_NSL; sl++)
 			if (kr_map_vl(map, sl) == p->fold)
 				map = kr_map_set(map, sl, p->fold - 1);
-		map = kr_map_set(map, XBAR_SL, against_order ? p->xbar_vl : 0);
+		map = kr_map_set(map, KR_XBAR_SL, against_order ? p->xbar_vl : 0);
 		/* Without the layer's or multicast's VL, the SA's and
 		 * PerfMgr's packets to crossbars take these turns on their
 		 * own SL and close loops on the class VLs: one hop from
@@ -420,37 +419,27 @@ static unsigned max_sl(const struct kr_slvl *p, unsigned ndim)
 	return sl;
 }
 
-static unsigned popcount16(uint16_t v)
+/* The budget of plan p as laid out so far (kr_budget.h). */
+static struct kr_budget budget_of(const struct kr_slvl *p)
 {
-	unsigned n = 0;
-
-	for (; v; v &= (uint16_t)(v - 1))
-		n++;
-	return n;
+	return (struct kr_budget){ .nring = p->nring,
+				   .xbar = p->xbar_vl != KR_NONE,
+				   .ndetour = p->ndetour,
+				   .mcast_sls = p->mcast_sls, .vls = p->vls };
 }
 
-/* SLs above every unicast code that nothing claims yet: below the detour
- * SL and the crossbar SL, and not asked for multicast. */
-static uint16_t spare_sls(const struct kr_slvl *p, unsigned ndim,
-			  unsigned xbar)
+static uint16_t spare_sls(const struct kr_slvl *p, unsigned ndim)
 {
-	unsigned end = KR_NSL - xbar - (p->ndetour ? 1 : 0);
-	uint16_t m = 0;
+	struct kr_budget b = budget_of(p);
 
-	for (unsigned sl = max_sl(p, ndim) + 1; sl < end; sl++)
-		if (!(p->mcast_sls >> sl & 1))
-			m |= (uint16_t)(1u << sl);
-	return m;
+	return kr_budget_spare_sls(&b, max_sl(p, ndim));
 }
 
-/* Whether the unicast codes that are multicast SLs find spare SLs, with
- * one left for the first layer of repaired trees when there is one. */
-static int mcast_fits(const struct kr_slvl *p, unsigned ndim, unsigned xbar)
+static bool mcast_fits(const struct kr_slvl *p, unsigned ndim)
 {
-	uint16_t codes = (uint16_t)((2u << max_sl(p, ndim)) - 1);
+	struct kr_budget b = budget_of(p);
 
-	return popcount16(spare_sls(p, ndim, xbar)) >=
-	       popcount16(p->mcast_sls & codes) + (p->ndetour > 1);
+	return kr_budget_mcast_fits(&b, max_sl(p, ndim));
 }
 
 /* The multicast VL (the up*-down* layer's, else a spare one) and the
@@ -458,10 +447,10 @@ static int mcast_fits(const struct kr_slvl *p, unsigned ndim, unsigned xbar)
  * when either is missing: groups are then refused, unicast keeps its SLs. */
 static void plan_mcast(struct kr_slvl *p, unsigned ndim, unsigned xbar)
 {
-	uint16_t spare = spare_sls(p, ndim, xbar);
+	uint16_t spare = spare_sls(p, ndim);
 	unsigned top = max_sl(p, ndim);
 
-	if (!p->mcast_sls || !mcast_fits(p, ndim, xbar))
+	if (!p->mcast_sls || !mcast_fits(p, ndim))
 		return;
 	if (p->detour_vl != KR_NONE)
 		p->mcast_vl = p->detour_vl;
@@ -479,20 +468,19 @@ static void plan_mcast(struct kr_slvl *p, unsigned ndim, unsigned xbar)
 		spare &= (uint16_t)~(1u << a);
 		p->sl_of_code[sl] = (uint8_t)a;
 	}
-	p->mcast_safe = p->mcast_sls & (uint16_t)~(xbar ? 1u << XBAR_SL : 0);
+	p->mcast_safe = p->mcast_sls & (uint16_t)~(xbar ? 1u << KR_XBAR_SL : 0);
 }
 
-static int fit(struct kr_slvl *p, const struct kr_fabric *f,
-	       const struct kr_topo *topo, const struct kr_conf *c,
+static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 	       struct kr_diag *d)
 {
 	unsigned r = p->nring ? 2 : 1, bits, qbits, qvl, vls;
 	unsigned xbar = p->xbar_vl != KR_NONE;
+	struct kr_budget b = budget_of(p);
 	uint16_t taken;
 	/* SLs from here up are reserved: crossbar traffic, then detours */
-	unsigned top_sl = KR_NSL - xbar - p->ndetour;
+	unsigned top_sl = kr_budget_top_sl(&b);
 
-	p->vls = kr_topo_vls(f, topo, kr_conf_vls(c));
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * leave it one (groups refused would take IPoIB down, and the SA's
@@ -504,16 +492,16 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	    p->requested * p->nvn * r != vls)
 		vls--;
 	p->vn_bits = kr_ceil_log2(p->nvn);
-	if (p->nring + p->vn_bits > SL_BITS || p->nvn * r > vls ||
+	if (p->nring + p->vn_bits > KR_SL_BITS || p->nvn * r > vls ||
 	    (p->ndetour && (1u << (p->nring + p->vn_bits)) > top_sl))
 		return kr_fail(d, KR_ENOVL, 0, "deadlock freedom needs %u SL bits "
 			       "(%u ring halves, %u virtual networks) and %u VLs; "
 			       "there are %d SL bits and %u VLs", p->nring +
-			       p->vn_bits, p->nring, p->nvn, p->nvn * r, SL_BITS,
+			       p->vn_bits, p->nring, p->nvn, p->nvn * r, KR_SL_BITS,
 			       vls);
 	p->vn_shift = p->nring;
 	p->class_shift = p->nring + p->vn_bits;
-	bits = SL_BITS - p->class_shift;
+	bits = KR_SL_BITS - p->class_shift;
 	qvl = vls / (p->nvn * r);
 	if (p->classify == KR_CLASSIFY_DBBQ && p->nvn < 2)
 		return kr_fail(d, KR_EINVAL, 0, "dbbq needs two virtual networks: "
@@ -536,7 +524,7 @@ static int fit(struct kr_slvl *p, const struct kr_fabric *f,
 	p->class_bits = kr_ceil_log2(p->nclass);
 	while (p->nclass > 1 && (max_sl(p, topo->ndim) >= top_sl ||
 				 (p->mcast_sls && (p->ndetour || !p->requested) &&
-				  !mcast_fits(p, topo->ndim, xbar)))) {
+				  !mcast_fits(p, topo->ndim)))) {
 		p->nclass = p->classify == KR_CLASSIFY_XORDET ||
 			    p->classify == KR_CLASSIFY_IODET ? p->nclass / 2
 							     : p->nclass - 1;
@@ -667,12 +655,12 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 	if (p->xbar_vl != KR_NONE && topo->s > 1)
 		appendf(p->text, len, &n, " SL %u: to subnet "
 			"switches, up*/down* (VL %u on every switch "
-			"link%s);", XBAR_SL, p->xbar_vl,
+			"link%s);", KR_XBAR_SL, p->xbar_vl,
 			p->fold != KR_NONE ?
 			", the VL below for other SLs there" : "");
 	else if (p->xbar_vl != KR_NONE)
 		appendf(p->text, len, &n, " SL %u: to crossbars "
-			"(VL %u on turns into them%s%s);", XBAR_SL,
+			"(VL %u on turns into them%s%s);", KR_XBAR_SL,
 			p->xbar_vl, p->fold != KR_NONE ?
 			", shared with the VL below elsewhere" : "",
 			p->mcast_vl == KR_NONE ? ", the SA's and "
@@ -720,6 +708,7 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		 const struct kr_conf *c, struct kr_tables *t,
 		 struct kr_slvl *p, struct kr_diag *d)
 {
+	struct kr_budget b;
 	uint16_t used_sl = 0;
 	int rc;
 
@@ -733,24 +722,26 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 			p->ring_bit[dim] = (uint8_t)p->nring++;
 	}
 	p->nvn = kr_route_norders(f, topo, c, &p->nvn_wanted);
-	p->xbar_vl = kr_topo_xbar_sl(topo) ? 0 : KR_NONE;
+	kr_budget_init(&b, f, topo, c);
+	p->vls = b.vls;
+	p->xbar_vl = b.xbar ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
-	p->ndetour = kr_conf_detour_vls(c);
+	p->ndetour = b.ndetour;
 	/* the SA's traffic follows the unicast routes to and from the SM's
 	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which
 	 * it joins unless multicast has no VL by choice */
-	p->mcast_sls = kr_conf_mcast_sls(c);
+	p->mcast_sls = b.mcast_sls;
 	p->mgmt_sls = (uint16_t)((c ? 1u << c->sm_sl : 1u) |
 				 1u << KR_PERFMGR_SL);
 	reset_mcast(p);
-	rc = fit(p, f, topo, c, d);
+	rc = fit(p, topo, d);
 	if (rc == KR_ENOVL && p->ndetour) {
 		/* deadlock freedom comes first: plan without the detour layer */
 		p->ndetour = 0;
 		p->detour_dropped = 1;
 		p->xbar_vl = p->xbar_vl == KR_NONE ? KR_NONE : 0;
 		reset_mcast(p);
-		rc = fit(p, f, topo, c, d);
+		rc = fit(p, topo, d);
 	}
 	if (rc)
 		return rc;
