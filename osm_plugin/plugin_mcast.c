@@ -59,15 +59,8 @@ static size_t box_members(struct kr_plugin *pl, osm_mgrp_box_t *mgb,
 
 			if (s == KR_NONE)
 				continue;
-			if (n == *cap) {
-				size_t c = *cap ? 2 * *cap : 64;
-				uint32_t *grown = realloc(*slot, c * sizeof(**slot));
-
-				if (!grown)
-					return SIZE_MAX;
-				*slot = grown;
-				*cap = c;
-			}
+			if (kr_grow(slot, cap, n + 1, sizeof(**slot)))
+				return SIZE_MAX;
 			(*slot)[n++] = s;
 		}
 	}

@@ -10,23 +10,27 @@
 
 #include "kr_fabric.h"
 
-static uint32_t hash_of(uint32_t from, uint32_t to, uint32_t mask)
+/* One multiply: the check finds an edge for every dependency it meets,
+ * and channel ids are dense, so Fibonacci hashing spreads them enough. */
+static uint32_t hash_of(uint32_t from, uint32_t to)
 {
-	uint64_t key = (uint64_t)from << 32 | to;
-
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+	return (uint32_t)((((uint64_t)from << 32 | to) *
+			   0x9e3779b97f4a7c15ull) >> 32);
 }
 
-static uint32_t hash_of_edge(const struct kr_cdg *g, uint32_t e)
+/* kr_index_hash_fn of the edge index. */
+static uint32_t hash_of_edge(const void *ctx, uint32_t e)
 {
-	return hash_of(g->from[e], g->to[e], g->hmask);
+	const struct kr_cdg *g = ctx;
+
+	return hash_of(g->from[e], g->to[e]);
 }
 
 int kr_cdg_init(struct kr_cdg *g, uint32_t nnode)
 {
 	size_t n = (size_t)nnode + 1;
 
-	*g = (struct kr_cdg){ .nnode = nnode, .hmask = 1023 };
+	*g = (struct kr_cdg){ .nnode = nnode };
 	g->head_out = malloc(n * sizeof(uint32_t));
 	g->head_in = malloc(n * sizeof(uint32_t));
 	g->ord = malloc(n * sizeof(uint32_t));
@@ -34,9 +38,8 @@ int kr_cdg_init(struct kr_cdg *g, uint32_t nnode)
 	g->aux = malloc(n * sizeof(uint32_t));
 	g->stack = malloc(n * sizeof(uint32_t));
 	g->todo = malloc(n * sizeof(uint32_t));
-	g->hash = malloc((g->hmask + 1) * sizeof(*g->hash));
 	if (!g->head_out || !g->head_in || !g->ord || !g->mark || !g->aux ||
-	    !g->stack || !g->todo || !g->hash) {
+	    !g->stack || !g->todo || kr_index_init(&g->edges, 512)) {
 		kr_cdg_free(g);
 		return KR_ENOMEM;
 	}
@@ -44,7 +47,6 @@ int kr_cdg_init(struct kr_cdg *g, uint32_t nnode)
 	memset(g->head_in, 0xff, n * sizeof(uint32_t));
 	for (uint32_t i = 0; i < nnode; i++)
 		g->ord[i] = i;	/* no edges: any permutation is an order */
-	memset(g->hash, 0xff, (g->hmask + 1) * sizeof(*g->hash));
 	g->ordered = true;
 	return KR_OK;
 }
@@ -58,7 +60,7 @@ void kr_cdg_free(struct kr_cdg *g)
 	free(g->next_in);
 	free(g->head_out);
 	free(g->head_in);
-	free(g->hash);
+	kr_index_free(&g->edges);
 	free(g->ord);
 	free(g->mark);
 	free(g->aux);
@@ -70,54 +72,28 @@ void kr_cdg_free(struct kr_cdg *g)
 
 uint32_t kr_cdg_find(const struct kr_cdg *g, uint32_t from, uint32_t to)
 {
-	for (uint32_t i = hash_of(from, to, g->hmask);;
-	     i = (i + 1) & g->hmask) {
-		uint32_t e = g->hash[i];
+	for (uint32_t h = hash_of(from, to);; h++) {
+		uint32_t e = kr_index_at(&g->edges, h);
 
 		if (e == KR_NONE || (g->from[e] == from && g->to[e] == to))
 			return e;
 	}
 }
 
-static void hash_put(struct kr_cdg *g, uint32_t e)
-{
-	uint32_t i = hash_of_edge(g, e);
-
-	while (g->hash[i] != KR_NONE)
-		i = (i + 1) & g->hmask;
-	g->hash[i] = e;
-}
-
-static int grow_hash(struct kr_cdg *g)
-{
-	uint32_t mask = g->hmask * 2 + 1;
-	uint32_t *h = malloc(((size_t)mask + 1) * sizeof(*h));
-
-	if (!h)
-		return KR_ENOMEM;
-	memset(h, 0xff, ((size_t)mask + 1) * sizeof(*h));
-	free(g->hash);
-	g->hash = h;
-	g->hmask = mask;
-	for (uint32_t e = 0; e < g->nedge; e++)
-		hash_put(g, e);
-	return KR_OK;
-}
-
 static int grow_edges(struct kr_cdg *g)
 {
-	uint32_t cap = g->cap ? g->cap * 2 : 1024;
 	uint32_t **arr[] = { &g->from, &g->to, &g->tag, &g->next_out,
 			     &g->next_in };
+	size_t cap = g->cap;
 
 	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
-		uint32_t *p = realloc(*arr[i], (size_t)cap * sizeof(uint32_t));
-
-		if (!p)
+		cap = g->cap;	/* each array as large as the others */
+		if (kr_grow(arr[i], &cap, (size_t)g->cap + 1, sizeof(uint32_t)))
 			return KR_ENOMEM;
-		*arr[i] = p;
 	}
-	g->cap = cap;
+	if (cap > UINT32_MAX)
+		return KR_ENOMEM;
+	g->cap = (uint32_t)cap;
 	return KR_OK;
 }
 
@@ -126,18 +102,17 @@ static int append(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag)
 {
 	uint32_t e = g->nedge;
 
-	if ((g->nedge + 1) * 2 > g->hmask && grow_hash(g))
-		return KR_ENOMEM;
 	if (e == g->cap && grow_edges(g))
 		return KR_ENOMEM;
 	g->from[e] = from;
 	g->to[e] = to;
+	if (kr_index_add(&g->edges, hash_of(from, to), e, hash_of_edge, g))
+		return KR_ENOMEM;
 	g->tag[e] = tag;
 	g->next_out[e] = g->head_out[from];
 	g->head_out[from] = e;
 	g->next_in[e] = g->head_in[to];
 	g->head_in[to] = e;
-	hash_put(g, e);
 	g->nedge++;
 	return KR_OK;
 }
@@ -403,29 +378,6 @@ int kr_cdg_insert(struct kr_cdg *g, uint32_t from, uint32_t to, uint32_t tag)
 	return 1;
 }
 
-/* Linear probing deletion: later entries of the run shift back into the
- * hole unless their home slot lies cyclically after it. */
-static void hash_del(struct kr_cdg *g, uint32_t e)
-{
-	uint32_t mask = g->hmask, i = hash_of_edge(g, e), j;
-
-	while (g->hash[i] != e)
-		i = (i + 1) & mask;
-	for (j = i;;) {
-		uint32_t h;
-
-		j = (j + 1) & mask;
-		if (g->hash[j] == KR_NONE)
-			break;
-		h = hash_of_edge(g, g->hash[j]);
-		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
-			continue;
-		g->hash[i] = g->hash[j];
-		i = j;
-	}
-	g->hash[i] = KR_NONE;
-}
-
 void kr_cdg_truncate(struct kr_cdg *g, uint32_t n)
 {
 	while (g->nedge > n) {
@@ -434,6 +386,7 @@ void kr_cdg_truncate(struct kr_cdg *g, uint32_t n)
 		/* newest first: e heads both of its lists */
 		g->head_out[g->from[e]] = g->next_out[e];
 		g->head_in[g->to[e]] = g->next_in[e];
-		hash_del(g, e);
+		kr_index_del(&g->edges, hash_of(g->from[e], g->to[e]), e,
+			     hash_of_edge, g);
 	}
 }

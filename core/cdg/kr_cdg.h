@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "kr_base.h"
+#include "kr_index.h"
 
 struct kr_cdg {
 	uint32_t nnode;
@@ -28,10 +29,8 @@ struct kr_cdg {
 	uint32_t *from, *to, *tag;	/* [cap] */
 	uint32_t *next_out, *next_in;	/* [cap] edge lists, KR_NONE ends */
 	uint32_t *head_out, *head_in;	/* [nnode] */
-	uint32_t *hash;		/* open addressing by (from, to): edge ids,
-				 * KR_NONE when empty; 4 bytes a slot, as
-				 * the ends are in from[] and to[] */
-	uint32_t hmask;
+	struct kr_index edges;	/* edge ids by (from, to): 4 bytes a slot,
+				 * as the ends are in from[] and to[] */
 
 	uint32_t *ord;		/* [nnode] topological position */
 	bool ordered;		/* ord is valid for every edge */

@@ -11,17 +11,7 @@
 
 static int grow_eflag(struct walk *w)
 {
-	uint32_t cap = w->eflag_cap ? 2 * w->eflag_cap : 1024;
-	uint8_t *p;
-
-	if (w->g.nedge <= w->eflag_cap)
-		return KR_OK;
-	p = realloc(w->eflag, cap);
-	if (!p)
-		return KR_ENOMEM;
-	w->eflag = p;
-	w->eflag_cap = cap;
-	return KR_OK;
+	return kr_grow(&w->eflag, &w->eflag_cap, w->g.nedge, 1);
 }
 
 /* Marks edge e, known already, as also made for why (0: proven). */
@@ -79,24 +69,12 @@ static int new_row(struct walk *w, uint32_t fn, uint32_t from)
 
 	for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
 		n += w->link_idx[s] != NOT_A_LINK;
-	if (w->ndep + n > w->dep_cap) {
-		size_t cap = w->dep_cap ? 2 * w->dep_cap : 4096;
-		struct dep_ref *p;
-		uint32_t (*e)[2];
-
-		while (cap < w->ndep + n)
-			cap *= 2;
-		if (cap > UINT32_MAX ||
-		    !(p = realloc(w->dep, cap * sizeof(*p))))
-			return KR_ENOMEM;
-		w->dep = p;
-		if (!w->exact) {
-			if (!(e = realloc(w->dep_edge, cap * sizeof(*e))))
-				return KR_ENOMEM;
-			w->dep_edge = e;
-		}
-		w->dep_cap = cap;
-	}
+	/* rows are found by uint32_t offsets (dep_row) */
+	if (w->ndep + n > UINT32_MAX ||
+	    kr_grow(&w->dep, &w->dep_cap, w->ndep + n, sizeof(*w->dep)) ||
+	    (!w->exact && kr_grow(&w->dep_edge, &w->dep_edge_cap, w->ndep + n,
+				  sizeof(*w->dep_edge))))
+		return KR_ENOMEM;
 	w->dep_row[fn] = (uint32_t)w->ndep;
 	memset(w->dep + w->ndep, 0xff, n * sizeof(*w->dep));
 	w->ndep += n;

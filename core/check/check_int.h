@@ -108,7 +108,7 @@ struct walk {
 	struct kr_cdg g;
 	bool exact;		/* nothing assumed: no edge flags kept */
 	uint8_t *eflag;		/* [g.nedge] EDGE_PROVEN | KR_CHECK_ASSUMED_* */
-	uint32_t eflag_cap;
+	size_t eflag_cap;
 	bool mgmt;		/* the current DLID's pairs are management */
 	bool incr;		/* kr_check_incremental: insert into an
 				 * ordered graph */
@@ -186,7 +186,7 @@ struct walk {
 				 * for other ports */
 	unsigned ch_shift;	/* NCH */
 	uint32_t nchan;		/* channel ids are below */
-	size_t ndep, dep_cap;
+	size_t ndep, dep_cap, dep_edge_cap;
 	uint32_t *cstack;	/* [nsw] memo entries of the walk in progress */
 	struct twin twin[TWINS];	/* col NULL when not allocated */
 	struct sw_twin *swt;	/* [nsw] */

@@ -48,15 +48,8 @@ static int mc_push(struct mc_walk *m, struct mc_item it)
 	if (m->seen_st[it.c] & st)
 		return KR_OK;
 	m->seen_st[it.c] |= st;
-	if (m->nq == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 256;
-		struct mc_item *p = realloc(m->q, cap * sizeof(*p));
-
-		if (!p)
-			return KR_ENOMEM;
-		m->q = p;
-		m->cap = cap;
-	}
+	if (kr_grow(&m->q, &m->cap, m->nq + 1, sizeof(*m->q)))
+		return KR_ENOMEM;
 	m->q[m->nq++] = it;
 	return KR_OK;
 }

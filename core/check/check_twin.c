@@ -214,17 +214,9 @@ static void keep_switch(struct walk *w, const struct twin *k, uint32_t d)
 	if (t->cls != KR_NONE || !lid ||
 	    k->sl != check_dlid_sl(w->t, lid))
 		return;
-	if (w->nswt_hops + k->nhop > w->swt_hops_cap) {
-		size_t cap = w->swt_hops_cap ? 2 * w->swt_hops_cap : 1024;
-		uint64_t *p;
-
-		while (cap < w->nswt_hops + k->nhop)
-			cap *= 2;
-		if (!(p = realloc(w->swt_hops, cap * sizeof(*p))))
-			return;
-		w->swt_hops = p;
-		w->swt_hops_cap = cap;
-	}
+	if (kr_grow(&w->swt_hops, &w->swt_hops_cap, w->nswt_hops + k->nhop,
+		    sizeof(*w->swt_hops)))
+		return;
 	t->cls = k->cls;
 	t->hop0 = (uint32_t)w->nswt_hops;
 	t->nhop = k->nhop;

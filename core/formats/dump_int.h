@@ -68,11 +68,4 @@ int dump_block_switch(const struct kr_fabric *f, uint64_t guid,
  * memory. */
 uint32_t *dump_switch_order(const struct kr_fabric *f);
 
-/* arr (*cap elements of size elem) grown so that index need fits
- * (doubling, at least 256), new bytes set to fill; NULL when out of
- * memory, arr then unchanged. LID-keyed arrays start empty and grow with
- * the LIDs a file uses: 64K entries per parse cost more than a small
- * input itself. */
-void *dump_grow(void *arr, size_t *cap, size_t need, size_t elem, int fill);
-
 #endif

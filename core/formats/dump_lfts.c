@@ -273,14 +273,13 @@ static int entry_port(struct lft_parse *ps, uint64_t port)
 static int check_owner_once(struct lft_parse *ps, unsigned lid,
 			    const char *rest)
 {
-	char **ok, **grown;
+	char **ok;
 	int rc;
 
-	grown = dump_grow(ps->owner_ok, &ps->owner_cap, lid, sizeof(*ok), 0);
-	if (!grown)
+	if (kr_grow(&ps->owner_ok, &ps->owner_cap, (size_t)lid + 1,
+		    sizeof(*ok)))
 		return kr_fail(ps->d, KR_ENOMEM, 0, "out of memory");
-	ps->owner_ok = grown;
-	ok = &grown[lid];
+	ok = &ps->owner_ok[lid];
 	if (*ok && !strcmp(*ok, rest))
 		return KR_OK;
 	rc = check_owner(ps, lid, rest);
@@ -691,12 +690,12 @@ static int lid_owner(struct dump_lines *r, const struct kr_fabric *f,
 			       "the topology has port GUID 0x%016" PRIx64,
 			       (unsigned)lid, guid);
 	if (lid >= o->cap) {
-		struct lid_owner *at = dump_grow(o->at, &o->cap, lid,
-						 sizeof(*at), 0xff);
+		size_t was = o->cap;
 
-		if (!at)
+		if (kr_grow(&o->at, &o->cap, (size_t)lid + 1, sizeof(*o->at)))
 			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-		o->at = at;
+		/* an owner not seen yet: all ones (KR_NONE) */
+		memset(o->at + was, 0xff, (o->cap - was) * sizeof(*o->at));
 	}
 	if (o->at[lid].slot != KR_NONE && o->at[lid].slot != slot)
 		return kr_fail(d, KR_EPARSE, r->lineno, "LID %u named port GUID "

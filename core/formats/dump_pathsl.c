@@ -67,15 +67,8 @@ static int add_rec(struct psl_parse *ps, uint64_t slid, uint64_t dlid,
 		rc = check_lid(ps, dlid, "DLID");
 	if (rc)
 		return rc;
-	if (ps->nrec == ps->cap) {
-		size_t ncap = ps->cap ? 2 * ps->cap : 256;
-		struct rec *r = realloc(ps->rec, ncap * sizeof(*r));
-
-		if (!r)
-			return kr_fail(ps->d, KR_ENOMEM, line, "out of memory");
-		ps->rec = r;
-		ps->cap = ncap;
-	}
+	if (kr_grow(&ps->rec, &ps->cap, ps->nrec + 1, sizeof(*ps->rec)))
+		return kr_fail(ps->d, KR_ENOMEM, line, "out of memory");
 	ps->rec[ps->nrec++] = (struct rec){
 		.p = { .slid = (uint16_t)slid, .dlid = (uint16_t)dlid,
 		       .sl = (uint8_t)sl },

@@ -272,20 +272,3 @@ uint32_t *dump_switch_order(const struct kr_fabric *f)
 	free(ids);
 	return order;
 }
-
-void *dump_grow(void *arr, size_t *cap, size_t need, size_t elem, int fill)
-{
-	size_t n = *cap ? *cap : 256;
-	char *p;
-
-	if (need < *cap)
-		return arr;
-	while (n <= need)
-		n *= 2;
-	p = realloc(arr, n * elem);
-	if (!p)
-		return NULL;
-	memset(p + *cap * elem, fill, (n - *cap) * elem);
-	*cap = n;
-	return p;
-}

@@ -63,7 +63,8 @@ struct parser {
 	uint32_t devid;		/* sticks until changed (ibsim keeps it) */
 	unsigned setting_line;	/* a setting no node record has used yet */
 	struct pend_link *link;
-	uint32_t nlink, cap_link;
+	uint32_t nlink;
+	size_t cap_link;
 };
 
 static int perr(struct parser *ps, unsigned line, const char *fmt, ...)
@@ -308,15 +309,9 @@ static int parse_ca_lid(struct parser *ps, struct span *s, uint64_t *lid,
 
 static int push_link(struct parser *ps, const struct pend_link *l)
 {
-	if (ps->nlink == ps->cap_link) {
-		uint32_t cap = ps->cap_link ? ps->cap_link * 2 : 256;
-		struct pend_link *n = realloc(ps->link, cap * sizeof(*n));
-
-		if (!n)
-			return kr_fail(ps->d, KR_ENOMEM, ps->line, "out of memory");
-		ps->link = n;
-		ps->cap_link = cap;
-	}
+	if (kr_grow(&ps->link, &ps->cap_link, (size_t)ps->nlink + 1,
+		    sizeof(*ps->link)))
+		return kr_fail(ps->d, KR_ENOMEM, ps->line, "out of memory");
 	ps->link[ps->nlink++] = *l;
 	return KR_OK;
 }

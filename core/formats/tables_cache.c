@@ -86,7 +86,7 @@ struct tread {
 	uint32_t file_lids;	/* its "lids"; 0 until read */
 	uint32_t *col_sw;	/* file column -> switch of f, KR_NONE */
 	uint32_t ncol, nknown;
-	size_t cap_col, cap_pair, cap_fix;	/* dump_grow's */
+	size_t cap_col, cap_pair, cap_fix;	/* kr_grow's */
 	uint8_t *dest_line_of;	/* [stride] 1: a "dest" line named the LID */
 	bool dests_seen;
 };
@@ -151,7 +151,6 @@ static int read_switch(struct tread *r, struct span *s)
 	const struct kr_fabric *f = r->f;
 	uint64_t guid, lid;
 	uint32_t sw;
-	void *p;
 
 	if (r->dests_seen)
 		return expected(r, "every \"switch\" line before the first "
@@ -159,10 +158,9 @@ static int read_switch(struct tread *r, struct span *s)
 	if (!number(s, 16, UINT64_MAX, &guid) ||
 	    !number(s, 10, LID_LIMIT - 1, &lid) || !at_end(s))
 		return expected(r, "\"switch 0xGUID LID\"");
-	if (!(p = dump_grow(r->col_sw, &r->cap_col, r->ncol,
-			    sizeof(*r->col_sw), 0)))
+	if (kr_grow(&r->col_sw, &r->cap_col, (size_t)r->ncol + 1,
+		    sizeof(*r->col_sw)))
 		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-	r->col_sw = p;
 	sw = kr_node_by_guid(f, guid);
 	if (sw != KR_NONE && !kr_is_switch(f, sw))
 		sw = KR_NONE;
@@ -206,7 +204,6 @@ static int read_fix(struct tread *r, struct span *s, unsigned lid, bool keep)
 {
 	struct kr_tables *t = r->t;
 	uint64_t k, port = KR_NO_PORT;
-	void *p;
 
 	skip_ws(s);
 	if (!get_num(s, 10, UINT32_MAX, &k) || !eat(s, ':') ||
@@ -220,10 +217,8 @@ static int read_fix(struct tread *r, struct span *s, unsigned lid, bool keep)
 			       (unsigned long long)k, r->ncol - 1);
 	if (!keep || r->col_sw[k] == KR_NONE)
 		return KR_OK;
-	if (!(p = dump_grow(t->fixes, &r->cap_fix, t->nfixes,
-			    sizeof(*t->fixes), 0)))
+	if (kr_grow(&t->fixes, &r->cap_fix, t->nfixes + 1, sizeof(*t->fixes)))
 		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-	t->fixes = p;
 	t->fixes[t->nfixes++] = (struct kr_lft_fix){
 		r->col_sw[k], (uint16_t)lid, (uint8_t)port };
 	return KR_OK;
@@ -268,17 +263,15 @@ static int read_pair(struct tread *r, struct span *s)
 	struct kr_tables *t = r->t;
 	unsigned slid, dlid;
 	uint64_t sl;
-	void *p;
 
 	if (!file_lid(r, s, &slid) || !file_lid(r, s, &dlid) ||
 	    !number(s, 10, KR_NSL - 1, &sl) || !at_end(s))
 		return expected(r, "\"pair SLID DLID SL\"");
 	if (slid >= t->stride || dlid >= t->stride)
 		return KR_OK;
-	if (!(p = dump_grow(t->pair_sl, &r->cap_pair, t->npair_sl,
-			    sizeof(*t->pair_sl), 0)))
+	if (kr_grow(&t->pair_sl, &r->cap_pair, t->npair_sl + 1,
+		    sizeof(*t->pair_sl)))
 		return kr_fail(r->d, KR_ENOMEM, 0, "out of memory");
-	t->pair_sl = p;
 	t->pair_sl[t->npair_sl++] = (struct kr_sl_pair){
 		(uint16_t)slid, (uint16_t)dlid, (uint8_t)sl };
 	return KR_OK;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 #include "kr_base.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 const char *kr_strerror(int err)
@@ -57,4 +60,25 @@ double kr_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int kr_grow(void *arr, size_t *cap, size_t n, size_t elem)
+{
+	size_t room = *cap ? *cap : 16;
+	char *old, *p;
+
+	if (n <= *cap)
+		return KR_OK;
+	while (room < n)
+		room *= 2;
+	if (room > SIZE_MAX / elem)
+		return KR_ENOMEM;
+	memcpy(&old, arr, sizeof(old));
+	p = realloc(old, room * elem);
+	if (!p)
+		return KR_ENOMEM;
+	memset(p + *cap * elem, 0, (room - *cap) * elem);
+	memcpy(arr, &p, sizeof(p));
+	*cap = room;
+	return KR_OK;
 }

@@ -28,17 +28,9 @@ void kr_fabric_free(struct kr_fabric *f)
 	free(f->lmc);
 	free(f->oper_vls);
 	free(f->lid_port);
-	free(f->guid_hash);
-	free(f->pguid_hash);
+	kr_index_free(&f->guids);
+	kr_index_free(&f->port_guids);
 	*f = (struct kr_fabric){ 0 };
-}
-
-static uint32_t hash_guid(uint64_t g)
-{
-	g ^= g >> 33;
-	g *= 0xff51afd7ed558ccdull;
-	g ^= g >> 33;
-	return (uint32_t)g;
 }
 
 /* The slots that stand for a port to the outside world: a switch's port 0,
@@ -55,62 +47,62 @@ static const char *slot_name(const struct kr_fabric *f, uint32_t slot)
 	return kr_node_name(f, f->owner[slot]);
 }
 
+/* kr_index_hash_fn of the two GUID indexes. */
+static uint32_t node_guid_hash(const void *ctx, uint32_t n)
+{
+	return kr_hash64(((const struct kr_fabric *)ctx)->guid[n]);
+}
+
+static uint32_t port_guid_hash(const void *ctx, uint32_t s)
+{
+	return kr_hash64(((const struct kr_fabric *)ctx)->port_guid[s]);
+}
+
 int fabric_index_guids(struct kr_fabric *f, struct kr_diag *d,
 		       uint32_t *bad_node, uint32_t *bad_slot)
 {
-	uint32_t size = 64;
-
-	while (size < 2 * f->nport)
-		size *= 2;
-	f->hash_mask = size - 1;
-	f->guid_hash = malloc(size * sizeof(*f->guid_hash));
-	f->pguid_hash = malloc(size * sizeof(*f->pguid_hash));
-	if (!f->guid_hash || !f->pguid_hash)
-		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
-	memset(f->guid_hash, 0xff, size * sizeof(*f->guid_hash));
-	memset(f->pguid_hash, 0xff, size * sizeof(*f->pguid_hash));
 	*bad_node = *bad_slot = KR_NONE;
-
+	if (kr_index_init(&f->guids, f->nnode) ||
+	    kr_index_init(&f->port_guids, f->nport))
+		return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	for (uint32_t n = 0; n < f->nnode; n++) {
-		uint32_t i = hash_guid(f->guid[n]), prev;
+		uint32_t prev = kr_node_by_guid(f, f->guid[n]);
 
-		while ((prev = f->guid_hash[i & f->hash_mask]) != KR_NONE) {
-			if (f->guid[prev] == f->guid[n] && (*bad_node = n, 1))
-				return kr_fail(d, KR_EPARSE, 0,
-					       "duplicate node GUID 0x%016llx "
-					       "(\"%s\" and \"%s\")",
-					       (unsigned long long)f->guid[n],
-					       kr_node_name(f, prev),
-					       kr_node_name(f, n));
-			i++;
+		if (prev != KR_NONE) {
+			*bad_node = n;
+			return kr_fail(d, KR_EPARSE, 0, "duplicate node GUID "
+				       "0x%016llx (\"%s\" and \"%s\")",
+				       (unsigned long long)f->guid[n],
+				       kr_node_name(f, prev), kr_node_name(f, n));
 		}
-		f->guid_hash[i & f->hash_mask] = n;
+		if (kr_index_add(&f->guids, node_guid_hash(f, n), n,
+				 node_guid_hash, f))
+			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
 	for (uint32_t s = 0; s < f->nport; s++) {
-		uint32_t i, prev;
+		uint32_t prev;
 
 		if (!lid_slot(f, s) || !f->port_guid[s])
 			continue;
-		i = hash_guid(f->port_guid[s]);
-		while ((prev = f->pguid_hash[i & f->hash_mask]) != KR_NONE) {
-			if (f->port_guid[prev] == f->port_guid[s] &&
-			    (*bad_slot = s, 1))
-				return kr_fail(d, KR_EPARSE, 0,
-					       "duplicate port GUID 0x%016llx "
-					       "(\"%s\" and \"%s\")",
-					       (unsigned long long)f->port_guid[s],
-					       slot_name(f, prev), slot_name(f, s));
-			i++;
+		prev = kr_port_by_guid(f, f->port_guid[s]);
+		if (prev != KR_NONE) {
+			*bad_slot = s;
+			return kr_fail(d, KR_EPARSE, 0, "duplicate port GUID "
+				       "0x%016llx (\"%s\" and \"%s\")",
+				       (unsigned long long)f->port_guid[s],
+				       slot_name(f, prev), slot_name(f, s));
 		}
-		f->pguid_hash[i & f->hash_mask] = s;
+		if (kr_index_add(&f->port_guids, port_guid_hash(f, s), s,
+				 port_guid_hash, f))
+			return kr_fail(d, KR_ENOMEM, 0, "out of memory");
 	}
 	return KR_OK;
 }
 
 uint32_t kr_node_by_guid(const struct kr_fabric *f, uint64_t guid)
 {
-	for (uint32_t i = hash_guid(guid);; i++) {
-		uint32_t n = f->guid_hash[i & f->hash_mask];
+	for (uint32_t h = kr_hash64(guid);; h++) {
+		uint32_t n = kr_index_at(&f->guids, h);
 
 		if (n == KR_NONE || f->guid[n] == guid)
 			return n;
@@ -119,8 +111,8 @@ uint32_t kr_node_by_guid(const struct kr_fabric *f, uint64_t guid)
 
 uint32_t kr_port_by_guid(const struct kr_fabric *f, uint64_t port_guid)
 {
-	for (uint32_t i = hash_guid(port_guid);; i++) {
-		uint32_t s = f->pguid_hash[i & f->hash_mask];
+	for (uint32_t h = kr_hash64(port_guid);; h++) {
+		uint32_t s = kr_index_at(&f->port_guids, h);
 
 		if (s == KR_NONE || f->port_guid[s] == port_guid)
 			return s;

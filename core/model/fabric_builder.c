@@ -36,32 +36,17 @@ struct fb_slot {
 
 struct kr_fabric_builder {
 	struct fb_node *node;
-	uint32_t nnode, cap_node;
+	uint32_t nnode;
+	size_t cap_node;
 	struct fb_slot *slot;
-	uint32_t nslot, cap_slot;
+	uint32_t nslot;
+	size_t cap_slot;
 	char *strtab;
-	uint32_t nstr, cap_str;
-	int32_t *name_hash;	/* builder node ids by name */
-	uint32_t name_mask;
+	uint32_t nstr;
+	size_t cap_str;
+	struct kr_index names;	/* builder node ids by name */
 	uint32_t *final;	/* [nnode] after finish */
 };
-
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
 
 /* Names and descriptions come from devices and reach terminals and logs:
  * control characters are kept as the text \xNN, so every reader of the
@@ -103,7 +88,7 @@ static int add_str(struct kr_fabric_builder *b, const char *s, uint32_t *off)
 {
 	size_t len = escaped_len(s) + 1;
 
-	if (grow((void **)&b->strtab, &b->cap_str, b->nstr + (uint32_t)len, 1))
+	if (kr_grow(&b->strtab, &b->cap_str, (size_t)b->nstr + len, 1))
 		return -1;
 	escape_into(b->strtab + b->nstr, s);
 	*off = b->nstr;
@@ -120,40 +105,23 @@ static uint32_t hash_str(const char *s)
 	return h;
 }
 
-static int name_rehash(struct kr_fabric_builder *b)
+/* kr_index_hash_fn of the name index. */
+static uint32_t name_hash(const void *ctx, uint32_t n)
 {
-	uint32_t size = (b->name_mask + 1) * 2;
-	int32_t *h = malloc(size * sizeof(*h));
+	const struct kr_fabric_builder *b = ctx;
 
-	if (!h)
-		return -1;
-	memset(h, 0xff, size * sizeof(*h));
-	for (uint32_t n = 0; n < b->nnode; n++) {
-		uint32_t i = hash_str(b->strtab + b->node[n].name_off);
-
-		while (h[i & (size - 1)] >= 0)
-			i++;
-		h[i & (size - 1)] = (int32_t)n;
-	}
-	free(b->name_hash);
-	b->name_hash = h;
-	b->name_mask = size - 1;
-	return 0;
+	return hash_str(b->strtab + b->node[n].name_off);
 }
-
 struct kr_fabric_builder *kr_fb_new(void)
 {
 	struct kr_fabric_builder *b = calloc(1, sizeof(*b));
 
 	if (!b)
 		return NULL;
-	b->name_mask = 63;
-	b->name_hash = malloc(64 * sizeof(*b->name_hash));
-	if (!b->name_hash) {
+	if (kr_index_init(&b->names, 64)) {
 		free(b);
 		return NULL;
 	}
-	memset(b->name_hash, 0xff, 64 * sizeof(*b->name_hash));
 	return b;
 }
 
@@ -164,7 +132,7 @@ void kr_fb_free(struct kr_fabric_builder *b)
 	free(b->node);
 	free(b->slot);
 	free(b->strtab);
-	free(b->name_hash);
+	kr_index_free(&b->names);
 	free(b->final);
 	free(b);
 }
@@ -174,12 +142,12 @@ static int find_stored(const struct kr_fabric_builder *b, const char *name)
 	uint32_t i = hash_str(name);
 
 	for (;; i++) {
-		int32_t n = b->name_hash[i & b->name_mask];
+		uint32_t n = kr_index_at(&b->names, i);
 
-		if (n < 0)
+		if (n == KR_NONE)
 			return -1;
 		if (!strcmp(b->strtab + b->node[n].name_off, name))
-			return n;
+			return (int)n;
 	}
 }
 
@@ -224,9 +192,10 @@ int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 	if (type != KR_CA && type != KR_SWITCH && type != KR_ROUTER)
 		return kr_fail(d, KR_EINVAL, line, "node \"%s\": bad type %d",
 			       name, (int)type);
-	if (grow((void **)&b->node, &b->cap_node, b->nnode + 1, sizeof(*b->node)) ||
-	    grow((void **)&b->slot, &b->cap_slot, b->nslot + nports + 1,
-		 sizeof(*b->slot)))
+	if (kr_grow(&b->node, &b->cap_node, (size_t)b->nnode + 1,
+		    sizeof(*b->node)) ||
+	    kr_grow(&b->slot, &b->cap_slot, (size_t)b->nslot + nports + 1,
+		    sizeof(*b->slot)))
 		return kr_fail(d, KR_ENOMEM, line, "out of memory");
 	n = &b->node[b->nnode];
 	*n = (struct fb_node){ .type = (uint8_t)type, .nports = (uint8_t)nports,
@@ -242,16 +211,9 @@ int kr_fb_add_node(struct kr_fabric_builder *b, enum kr_node_type type,
 	}
 	b->nslot += nports + 1;
 	b->nnode++;
-	if (b->nnode * 2 > b->name_mask) {
-		if (name_rehash(b))
-			return kr_fail(d, KR_ENOMEM, line, "out of memory");
-	} else {
-		uint32_t i = hash_str(b->strtab + n->name_off);
-
-		while (b->name_hash[i & b->name_mask] >= 0)
-			i++;
-		b->name_hash[i & b->name_mask] = (int32_t)(b->nnode - 1);
-	}
+	if (kr_index_add(&b->names, name_hash(b, b->nnode - 1), b->nnode - 1,
+			 name_hash, b))
+		return kr_fail(d, KR_ENOMEM, line, "out of memory");
 	return (int)(b->nnode - 1);
 }
 

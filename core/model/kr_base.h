@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define KR_NONE UINT32_MAX	/* no node, port, id */
+
 #define KR_ERRORS(X)                                                   \
 	X(OK, 0, "success")                                            \
 	X(ENOMEM, -1, "out of memory")                                 \
@@ -47,6 +49,12 @@ struct kr_diag {
  * reads: return kr_fail(d, KR_EPARSE, lineno, "...", ...); */
 int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* Makes the array *arr (any object pointer type; arr is its address),
+ * with room for *cap items of elem bytes, hold at least n: its room
+ * doubles, from 16, until it does, and the items past the old room are
+ * zero bytes. KR_OK, or KR_ENOMEM with the array as it was. */
+int kr_grow(void *arr, size_t *cap, size_t n, size_t elem);
 
 /* Milliseconds on the monotonic clock, for timing phases. */
 double kr_now_ms(void);

@@ -17,8 +17,7 @@
 #include <stdint.h>
 
 #include "kr_base.h"
-
-#define KR_NONE UINT32_MAX
+#include "kr_index.h"
 
 enum kr_node_type {		/* NodeInfo:NodeType values */
 	KR_CA = 1,
@@ -54,9 +53,8 @@ struct kr_fabric {
 	uint16_t sm_lid;	/* the SM's LID where the input marks it
 				 * (opensm-subnet.lst), else 0 */
 
-	uint32_t *guid_hash;	/* open addressing, node ids; see kr_node_by_guid */
-	uint32_t *pguid_hash;	/* the same for port GUIDs, slots */
-	uint32_t hash_mask;
+	struct kr_index guids;		/* node ids by GUID: kr_node_by_guid */
+	struct kr_index port_guids;	/* slots by port GUID */
 };
 
 static inline bool kr_is_switch(const struct kr_fabric *f, uint32_t node)

@@ -65,15 +65,9 @@ int repair_put_column(struct repair *r, unsigned lid, const uint8_t *col,
 	struct kr_tables *t = r->t;
 	uint8_t *c = r->bylid + (size_t)lid * r->nsw;
 
-	if (t->nfixes + r->nsw > r->fixes_cap) {
-		size_t cap = 2 * r->fixes_cap + r->nsw;
-		struct kr_lft_fix *p = realloc(t->fixes, cap * sizeof(*p));
-
-		if (!p)
-			return KR_ENOMEM;
-		t->fixes = p;
-		r->fixes_cap = cap;
-	}
+	if (kr_grow(&t->fixes, &r->fixes_cap, t->nfixes + r->nsw,
+		    sizeof(*t->fixes)))
+		return KR_ENOMEM;
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (c[s] != col[s]) {
 			c[s] = col[s];

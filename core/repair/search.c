@@ -79,17 +79,10 @@ static unsigned differ_above(const struct kr_topo *t, uint32_t a, uint32_t b,
 }
 
 static int add_fault(struct kr_missing_link **fault, uint32_t *n,
-		     uint32_t *cap, uint32_t pos, unsigned dim)
+		     size_t *cap, uint32_t pos, unsigned dim)
 {
-	if (*n == *cap) {
-		uint32_t c = *cap ? 2 * *cap : 16;
-		void *p = realloc(*fault, c * sizeof(**fault));
-
-		if (!p)
-			return KR_ENOMEM;
-		*fault = p;
-		*cap = c;
-	}
+	if (kr_grow(fault, cap, (size_t)*n + 1, sizeof(**fault)))
+		return KR_ENOMEM;
 	(*fault)[(*n)++] = (struct kr_missing_link){ .pos = pos,
 						     .dim = (uint8_t)dim };
 	return KR_OK;
@@ -103,7 +96,7 @@ static int list_faults(const struct repair *r, struct kr_missing_link **fault,
 {
 	const struct kr_topo *t = r->topo;
 	const struct kr_fabric *f = r->f;
-	uint32_t cap = 0;
+	size_t cap = 0;
 	int rc = KR_OK;
 
 	for (uint32_t i = 0; i < t->nmissing_link && !rc; i++)

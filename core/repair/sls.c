@@ -113,15 +113,8 @@ void repair_count_pairs(struct repair *r, const struct rdest *x, int repaired,
 static int keep_pair(struct repair *r, unsigned slid, unsigned dlid,
 		     unsigned sl)
 {
-	if (r->npairs == r->cap_pairs) {
-		size_t cap = r->cap_pairs ? 2 * r->cap_pairs : 256;
-		struct kr_sl_pair *p = realloc(r->pairs, cap * sizeof(*p));
-
-		if (!p)
-			return KR_ENOMEM;
-		r->pairs = p;
-		r->cap_pairs = cap;
-	}
+	if (kr_grow(&r->pairs, &r->cap_pairs, r->npairs + 1, sizeof(*r->pairs)))
+		return KR_ENOMEM;
 	r->pairs[r->npairs++] = (struct kr_sl_pair){ .slid = (uint16_t)slid,
 		.dlid = (uint16_t)dlid, .sl = (uint8_t)sl };
 	return KR_OK;

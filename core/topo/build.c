@@ -19,7 +19,8 @@ struct bctx {
 	unsigned how;		/* TOPO_BUILD_* */
 	struct kr_topo *t;
 	struct kr_missing_link *ml;
-	uint32_t nml, cap_ml;
+	uint32_t nml;
+	size_t cap_ml;
 	unsigned nstray;	/* links the grid has no place for (stray_link) */
 };
 
@@ -469,15 +470,9 @@ static void count_parallel(struct bctx *b)
 static int add_missing(struct bctx *b, uint32_t pos, unsigned d, unsigned n)
 {
 	while (n--) {
-		if (b->nml == b->cap_ml) {
-			uint32_t cap = b->cap_ml ? 2 * b->cap_ml : 16;
-			void *p = realloc(b->ml, cap * sizeof(*b->ml));
-
-			if (!p)
-				return KR_ENOMEM;
-			b->ml = p;
-			b->cap_ml = cap;
-		}
+		if (kr_grow(&b->ml, &b->cap_ml, (size_t)b->nml + 1,
+			    sizeof(*b->ml)))
+			return KR_ENOMEM;
 		b->ml[b->nml++] = (struct kr_missing_link){ pos, (uint8_t)d };
 	}
 	return KR_OK;

@@ -30,7 +30,8 @@ struct kp {
 	uint32_t *root;		/* [nsw * n] component root per dimension */
 	uint32_t *major;	/* [nsw] major index + 1 of a root (scratch) */
 	struct open_comp *open;
-	unsigned nopen, cap;
+	unsigned nopen;
+	size_t cap;
 };
 
 static int is_router(const struct kp *kp, uint32_t s)
@@ -83,15 +84,9 @@ static void taken_by_lines(struct kp *kp, struct uf *u, unsigned d,
 
 static int add_open(struct kp *kp, unsigned d, uint32_t root, uint8_t *cand)
 {
-	if (kp->nopen == kp->cap) {
-		unsigned cap = kp->cap ? 2 * kp->cap : 8;
-		void *p = realloc(kp->open, cap * sizeof(*kp->open));
-
-		if (!p)
-			return KR_ENOMEM;
-		kp->open = p;
-		kp->cap = cap;
-	}
+	if (kr_grow(&kp->open, &kp->cap, (size_t)kp->nopen + 1,
+		    sizeof(*kp->open)))
+		return KR_ENOMEM;
 	kp->open[kp->nopen++] = (struct open_comp){ d, root, cand };
 	return KR_OK;
 }

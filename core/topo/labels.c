@@ -19,16 +19,9 @@ void notes_add(struct notes *n, const char *fmt, ...)
 	va_end(ap);
 	len = strlen(line);
 	n->n++;
-	if (n->len + len + 2 > n->cap) {
-		size_t cap = (n->cap + len + 2) * 2;
-		char *p = realloc(n->buf, cap);
-
-		if (!p) {
-			n->oom = 1;
-			return;
-		}
-		n->buf = p;
-		n->cap = cap;
+	if (kr_grow(&n->buf, &n->cap, n->len + len + 2, 1)) {
+		n->oom = 1;
+		return;
 	}
 	memcpy(n->buf + n->len, line, len);
 	n->len += len;
