@@ -283,11 +283,65 @@ static size_t split_cache(char *text, char **sw, char *head, size_t hlen)
 	return n;
 }
 
+/* How many of lines[0 .. n), sorted by_coords, have line's coordinates:
+ * the ends of their run, by bisection. */
+static size_t same_place(char **lines, size_t n, char *line)
+{
+	size_t lo = 0, hi = n, end;
+
+	while (lo < hi) {	/* the first not below */
+		size_t mid = (lo + hi) / 2;
+
+		if (by_coords(&lines[mid], &line) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo, hi = n; end < hi;) {	/* the first above */
+		size_t mid = (end + hi) / 2;
+
+		if (by_coords(&lines[mid], &line) <= 0)
+			end = mid + 1;
+		else
+			hi = mid;
+	}
+	return end - lo;
+}
+
+/* How many of the old lines kept[0 .. n) have line's coordinates (few:
+ * the switches of a cache that f lacks). */
+static size_t kept_here(char **kept, size_t n, char *line)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += !by_coords(&kept[i], &line);
+	return k;
+}
+
+/* How many switches may hold the place of an old cache line: one, but
+ * for the switches of a fat-tree subnet, which share their line's
+ * coordinates (the crossbar's "*" in its own dimension), s stages of
+ * k / arity switches. */
+static size_t room_of(const struct kr_topo *t, const char *line)
+{
+	size_t n;
+	const char *x = coords_of(line, &n), *star = memchr(x, '*', n);
+	unsigned d = 0;
+
+	if (t->s < 2 || !star || !t->arity)
+		return 1;
+	for (const char *p = x; p < star; p++)
+		d += *p == ' ' && p > x;
+	return d < t->ndim ? (size_t)t->s * t->k[d] / t->arity : 1;
+}
+
 /* The cache of t, then the switches of the one it replaces that f lacks
  * (gone with a failure, perhaps) on places that no switch of t holds,
  * when both describe one grid: they come back to their places then,
  * instead of to a fabric read afresh, which a grid that lost many
- * switches may no longer tell. */
+ * switches may no longer tell. A subnet's switches share a place, which
+ * is free while fewer than the subnet holds are listed (room_of). */
 static int write_cache(FILE *out, const void *ctx)
 {
 	const struct cache_ctx *c = ctx;
@@ -308,21 +362,27 @@ static int write_cache(FILE *out, const void *ctx)
 	for (const char *s = now; !rc && *s; s++)
 		lines += *s == '\n';
 	for (const char *s = c->old; !rc && *s; s++)
-		lines += *s == '\n';
+		lines += 2 * (*s == '\n');	/* read, and perhaps kept */
 	if (!rc && !(sw = malloc(lines * sizeof(*sw))))
 		rc = KR_ENOMEM;
 	if (!rc) {
 		nnow = split_cache(now, sw, head_now, sizeof(head_now));
 		nold = split_cache(c->old, sw + nnow, head_old,
 				   sizeof(head_old));
+		size_t kept = nnow + nold;	/* sw[kept ..]: old lines kept */
+
 		qsort(sw, nnow, sizeof(*sw), by_coords);
 		for (size_t i = nnow; i < nnow + nold &&
 		     !strcmp(head_now, head_old); i++) {
 			uint64_t guid = strtoull(sw[i], NULL, 16);
 
-			if (kr_node_by_guid(c->f, guid) == KR_NONE &&
-			    !bsearch(&sw[i], sw, nnow, sizeof(*sw), by_coords))
-				fprintf(out, "%s\n", sw[i]);
+			if (kr_node_by_guid(c->f, guid) != KR_NONE ||
+			    same_place(sw, nnow, sw[i]) +
+			    kept_here(sw + nnow + nold, kept - nnow - nold,
+				      sw[i]) >= room_of(c->t, sw[i]))
+				continue;
+			fprintf(out, "%s\n", sw[i]);
+			sw[kept++] = sw[i];
 		}
 	}
 	free(sw);

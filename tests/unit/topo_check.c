@@ -85,11 +85,15 @@ void tc_without(const struct kr_fabric *f, const struct tc_truth *tr,
 	assert_int_equal(kr_fb_finish(b, out, NULL), KR_OK);
 	*out_tr = (struct tc_truth){ 0 };
 	truth_alloc(out_tr, out->nsw, tr->grid.npos);
-	out_tr->grid = tr->grid;	/* borrowed: sizes only */
-	out_tr->grid.pos_sw = NULL;
-	out_tr->grid.sw_pos = NULL;
-	out_tr->grid.sw_xdim = NULL;
-	out_tr->grid.sw_xline = NULL;
+	/* the sizes only: none of the arrays is out's */
+	out_tr->grid = (struct kr_topo){
+		.family = tr->grid.family, .ndim = tr->grid.ndim,
+		.p = tr->grid.p, .parallel = tr->grid.parallel,
+		.npos = tr->grid.npos, .s = tr->grid.s,
+		.arity = tr->grid.arity };
+	memcpy(out_tr->grid.k, tr->grid.k, sizeof(tr->grid.k));
+	memcpy(out_tr->grid.wrap, tr->grid.wrap, sizeof(tr->grid.wrap));
+	memcpy(out_tr->grid.stride, tr->grid.stride, sizeof(tr->grid.stride));
 	for (uint32_t n = 0; n < f->nsw; n++) {
 		uint32_t m;
 

@@ -827,6 +827,66 @@ static void test_cache_after_recabling(void **state)
 	}
 }
 
+/* A subnet switch of a KNS with fat-tree subnets dies: the sweep's cache
+ * keeps its line (its subnet's switches share their line's coordinates,
+ * so no other switch holds its place), once only however often it is
+ * saved, so that the cache still names every switch when it comes back
+ * and the labels stay; a cache without it would be set aside then. */
+static void test_cache_keeps_dead_subnet_switch(void **state)
+{
+	struct kr_gen_opts o = opts(KR_FAMILY_KNS, "8x8", 1, 0);
+	struct kr_fabric f, g;
+	struct kr_topo first, t;
+	struct tc_truth tr, tr2;
+	struct kr_diag d = { 0 };
+	struct kr_conf c;
+	char text[300], line[200], want[40];
+	const char *cache;
+	uint32_t dead = KR_NONE;
+	uint8_t *drop;
+	unsigned listed = 0;
+	FILE *fp;
+
+	(void)state;
+	o.radix = 4;
+	tc_gen(&o, &f, &tr);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &first, NULL), KR_OK);
+	assert_true(first.s > 1);
+	cache = write_cache(&f, &first);
+	snprintf(text, sizeof(text), "coords_cache %s\n", cache);
+	for (uint32_t s = 0; s < f.nsw && dead == KR_NONE; s++)
+		dead = first.sw_stage[s] == 0 ? s : KR_NONE;
+	drop = calloc(f.nnode, 1);
+	assert_non_null(drop);
+	drop[dead] = 1;
+	tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
+	conf_from(text, &c);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(kr_topo_recognize(&g, &c, &t, &d), KR_OK);
+		assert_int_equal(kr_topo_cache_save(cache, KR_TO_OWN, &g, &t,
+						    &d), KR_OK);
+		kr_topo_free(&t);
+	}
+	snprintf(want, sizeof(want), "0x%016llx ",
+		 (unsigned long long)f.guid[dead]);
+	assert_non_null(fp = fopen(cache, "r"));
+	while (fgets(line, sizeof(line), fp))
+		listed += !strncmp(line, want, strlen(want));
+	fclose(fp);
+	assert_int_equal(listed, 1);
+	assert_int_equal(kr_topo_recognize(&f, &c, &t, &d), KR_OK);
+	if (t.report)
+		assert_null(strstr(t.report, "not used"));
+	tc_assert_same(&f, &first, &f, &t);
+	kr_topo_free(&t);
+	kr_topo_free(&first);
+	tc_truth_free(&tr2);
+	tc_truth_free(&tr);
+	kr_fabric_free(&g);
+	kr_fabric_free(&f);
+	free(drop);
+}
+
 /* A 3x5 torus (x = 0..2) loses columns x = 1 and 2, two thirds of its
  * switches; then (1,0) comes back. The graph alone reads the remnant as
  * a ring of 5 and the comeback not at all ("runs both ways"), so OpenSM
@@ -935,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_cache_outlives_most_switches),
 		cmocka_unit_test(test_cache_and_seed),
 		cmocka_unit_test(test_cache_after_recabling),
+		cmocka_unit_test(test_cache_keeps_dead_subnet_switch),
 		cmocka_unit_test(test_cache_set_aside),
 	};
 
