@@ -1,19 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Whole-file input for the topology and guid2lid readers (a few bytes per
- * node); the table dumps, per LFT entry, are streamed (dump_util.c). */
+/* Opening any input as its kind allows, reading it line by line or whole
+ * (topologies and guid2lid, a few bytes per node; the table dumps, per
+ * LFT entry, are streamed by dump_util.c). */
 #include "kr_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Why a file like st is not to be read as kind, NULL when it may be. A
+ * device never ends (/dev/zero) or waits for a person (a terminal); a
+ * FIFO or socket is a user's pipe, never a cache or a configuration. */
+static const char *refused(const struct stat *st, enum kr_input kind)
+{
+	bool pipe = S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode);
+
+	if (S_ISDIR(st->st_mode))
+		return "a directory, not a file";
+	if (pipe && kind == KR_IN_STREAM)
+		return NULL;
+	if (!S_ISREG(st->st_mode))
+		return kind == KR_IN_STREAM ? "not a regular file or a pipe"
+					    : "not a regular file";
+	if (kind != KR_IN_STREAM && (uint64_t)st->st_size > KR_INPUT_MAX)
+		return "larger than 1 GiB";
+	return NULL;
+}
+
 /* Opened without blocking, so that a FIFO with no writer cannot hold the
  * caller (OpenSM's sweep, under its lock) in open(); then told apart by
- * what it is. A device never ends (/dev/zero) or waits for a person (a
- * terminal); a FIFO or socket is a user's pipe, never a cache. */
+ * what it is. */
 static int input_fd(const char *path, enum kr_input kind, struct kr_diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
@@ -26,18 +46,7 @@ static int input_fd(const char *path, enum kr_input kind, struct kr_diag *d)
 			       "never read through one");
 	if (fd < 0)
 		return kr_fail(d, KR_EIO, 0, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st))
-		why = strerror(errno);
-	else if (S_ISDIR(st.st_mode))
-		why = "a directory, not a file";
-	else if (kind == KR_IN_STREAM && (S_ISFIFO(st.st_mode) ||
-					  S_ISSOCK(st.st_mode)))
-		why = NULL;
-	else if (!S_ISREG(st.st_mode))
-		why = kind == KR_IN_STREAM ? "not a regular file or a pipe"
-					   : "not a regular file";
-	else if (kind != KR_IN_STREAM && (uint64_t)st.st_size > KR_INPUT_MAX)
-		why = "larger than 1 GiB";
+	why = fstat(fd, &st) ? strerror(errno) : refused(&st, kind);
 	if (!why && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
 		why = strerror(errno);
 	if (why) {
