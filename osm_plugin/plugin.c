@@ -285,7 +285,10 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 	char msg[KR_DIAG_LINE];
 
 	kr_diag_format(d, msg, sizeof(msg));
-	OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR02: knsroute: %s: %s; falling "
+	/* also to syslog: the engine that takes over may route with credit
+	 * loops, which an admin must hear of without reading OpenSM's log */
+	OSM_LOG(plog(pl), OSM_LOG_ERROR | OSM_LOG_SYS, "ERR KR02: knsroute: "
+		"%s: %s; falling "
 		"back to the next routing engine (knsroute's path SLs and SL2VL "
 		"maps no longer apply)\n", phase, msg);
 }

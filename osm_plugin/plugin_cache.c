@@ -61,7 +61,7 @@ void forget_tables(struct kr_plugin *pl)
 					      : pl->conf.tables_cache;
 
 	if (path[0] && unlink(path) && errno != ENOENT)
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR15: knsroute: cannot "
 			"remove the tables cache %s: %s\n", path,
 			strerror(errno));
 }
@@ -87,7 +87,7 @@ void save_caches(struct kr_plugin *pl)
 		 pl->conf.tables_cache);
 	if (kr_tables_cache_save(pl->tables_path, &pl->fabric, &pl->plan, &d)) {
 		kr_diag_format(&d, msg, sizeof(msg));
-		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR04: knsroute: cannot "
+		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR14: knsroute: cannot "
 			"save the tables cache: %s\n", msg);
 		forget_tables(pl);
 	}

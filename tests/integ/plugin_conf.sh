@@ -5,7 +5,7 @@
 # sweep (the guide says the file is read every sweep), OpenSM's sm_sl and
 # perfmgr are taken into account, and a long reason for falling back
 # reaches the log whole; a tables cache that cannot be written is logged
-# (ERR KR04) without falling back; the sweep that falls back removes the tables
+# (ERR KR14) without falling back; the sweep that falls back removes the tables
 # cache, since the switches then hold the fallback engine's tables, also
 # when it fell back on a broken knsroute.conf; OpenSM's unicast cache is
 # turned off (ERR KR12), so a KNS router going down is repaired.
@@ -41,7 +41,7 @@ for _ in $(seq 300); do
 done
 grep -q "knsroute: config $KNSROUTE_CONF\$" "$KR_OSM_LOG" &&
 	grep -q "knsroute: sweep 2: torus 3x3.*SL bits: no classes" "$KR_OSM_LOG" &&
-	grep -q "ERR KR04: knsroute: cannot save the tables cache: .*$T/none/tables" "$KR_OSM_LOG" &&
+	grep -q "ERR KR14: knsroute: cannot save the tables cache: .*$T/none/tables" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR0[12]" "$KR_OSM_LOG"
 kr_ok $? "knsroute.conf created later: read at the next sweep (classify none); a tables cache it cannot write is an error, not a fallback"
 kr_stop_opensm

@@ -46,8 +46,9 @@ rm -rf "$KR_TMP/osm"
 kr_start_ibsim "$KR_TMP/kns.net"
 kr_start_opensm -F "$KR_TMP/opensm.conf"
 kr_wait_sm 60
-grep -q "ERR KR02: knsroute: SL/VL plan: qos is FALSE in opensm.conf, so every SL rides VL 0, .*set qos TRUE" "$KR_OSM_LOG"
-kr_ok $? "qos FALSE: a KNS is refused with the reason and the fix"
+grep -q "ERR KR02: knsroute: SL/VL plan: qos is FALSE in opensm.conf, so every SL rides VL 0, .*set qos TRUE" "$KR_OSM_LOG" &&
+	grep -q "ERR KR02: knsroute: SL/VL plan: qos is FALSE" "$KR_OSM_DIR/stdout"
+kr_ok $? "qos FALSE: a KNS is refused with the reason and the fix, in the log and (OSM_LOG_SYS) syslog and standard output"
 ! grep -q "knsroute: sweep 1:" "$KR_OSM_LOG" &&
 	grep -q "minhop tables configured" "$KR_OSM_LOG"
 kr_ok $? "qos FALSE: nothing of knsroute's is installed, minhop routes"
