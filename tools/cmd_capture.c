@@ -22,7 +22,7 @@
 static void capture_usage(FILE *out)
 {
 	fprintf(out,
-"Usage: knsroute capture DIR [-C CA] [-P PORT] [--timeout MS] [--retries N]\n"
+"Usage: knsroute capture DIR [-C CA] [-P PORT] [-t MS] [--retries N]\n"
 "                        [--window N] [--no-path-sl] [--quiet]\n"
 "\n"
 "Reads what the fabric is programmed with, from the local port, into DIR\n"
@@ -37,7 +37,7 @@ static void capture_usage(FILE *out)
 "\n"
 "  -C, --Ca CA       local CA (default: the first with an active port)\n"
 "  -P, --Port PORT   its port (default: the first active one)\n"
-"  --timeout MS      wait for each answer this long (default 1000)\n"
+"  -t, --timeout MS  wait for each answer this long (default 1000)\n"
 "  --retries N       send a query again up to N times (default 3)\n"
 "  --window N        SA queries in flight at once (default 32; SMPs: 4)\n"
 "  --no-path-sl      ask the SA nothing; writes no path-sl\n"
@@ -90,7 +90,7 @@ static int capture_opt(int argc, char **argv, int *i, struct capture_opts *o,
 		o->ca = v;
 	else if ((v = opt_value(argc, argv, i, "--Port", "-P", cmd)))
 		o->port = (unsigned)cli_number(cmd, "--Port", v, 1, 254);
-	else if ((v = opt_value(argc, argv, i, "--timeout", NULL, cmd)))
+	else if ((v = opt_value(argc, argv, i, "--timeout", "-t", cmd)))
 		o->timeout_ms = (unsigned)cli_number(cmd, "--timeout", v, 1,
 						     60000);
 	else if ((v = opt_value(argc, argv, i, "--retries", NULL, cmd)))

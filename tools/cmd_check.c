@@ -20,6 +20,7 @@ static void check_usage(FILE *out)
 "                      [--write-lfts FILE] [--write-sl2vl FILE]\n"
 "                      [--write-path-sl FILE]\n"
 "       knsroute check DIR [OPTIONS]\n"
+"       knsroute check --live [CAPTURE OPTIONS] [OPTIONS]\n"
 "\n"
 "Checks the tables a fabric is (or would be) programmed with, whatever\n"
 "engine made them: every source CA port (its base LID as SLID) to every\n"

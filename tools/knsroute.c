@@ -36,7 +36,8 @@ static void usage(FILE *out)
 		"describes a command;\nknsroute(8) has the whole story. A "
 		"TOPOLOGY argument of - is read from\nstandard input.\n"
 		"Exit status: 0 fine, 1 a check found a problem, 2 usage or "
-		"input error.\n");
+		"input error,\n3 a credit loop only through assumed SLs or "
+		"SL2VL maps (check, route).\n");
 }
 
 static int find(const char *name)

@@ -25,12 +25,14 @@ kr_ok $? "--help lists the files and the exit status"
 [ $? -eq 2 ] && grep -q "expected a DIR" "$T/none.err" &&
 	"$KR_CLI" capture "$T/c" --retries 2>"$T/val.err"
 [ $? -eq 2 ] && grep -q -- "--retries expects a value" "$T/val.err" &&
-	[ ! -e "$T/a" ] && [ ! -e "$T/c" ]
-kr_ok $? "two DIRs, none, an option without its value: exit 2, no DIR"
+	"$KR_CLI" capture "$T/e" -t 0 2>"$T/t.err"
+[ $? -eq 2 ] && grep -q -- "--timeout" "$T/t.err" &&
+	[ ! -e "$T/a" ] && [ ! -e "$T/c" ] && [ ! -e "$T/e" ]
+kr_ok $? "two DIRs, none, no value, -t out of range: exit 2, no DIR"
 
 # Without the simulator's preload this machine has no InfiniBand port (a
 # machine with one would find a real fabric: skip there).
-"$KR_CLI" capture "$T/d" --timeout 100 2>"$T/noib.err"
+"$KR_CLI" capture "$T/d" -t 100 2>"$T/noib.err"
 rc=$?
 if grep -q "built without" "$T/noib.err"; then
 	[ $rc -eq 2 ] && grep -q "install libibnetdisc-dev libibmad-dev libibumad-dev" "$T/noib.err" &&
