@@ -113,8 +113,10 @@ int kr_topo_cache_save(const char *path, enum kr_write_to how,
  * atomically as the plugin's own file (KR_TO_OWN). */
 int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
 			 const struct kr_plan *p, struct kr_diag *d);
-/* One line for logs. */
-void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
-		     const struct kr_plan *p);
+/* What p made of f: the fabric, the LIDs routed, each clause of the SL
+ * plan, the check and the phases' times, with sep between them ("; " for
+ * one line, "\n" for a log that keeps its lines short). */
+void kr_plan_summary(char *buf, size_t len, const struct kr_fabric *f,
+		     const struct kr_plan *p, const char *sep);
 
 #endif

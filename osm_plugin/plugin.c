@@ -293,6 +293,18 @@ static void log_failure(struct kr_plugin *pl, const struct kr_diag *d,
 		"maps no longer apply)\n", phase, msg);
 }
 
+/* One INFO line per line of text, so that no log line runs long. */
+static void log_lines(struct kr_plugin *pl, const char *what, const char *text)
+{
+	for (const char *l = text; l && *l;) {
+		size_t n = strcspn(l, "\n");
+
+		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s%.*s\n",
+			pl->sweeps, what, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+}
+
 /* What this sweep changed against the tables in force before (pt on pf:
  * the last sweep's, or a restarted OpenSM's from its tables cache): LFT
  * entries (switches matched by GUID), destination LIDs whose SL moved and
@@ -305,6 +317,7 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 	unsigned long long entries = 0;
 	unsigned sls = 0, top = t->stride < pt->stride ? t->stride : pt->stride;
 	char line[768];
+	size_t n;
 
 	for (uint32_t sw = 0; sw < f->nsw; sw++) {
 		uint32_t o = kr_node_by_guid(pf, f->guid[sw]);
@@ -315,12 +328,13 @@ static void log_changes(struct kr_plugin *pl, const struct kr_fabric *pf,
 	}
 	for (unsigned lid = 1; lid < top; lid++)
 		sls += t->dlid_sl[lid] != pt->dlid_sl[lid];
-	kr_repair_describe(line, sizeof(line), &pl->plan.repair);
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: repair: %s; since "
-		"%s %llu LFT entries, the SLs of %u destination LIDs and those "
-		"of %llu single pairs changed\n", pl->sweeps, line, since,
-		entries, sls,
-		(unsigned long long)kr_tables_pairs_differ(t, pt, NULL));
+	kr_repair_describe(line, sizeof(line), &pl->plan.repair, "\n");
+	n = strlen(line);
+	snprintf(line + n, sizeof(line) - n, "\nchanged since %s: %llu LFT "
+		 "entries, %u destination SLs, %llu pair SLs", since, entries,
+		 sls,
+		 (unsigned long long)kr_tables_pairs_differ(t, pt, NULL));
+	log_lines(pl, "repair: ", line);
 	if (pl->plan.repair.pairs_stale_unsafe)
 		OSM_LOG(plog(pl), OSM_LOG_ERROR, "ERR KR07: knsroute: %llu CA "
 			"pairs whose SL changed would close a credit loop if "
@@ -444,16 +458,9 @@ static int kr_build_fwd_tables(void *ctx)
 	if (osm_log_is_active(plog(pl), OSM_LOG_ROUTING))
 		install_hops(pl);
 	pl->valid = 1;
-	kr_plan_oneline(line, sizeof(line), &pl->fabric, &pl->plan);
-	OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: %s\n", pl->sweeps,
-		line);
-	for (const char *l = pl->plan.topo.report; l && *l;) {
-		size_t n = strcspn(l, "\n");
-
-		OSM_LOG(plog(pl), OSM_LOG_INFO, "knsroute: sweep %u: "
-			"recognition: %.*s\n", pl->sweeps, (int)n, l);
-		l += n + (l[n] == '\n');
-	}
+	kr_plan_summary(line, sizeof(line), &pl->fabric, &pl->plan, "\n");
+	log_lines(pl, "", line);
+	log_lines(pl, "recognition: ", pl->plan.topo.report);
 	if (prev_valid)
 		log_changes(pl, &prev_f, &prev_p.tables, "the last sweep");
 	else if (pl->plan.resumed)

@@ -442,7 +442,7 @@ static void print_trial(const struct bench *b, uint32_t trial,
 
 	fmt_faults(b, faults, sizeof(faults));
 	if (o->repaired)
-		kr_repair_describe(rep, sizeof(rep), &o->st);
+		kr_repair_describe(rep, sizeof(rep), &o->st, "; ");
 	fprintf(stderr, "knsroute faults: trial %" PRIu32 ": %s; %s; %s; "
 		"%.1f ms%s%s\n", trial, faults, !o->connected ? "disconnected" :
 		o->routable1 ? "connected, routable via 1 intermediate" :

@@ -226,7 +226,7 @@ static int write_out(const struct route_args *a, const struct kr_fabric *f,
 		print_json(a, f, p);
 		return 0;
 	}
-	kr_plan_oneline(line, sizeof(line), f, p);
+	kr_plan_summary(line, sizeof(line), f, p, "; ");
 	printf("%s\nwritten to %s/\n", line, a->out);
 	return 0;
 }

@@ -156,7 +156,7 @@ static int summary(FILE *out, const struct kr_fabric *f,
 	if (p->resumed)
 		fprintf(out, "tables in force: from a tables cache, %u "
 			"destinations repaired\n", p->resumed_dests);
-	kr_repair_describe(repair, sizeof(repair), &p->repair);
+	kr_repair_describe(repair, sizeof(repair), &p->repair, "; ");
 	fprintf(out, "repair: %s\n", repair);
 	if (p->checked && kr_check_report_write(out, f, &p->check, 0))
 		return KR_EIO;
@@ -414,15 +414,42 @@ int kr_tables_cache_save(const char *path, const struct kr_fabric *f,
 	return kr_write_atomic(path, KR_TO_OWN, write_tables_cache, &ctx, d);
 }
 
-void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
-		     const struct kr_plan *p)
+/* Copies the SL plan's text with sep for each "; " between its clauses,
+ * except before a bit range: the ranges of "SL bits:" stay on one line, as
+ * do a clause's remarks in parentheses. */
+static size_t put_clauses(char *buf, size_t len, const char *text,
+			  const char *sep)
 {
-	char topo[256], how[64] = "", sa[80] = "";
+	size_t n = 0, seplen = strlen(sep);
+	int depth = 0;
+
+	for (const char *c = text; *c && n + 1 < len; c++) {
+		depth += (*c == '(') - (*c == ')');
+		if (!depth && c[0] == ';' && c[1] == ' ' &&
+		    !(c[2] >= '0' && c[2] <= '9')) {
+			if (n + seplen >= len)
+				break;
+			memcpy(buf + n, sep, seplen);
+			n += seplen;
+			c++;
+			continue;
+		}
+		buf[n++] = *c;
+	}
+	buf[n] = 0;
+	return n;
+}
+
+void kr_plan_summary(char *buf, size_t len, const struct kr_fabric *f,
+		     const struct kr_plan *p, const char *sep)
+{
+	char topo[256], how[64] = "", sa[80] = "", plan[sizeof(p->slvl.text)];
 	unsigned lids = 0;
 
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
 		lids += f->lid_port[lid] != KR_NONE;
 	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
+	put_clauses(plan, sizeof(plan), p->slvl.text, sep);
 	if (p->incremental)
 		snprintf(how, sizeof(how), " (incremental: %u destinations)",
 			 p->check_dests);
@@ -434,12 +461,12 @@ void kr_plan_oneline(char *buf, size_t len, const struct kr_fabric *f,
 			 "PerfMgr's on SL %u included", p->check.sm_sl,
 			 KR_PERFMGR_SL);
 	/* a check without a CA to send from passes vacuously: not a proof */
-	snprintf(buf, len, "%s; %u LIDs routed; %s; check %s%s%s; ms: topo %.1f "
-		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, lids,
-		 p->slvl.text, !p->checked ? "skipped"
+	snprintf(buf, len, "%s%s%u LIDs routed%s%s%scheck %s%s%s%sms: topo %.1f "
+		 "route %.1f slvl %.1f repair %.1f check %.1f", topo, sep,
+		 lids, sep, plan, sep, !p->checked ? "skipped"
 		 : p->incremental || p->check.nsrc ? "passed"
 		 : "had no source (no CA with a LID)",
-		 how, sa,
+		 how, sa, sep,
 		 p->ms[KR_PHASE_TOPO], p->ms[KR_PHASE_ROUTE],
 		 p->ms[KR_PHASE_SLVL], p->ms[KR_PHASE_REPAIR],
 		 p->ms[KR_PHASE_CHECK]);

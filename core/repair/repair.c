@@ -164,23 +164,24 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	return rc;
 }
 
-void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st)
+void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st,
+			const char *sep)
 {
 	snprintf(buf, len, "%u faults: %u of %u destinations repaired (%u "
-		 "moved off their SL, %u of them up*/down*), %llu LFT entries "
-		 "changed; CA pairs: %llu "
+		 "moved off their SL, %u of them up*/down*)%s%llu LFT entries "
+		 "changed%sCA pairs: %llu "
 		 "direct, %llu via 1 intermediate, %llu via 2, %llu general, "
-		 "%llu up*/down*, %llu disconnected; %llu changed SL, %llu "
+		 "%llu up*/down*, %llu disconnected%s%llu changed SL, %llu "
 		 "unsafe on their old SL; %.1f ms",
 		 st->faults, st->dests_repaired, st->dests, st->dests_detour,
-		 st->dests_updn,
-		 (unsigned long long)st->entries_changed,
+		 st->dests_updn, sep,
+		 (unsigned long long)st->entries_changed, sep,
 		 (unsigned long long)st->paths[KR_REPAIR_NONE],
 		 (unsigned long long)st->paths[KR_REPAIR_ONE],
 		 (unsigned long long)st->paths[KR_REPAIR_TWO],
 		 (unsigned long long)st->paths[KR_REPAIR_GENERAL],
 		 (unsigned long long)st->paths[KR_REPAIR_DETOUR],
-		 (unsigned long long)st->pairs_disconnected,
+		 (unsigned long long)st->pairs_disconnected, sep,
 		 (unsigned long long)st->pairs_sl_changed,
 		 (unsigned long long)st->pairs_stale_unsafe, st->ms);
 }

@@ -29,7 +29,10 @@ kr_plugin_conf "$T/opensm.conf" "perfmgr TRUE" "sm_sl 1"
 kr_start_ibsim "$T/t33.net"
 kr_start_opensm -F "$T/opensm.conf"
 kr_wait_sm 60
-grep -q "knsroute: sweep 1: torus 3x3.*SL bits: 0-1 class xordet.*SL 0, 1: multicast.*check passed, SA traffic on SL 1 and the PerfMgr's on SL 0 included" "$KR_OSM_LOG" &&
+grep -q "knsroute: sweep 1: torus 3x3" "$KR_OSM_LOG" &&
+	grep -q "knsroute: sweep 1: SL bits: 0-1 class xordet" "$KR_OSM_LOG" &&
+	grep -q "knsroute: sweep 1: SL 0, 1: multicast" "$KR_OSM_LOG" &&
+	grep -q "knsroute: sweep 1: check passed, SA traffic on SL 1 and the PerfMgr's on SL 0 included$" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR" "$KR_OSM_LOG"
 kr_ok $? "no knsroute.conf at start: sweep 1 uses the defaults (xordet classes); the SA's SL 1 and the PerfMgr's SL 0 proven"
 
@@ -40,7 +43,7 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 grep -q "knsroute: config $KNSROUTE_CONF\$" "$KR_OSM_LOG" &&
-	grep -q "knsroute: sweep 2: torus 3x3.*SL bits: no classes" "$KR_OSM_LOG" &&
+	grep -q "knsroute: sweep 2: SL bits: no classes" "$KR_OSM_LOG" &&
 	grep -q "ERR KR14: knsroute: cannot save the tables cache: .*$T/none/tables" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR0[12]" "$KR_OSM_LOG"
 kr_ok $? "knsroute.conf created later: read at the next sweep (classify none); a tables cache it cannot write is an error, not a fallback"

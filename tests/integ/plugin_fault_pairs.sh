@@ -37,10 +37,10 @@ for _ in $(seq 300); do
 done
 kr_wait_swept
 sweep=$(grep -oE "$repair_re" "$KR_OSM_LOG" | head -1 | awk '{ print $3 }')
-grep -qE "$repair_re .* [1-9][0-9]* changed SL" "$KR_OSM_LOG" &&
+grep -qE "knsroute: sweep $sweep repair: [1-9][0-9]* changed SL" "$KR_OSM_LOG" &&
 	! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "knsroute repairs the faults and moves some pairs off their SL"
-grep -qE "knsroute: sweep $sweep repair: .* those of [1-9][0-9]* single pairs changed" "$KR_OSM_LOG"
+grep -qE "knsroute: sweep $sweep repair: changed since the last sweep: .* [1-9][0-9]* pair SLs$" "$KR_OSM_LOG"
 kr_ok $? "the log counts the pairs whose own SL changed since the last sweep"
 
 kr_readback "$KR_TMP/rb" &&

@@ -193,6 +193,21 @@ kr_log_last() {
 	echo "${n:-0}"
 }
 
+# The line knsroute logs for each sweep it routed (a pattern for grep and
+# grep -E alike).
+KR_PLANNED='knsroute: sweep [0-9]*: [0-9]* LIDs routed$'
+
+# knsroute's sweep lines in the log (from "knsroute: " on) stay short: the
+# longest is the fabric's description. A recognition note quotes the
+# fabric and may run longer.
+kr_log_short() {
+	local max
+	max=$(grep -o "knsroute: sweep .*" "$KR_OSM_LOG" | grep -v ": recognition: " |
+		awk '{ if (length > m) m = length } END { print m + 0 }')
+	echo "# longest sweep line: $max characters"
+	[ "$max" -gt 0 ] && [ "$max" -le 128 ]
+}
+
 # Waits (up to 30 s) until the last sweep OpenSM routed has ended: it logs
 # SUBNET UP once a heavy sweep has sent every table, and a read-back taken
 # before would mix old blocks with new ones. The log must stay so for
@@ -201,7 +216,7 @@ kr_wait_swept() {
 	local calm=0
 	for _ in $(seq 300); do
 		if [ "$(kr_log_last "SUBNET UP")" -gt \
-		     "$(kr_log_last "kr_build_fwd_tables: knsroute: sweep|ERR KR0[12]")" ]; then
+		     "$(kr_log_last "$KR_PLANNED|ERR KR0[12]")" ]; then
 			calm=$((calm + 1))
 			[ "$calm" -ge 3 ] && return 0
 		else
@@ -234,19 +249,19 @@ kr_resweep() {
 kr_sweep_after() {
 	local plans refused cmd
 
-	plans=$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")
+	plans=$(grep -c "$KR_PLANNED" "$KR_OSM_LOG")
 	refused=$(grep -c "ERR KR0[12]" "$KR_OSM_LOG")
 	for cmd in "$@"; do
 		kr_ibsim_cmd "$cmd" || return 1
 	done
 	kill -HUP "$KR_OSM_PID"
 	for _ in $(seq 300); do
-		[ "$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")" -gt "$plans" ] ||
+		[ "$(grep -c "$KR_PLANNED" "$KR_OSM_LOG")" -gt "$plans" ] ||
 			[ "$(grep -c "ERR KR0[12]" "$KR_OSM_LOG")" -gt "$refused" ] && break
 		sleep 0.1
 	done
 	kr_wait_swept
-	[ "$(grep -c "kr_build_fwd_tables: knsroute: sweep" "$KR_OSM_LOG")" -gt "$plans" ]
+	[ "$(grep -c "$KR_PLANNED" "$KR_OSM_LOG")" -gt "$plans" ]
 }
 
 # The check on a read-back, with every pair's path SL from the SA and every
