@@ -13,11 +13,57 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "kr_io.h"
+
+/* The command running, for the prefix of its messages, and whether a
+ * failure also owes standard output a JSON object (--json). */
+static struct {
+	const char *cmd;
+	int json, json_done;
+} voice = { NULL, 0, 0 };
+
+void cli_command(const char *cmd)
+{
+	voice.cmd = cmd;
+}
+
+void cli_json_errors(void)
+{
+	voice.json = 1;
+}
+
+void cli_json_error_done(void)
+{
+	voice.json_done = 1;
+}
+
+void cli_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "knsroute%s%s: ", voice.cmd ? " " : "",
+		voice.cmd ? voice.cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The first failure only: a later one is its consequence. */
+static void json_error(const char *msg)
+{
+	if (!voice.json || voice.json_done)
+		return;
+	voice.json_done = 1;
+	fputs("{\"error\": ", stdout);
+	kr_json_string(stdout, msg);
+	fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+}
 
 int cli_flush_stdout(int rc)
 {
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		fprintf(stderr, "knsroute: standard output: %s\n",
+		cli_say("standard output: %s",
 			errno ? strerror(errno) : "write error");
 		return rc ? rc : EXIT_USAGE;
 	}
@@ -85,20 +131,45 @@ int cli_error(const struct kr_diag *d)
 	char buf[KR_DIAG_LINE];
 
 	kr_diag_format(d, buf, sizeof(buf));
-	fprintf(stderr, "knsroute: %s\n", buf);
+	cli_say("%s", buf);
+	json_error(buf);
+	return EXIT_USAGE;
+}
+
+/* cli_usage_error and cli_input_error: the message, and for a usage error
+ * where to read how the command is used. */
+static int bad(int usage, const char *cmd, const char *fmt, va_list ap)
+{
+	char buf[KR_DIAG_LINE];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fprintf(stderr, "knsroute %s: %s\n", cmd, buf);
+	if (usage)
+		fprintf(stderr, "Try 'knsroute %s --help'.\n", cmd);
+	json_error(buf);
 	return EXIT_USAGE;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	fprintf(stderr, "knsroute %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rc = bad(1, cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'knsroute %s --help'.\n", cmd);
-	return EXIT_USAGE;
+	return rc;
+}
+
+int cli_input_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = bad(0, cmd, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Told apart by its magic; libibnetdisc's loader wants a file it can open
@@ -205,12 +276,12 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	if (!strcmp(dir, "-"))
 		return 0;
 	if (stat(dir, &st))
-		return cli_usage_error(cmd, "%s: %s", dir, strerror(errno));
+		return cli_input_error(cmd, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	in->topo = dir_file(dir, topo, in->dir_file[0], sizeof(in->dir_file[0]));
 	if (!in->topo)
-		return cli_usage_error(cmd, "%s: a directory, but without "
+		return cli_input_error(cmd, "%s: a directory, but without "
 				       "topology.net or opensm-subnet.lst (a "
 				       "capture holds topology.net and "
 				       "lfts.dump, OpenSM's dump directory "
@@ -220,7 +291,7 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 		in->lfts = dir_file(dir, lfts, in->dir_file[1],
 				    sizeof(in->dir_file[1]));
 	if (!in->lfts)
-		return cli_usage_error(cmd, "%s: no lfts.dump or "
+		return cli_input_error(cmd, "%s: no lfts.dump or "
 				       "opensm-lfts.dump, and no --lfts", dir);
 	if (!in->sl2vl)
 		in->sl2vl = dir_file(dir, sl2vl, in->dir_file[2],
@@ -299,10 +370,8 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	if (in->mfts && !in->mcast_sl && t->nmgroup)
 		fprintf(stderr, "knsroute %s: no group SLs (--mcast-sl): every "
 			"multicast group taken as SL 0\n", cmd);
-	if (kr_tables_assume(t, f)) {
-		fprintf(stderr, "knsroute: out of memory\n");
-		return EXIT_USAGE;
-	}
+	if (kr_tables_assume(t, f))
+		return cli_input_error(cmd, "out of memory");
 	return 0;
 }
 

@@ -53,9 +53,24 @@ int cli_plan_exit(int rc);
 int cli_plan_error(int rc, const struct kr_diag *d, const char *phase,
 		   const char *ctx);
 
-/* "knsroute: FILE:LINE: msg" on stderr; returns EXIT_USAGE. */
+/* Every message starts "knsroute CMD: ", CMD the command main is running
+ * (set before it runs). With --json a command calls cli_json_errors, and
+ * its first failure also prints {"error": MSG, "version": V} on standard
+ * output; a command that prints a richer error object itself calls
+ * cli_json_error_done first. */
+void cli_command(const char *cmd);
+void cli_json_errors(void);
+void cli_json_error_done(void);
+/* A message on stderr, with the prefix: warnings and the like. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "knsroute CMD: FILE:LINE: msg"; returns EXIT_USAGE. */
 int cli_error(const struct kr_diag *d);
+/* A usage error, followed by "Try 'knsroute CMD --help'."; an input error
+ * (a file missing or unfit), without. Both return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cli_input_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Reads a topology ("-": standard input); on failure prints why and

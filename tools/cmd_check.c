@@ -191,7 +191,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 						       "cas, all or auto, not "
 						       "\"%s\"", optarg);
 			break;
-		case OPT_JSON: a->json = 1; break;
+		case OPT_JSON: a->json = 1; cli_json_errors(); break;
 		case OPT_MAXEX:
 			a->o.max_examples = (unsigned)cli_number(
 				"check", "--max-examples", optarg, 0, 100000);
@@ -367,7 +367,7 @@ int cmd_check(int argc, char **argv)
 			rc = cli_error(&d);
 		} else if (kr_check_report_write(stdout, &f, &r, a.json) ||
 			   fflush(stdout)) {
-			fprintf(stderr, "knsroute: cannot write the report\n");
+			cli_say("cannot write the report");
 			rc = EXIT_USAGE;
 		} else if (!r.pairs) {
 			/* an empty check proves nothing: not an OK */

@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 			a->max_int = (int)cli_number("faults", "--max-intermediates",
 						     optarg, 0, 2);
 			break;
-		case OPT_JSON: a->json = 1; break;
+		case OPT_JSON: a->json = 1; cli_json_errors(); break;
 		case OPT_MCAST: a->mcast = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 'v': a->verbose = 1; break;

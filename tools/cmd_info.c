@@ -395,7 +395,7 @@ int cmd_info(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j': mode = MODE_JSON; nmode++; break;
+		case 'j': mode = MODE_JSON; nmode++; cli_json_errors(); break;
 		case 'l': mode = MODE_LINKS; nmode++; break;
 		case 'n': mode = MODE_NODES; nmode++; break;
 		case 'h': info_usage(stdout); return 0;

@@ -44,10 +44,8 @@ static int resolve(const struct kr_fabric *f, const char *arg, uint32_t *slot,
 	struct cli_names ix;
 	int rc;
 
-	if (cli_names_init(&ix, f)) {
-		fprintf(stderr, "knsroute: out of memory\n");
-		return EXIT_USAGE;
-	}
+	if (cli_names_init(&ix, f))
+		return cli_input_error("path", "out of memory");
 	rc = cli_resolve_port(f, &ix, arg, slot, lid);
 	cli_names_free(&ix);
 	if (rc == -2)
@@ -133,7 +131,7 @@ static int parse_args(int argc, char **argv, struct cli_inputs *in,
 		case OPT_SL2VL: in->sl2vl = optarg; break;
 		case OPT_PSL: in->path_sl = optarg; break;
 		case OPT_G2L: in->guid2lid = optarg; break;
-		case OPT_JSON: *json = 1; break;
+		case OPT_JSON: *json = 1; cli_json_errors(); break;
 		case 'h': path_usage(stdout); return -1;
 		default: return cli_usage_error("path", "bad option");
 		}
@@ -166,8 +164,7 @@ int cmd_path(int argc, char **argv)
 	if (!rc)
 		rc = resolve(&f, dst_arg, &dst, &dlid);
 	if (!rc && kr_check_path(&f, &t, src, dlid ? dlid : f.lid[dst], &p)) {
-		fprintf(stderr, "knsroute: out of memory\n");
-		rc = EXIT_USAGE;
+		rc = cli_input_error("path", "out of memory");
 	} else if (!rc) {
 		if (json)
 			json_path(&f, &p);

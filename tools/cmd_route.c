@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute route: the plugin's computation, offline, into OpenSM's dump
  * formats. */
+#include <config.h>
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +88,7 @@ static int parse_args(int argc, char **argv, struct route_args *a)
 		case 'o': a->out = optarg; break;
 		case 'M': a->groups = optarg; break;
 		case 'I': a->in_force = optarg; break;
-		case 'j': a->json = 1; break;
+		case 'j': a->json = 1; cli_json_errors(); break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
 		case 'h': route_usage(stdout); exit(cli_flush_stdout(0));
@@ -129,17 +131,18 @@ static void print_json(const struct route_args *a, const struct kr_fabric *f,
 static int failed(const struct route_args *a, const struct kr_fabric *f,
 		  const struct kr_plan *p, int rc, const struct kr_diag *d)
 {
-	cli_plan_error(rc, d, kr_phase_name(p->failed), "");
-	/* a check cut short (out of memory) has a report that proves nothing */
-	if (p->checked && (rc == KR_ECYCLE || rc == KR_EROUTE))
-		kr_check_report_write(stderr, f, &p->check, 0);
 	if (a->json) {
 		fputs("{\"error\": ", stdout);
 		kr_json_string(stdout, d->msg);
 		fputs(", \"phase\": ", stdout);
 		kr_json_string(stdout, kr_phase_name(p->failed));
-		fputs("}\n", stdout);
+		fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+		cli_json_error_done();
 	}
+	cli_plan_error(rc, d, kr_phase_name(p->failed), "");
+	/* a check cut short (out of memory) has a report that proves nothing */
+	if (p->checked && (rc == KR_ECYCLE || rc == KR_EROUTE))
+		kr_check_report_write(stderr, f, &p->check, 0);
 	return cli_plan_exit(rc);
 }
 

@@ -84,7 +84,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		case OPT_LFTS: a->lfts = optarg; break;
 		case OPT_SL2VL: a->sl2vl = optarg; break;
 		case OPT_PATHSL: a->path_sl = optarg; break;
-		case OPT_JSON: a->json = 1; break;
+		case OPT_JSON: a->json = 1; cli_json_errors(); break;
 		case 'h': stats_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("stats", "bad option");
 		}

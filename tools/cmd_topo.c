@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute topo: recognise a topology file as KNS, torus or mesh and say
  * what it is, what is missing, and where every switch sits. */
+#include <config.h>
+
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -164,7 +166,7 @@ static int failed(const struct topo_opts *o, const struct kr_topo *t,
 		  const struct kr_diag *d)
 {
 	if (!o->json) {
-		fprintf(stderr, "knsroute: %s: not recognised: %s\n", o->file, d->msg);
+		cli_say("%s: not recognised: %s", o->file, d->msg);
 		if (t->report)
 			fprintf(stderr, "%s", t->report);
 		return EXIT_PROBLEM;
@@ -173,7 +175,8 @@ static int failed(const struct topo_opts *o, const struct kr_topo *t,
 	kr_json_string(stdout, d->msg);
 	fputs(", \"report\": ", stdout);
 	json_report(stdout, t->report);
-	fputs("}\n", stdout);
+	fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+	cli_json_error_done();
 	return EXIT_PROBLEM;
 }
 
@@ -231,7 +234,7 @@ int cmd_topo(int argc, char **argv)
 		switch (ch) {
 		case 'c': o.conf = optarg; break;
 		case 'C': o.coords = 1; break;
-		case 'j': o.json = 1; break;
+		case 'j': o.json = 1; cli_json_errors(); break;
 		case 'o': o.cache_out = optarg; break;
 		case 'h': topo_usage(stdout); return 0;
 		default: return cli_usage_error("topo", "bad option");

@@ -37,7 +37,7 @@ static void usage(FILE *out)
 		"TOPOLOGY argument of - is read from\nstandard input.\n"
 		"Exit status: 0 fine, 1 a check found a problem, 2 usage or "
 		"input error,\n3 a credit loop only through assumed SLs or "
-		"SL2VL maps (check, route).\n");
+		"SL2VL maps (check only).\n");
 }
 
 static int find(const char *name)
@@ -81,8 +81,10 @@ int main(int argc, char **argv)
 		printf("knsroute %s\n", PACKAGE_VERSION);
 		return cli_flush_stdout(0);
 	}
-	if ((i = find(argv[1])) >= 0)
+	if ((i = find(argv[1])) >= 0) {
+		cli_command(commands[i].name);
 		return cli_flush_stdout(commands[i].run(argc - 1, argv + 1));
+	}
 	fprintf(stderr, "knsroute: unknown command \"%s\"\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

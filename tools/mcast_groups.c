@@ -91,8 +91,8 @@ static int one_group(char **word, size_t n, const struct kr_fabric *f,
 			       &info, d);
 	d->line = line;
 	if (rc == KR_EINVAL) {
-		fprintf(stderr, "knsroute: %s:%u: warning: %s; no tree written\n",
-			d->file, line, d->msg);
+		cli_say("%s:%u: warning: %s; no tree written", d->file, line,
+			d->msg);
 		return KR_OK;
 	}
 	if (!rc)

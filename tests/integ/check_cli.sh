@@ -296,7 +296,7 @@ head -c 139 "$D/mcast_t33-mcfdbs.dump" >"$T/cut.mcfdbs"
 # shellcheck disable=SC2086
 run mcast_cut $M --path-sl "$T/m33-sl0.path-sl" --mfts "$T/cut.mcfdbs" \
 	--mcast-sl "$D/mcast_t33-saquery-g.txt"
-[ $RC -eq 2 ] && grep -q "^knsroute: $T/cut.mcfdbs:6: truncated: the file ends inside this entry" "$T/mcast_cut.err" &&
+[ $RC -eq 2 ] && grep -q "^knsroute check: $T/cut.mcfdbs:6: truncated: the file ends inside this entry" "$T/mcast_cut.err" &&
 	[ ! -s "$T/mcast_cut.out" ]
 kr_ok $? "--mfts opensm.mcfdbs cut inside an entry: exit 2, FILE:LINE"
 

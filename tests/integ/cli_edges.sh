@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 14
+kr_plan 16
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -20,7 +20,7 @@ K=$KR_CLI
 mkdir -p "$T/o/summary/x" && echo old >"$T/o/path-sl"
 "$K" route "$T/t44.net" --out "$T/o" >/dev/null 2>"$T/err"
 rc=$?
-[ $rc -eq 2 ] && grep -qx "knsroute: cannot replace $T/o/summary: Is a directory" "$T/err" &&
+[ $rc -eq 2 ] && grep -qx "knsroute route: cannot replace $T/o/summary: Is a directory" "$T/err" &&
 	[ "$(cd "$T/o" && ls -A | tr '\n' ' ')" = "path-sl summary " ] &&
 	[ "$(cat "$T/o/path-sl")" = old ]
 kr_ok $? "route --out: a late failure leaves DIR as it was (exit $rc)"
@@ -42,8 +42,8 @@ if mkdir "$T/full" && unshare -m true 2>/dev/null; then
 		"$2" gen torus --dims 8x8x8 -o "$1/g.net" 2>"$4/gen.err"; echo $? >"$4/gen.rc"
 		cd "$1" && find . >"$4/left"' _ "$T/full" "$K" "$T/t444.net" "$T"
 	[ "$(cat "$T/route.rc")" = 2 ] && [ "$(cat "$T/gen.rc")" = 2 ] &&
-		grep -qxE "knsroute: cannot write $T/full/r/[a-z0-9.-]+: No space left on device" "$T/route.err" &&
-		grep -qx "knsroute: cannot write $T/full/g.net: No space left on device" "$T/gen.err" &&
+		grep -qxE "knsroute route: cannot write $T/full/r/[a-z0-9.-]+: No space left on device" "$T/route.err" &&
+		grep -qx "knsroute gen: cannot write $T/full/g.net: No space left on device" "$T/gen.err" &&
 		[ "$(sort "$T/left" | tr '\n' ' ')" = ". ./out " ]
 	st=$?
 	# what was seen, for the log when the case fails
@@ -141,7 +141,7 @@ kr_ok $? "-V, --version and 'help CMD' (an unknown one: exit 2)"
 	cmp -s "$T/stdin.topo" "$T/file.topo" &&
 	"$K" route - --out "$T/rs" <"$T/t44.net" >/dev/null && cmp -s "$T/rs/opensm-lfts.dump" "$T/r/opensm-lfts.dump" &&
 	{ printf 'Switch\t2 "a"\n[9]\t"b"[1]\n' | "$K" info - 2>"$T/stdin.err"; [ $? -eq 2 ]; } &&
-	grep -q '^knsroute: standard input:2: ' "$T/stdin.err"
+	grep -q '^knsroute info: standard input:2: ' "$T/stdin.err"
 kr_ok $? "a TOPOLOGY of - is standard input, named so in errors"
 
 # --json on route and stats, in the style of topo --json and check --json
@@ -207,5 +207,35 @@ rc=$?
 [ $rc -eq 2 ] && grep -qx "knsroute route: $T/none/big/opensm-lfts.dump will take about 1.[0-9] GB (1300 switches, a line for each LID)" "$T/big.err" &&
 	! grep -q "will take" "$T/small.err"
 kr_ok $? "a dry run says beforehand when its LFT dump passes 1 GiB"
+
+# Every --json command answers a failure with one JSON object on stdout
+# (the error and knsroute's version) besides the message on stderr, which
+# starts with the command's name
+bad=
+for cmd in "check $T/missing.net --lfts $T/x" "route $T/missing.net --out $T/m" \
+	   "topo $T/missing.net" "stats $T/missing.net" "info $T/missing.net" \
+	   "faults $T/missing.net --random 1" "path $T/missing.net --lfts $T/x a b"; do
+	# shellcheck disable=SC2086
+	"$K" $cmd --json >"$T/j.out" 2>"$T/j.err"
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q "^knsroute ${cmd%% *}: .*missing.net" "$T/j.err" &&
+		python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+sys.exit(not ("missing.net" in o["error"] and o["version"] == sys.argv[2]))' \
+		"$T/j.out" "$("$K" --version | cut -d' ' -f2)"; } ||
+		bad="$bad [${cmd%% *}: exit $rc]"
+done
+[ -z "$bad" ]
+kr_ok $? "--json: a failure is a JSON object with the error and the version${bad:+:$bad}"
+
+# "Try --help" follows a usage error, not a file that is missing
+"$K" check "$T/missing.net" --lfts "$T/x" 2>"$T/in.err"
+rc_in=$?
+"$K" check "$T/t44.net" 2>"$T/use.err"
+rc_use=$?
+[ $rc_in -eq 2 ] && [ $rc_use -eq 2 ] && ! grep -q "Try" "$T/in.err" &&
+	grep -q "^knsroute check: .*missing.net" "$T/in.err" &&
+	grep -qx "Try 'knsroute check --help'." "$T/use.err"
+kr_ok $? "'Try --help' after a usage error only"
 
 kr_done

@@ -91,11 +91,11 @@ printf 'Switch 4 "a"\n[9] "b"[1]\n' >"$T/bad.net"
 "$KR_CLI" info "$T/bad.net" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] &&
-	grep -q "^knsroute: $T/bad.net:2: port 9 beyond \"a\" (4 ports)" "$T/err"
+	grep -q "^knsroute info: $T/bad.net:2: port 9 beyond \"a\" (4 ports)" "$T/err"
 kr_ok $? "bad input: exit 2 with FILE:LINE"
 
 "$KR_CLI" info "$T/missing.net" 2>"$T/err"
-[ $? -eq 2 ] && grep -q "^knsroute: $T/missing.net: cannot open" "$T/err"
+[ $? -eq 2 ] && grep -q "^knsroute info: $T/missing.net: cannot open" "$T/err"
 kr_ok $? "missing file: exit 2 naming the file"
 
 "$KR_CLI" info --links <"$T/two.net" /dev/stdin | diff -u "$T/two.links" - >&2

@@ -30,7 +30,7 @@ for cmd in "route $T/t.net --out $T/o" "stats $T/t.net" \
 	# shellcheck disable=SC2086
 	"$K" $cmd --conf "$T/bad.conf" >/dev/null 2>"$T/err"
 	rc=$?
-	{ [ $rc -eq 2 ] && grep -q "^knsroute: $T/coords:7: recognition failed.*: expected a GUID, not \"0xzz\"" "$T/err"; } ||
+	{ [ $rc -eq 2 ] && grep -q "^knsroute ${cmd%% *}: $T/coords:7: recognition failed.*: expected a GUID, not \"0xzz\"" "$T/err"; } ||
 		bad="$bad [${cmd%% *}: exit $rc: $(head -1 "$T/err")]"
 done
 [ -z "$bad" ]
@@ -38,7 +38,7 @@ kr_ok $? "a bad coords_file is named with its line by route, stats, faults${bad:
 
 printf 'coords_file %s\n' "$T/none" >"$T/none.conf"
 "$K" route "$T/t.net" --conf "$T/none.conf" --out "$T/o" 2>"$T/err" >/dev/null
-[ $? -eq 2 ] && grep -q "^knsroute: $T/none: recognition failed: cannot open: No such file" "$T/err"
+[ $? -eq 2 ] && grep -q "^knsroute route: $T/none: recognition failed: cannot open: No such file" "$T/err"
 kr_ok $? "a missing coords_file is named, not the fabric"
 
 # LFT dumps without every switch's block: exit 2 naming the file and the
@@ -87,7 +87,7 @@ links=$("$K" gen torus --dims 3x3 --p 1 --fail 18 -o "$T/all.net" 2>&1 | grep -c
 "$K" gen torus --dims 3x3 --p 1 --fail 19 -o "$T/over.net" 2>"$T/err"
 rc=$?
 [ "$links" -eq 18 ] && [ $rc -eq 2 ] && [ ! -e "$T/over.net" ] &&
-	grep -qx "knsroute: cannot leave out 19 links: the fabric has 18 between switches" "$T/err"
+	grep -qx "knsroute gen: cannot leave out 19 links: the fabric has 18 between switches" "$T/err"
 kr_ok $? "gen --fail beyond the link count is refused, nothing written (exit $rc)"
 "$K" gen kns --k 3 --n 2 --parallel 2 -o "$T/k.net" 2>"$T/err1"
 rc1=$?
@@ -111,7 +111,7 @@ second_line=$(grep -n '^\[1\]([0-9a-f]*) .*# lid [0-9]*' "$T/l.net" | sed -n 2p 
 sed "${second_line}s/# lid [0-9]*/# lid $first/" "$T/l.net" >"$T/dup.net"
 "$K" info "$T/dup.net" >/dev/null 2>"$T/err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "^knsroute: $T/dup.net:$second_line: LID $first used by " "$T/err"
+[ $rc -eq 2 ] && grep -q "^knsroute info: $T/dup.net:$second_line: LID $first used by " "$T/err"
 kr_ok $? "a duplicate CA LID is reported on its port line $second_line (exit $rc)"
 
 # knsroute.conf's wrap with more values than the fabric has dimensions
@@ -189,7 +189,7 @@ ln -s outdir "$T/dirlink"
 "$K" gen torus --dims 3x3 -o "$T/dirlink" 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] && [ -L "$T/dirlink" ] && [ -z "$(ls -A "$T/outdir")" ] &&
-	grep -qx "knsroute: cannot write $T/dirlink: Is a directory" "$T/err"
+	grep -qx "knsroute gen: cannot write $T/dirlink: Is a directory" "$T/err"
 kr_ok $? "gen -o into a link to a directory: refused, the link stays (exit $rc)"
 
 # route --out: a FIFO and a link among DIR's files are written through
@@ -210,7 +210,7 @@ kr_ok $? "route --out through a FIFO and a link in DIR (exit $rc)"
 # A failure names the path given, not a temporary beside it
 "$K" gen torus --dims 3x3 -o "$T/nodir/x.net" 2>"$T/err"
 rc=$?
-[ $rc -eq 2 ] && grep -qx "knsroute: cannot write $T/nodir/x.net: No such file or directory" "$T/err"
+[ $rc -eq 2 ] && grep -qx "knsroute gen: cannot write $T/nodir/x.net: No such file or directory" "$T/err"
 kr_ok $? "gen -o into a missing directory names that path (exit $rc)"
 
 kr_done
