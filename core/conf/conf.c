@@ -29,7 +29,8 @@ struct cline {
 	const char *path;
 	unsigned line;
 	char *key;
-	char *word[KR_MAX_DIM + 2];
+	/* the longest list, mcast_sls with every SL, and one to tell more */
+	char *word[KR_NSL + 1];
 	unsigned nword;
 	unsigned wrap_line, order_line, dims_line;
 	struct kr_diag *d;
@@ -262,9 +263,11 @@ static int key_classes(struct cline *l, struct kr_conf *c)
 	return one_number(l, 1, 16, &c->classes);
 }
 
+/* An empty list is a choice: no multicast SLs, so no VL set aside for
+ * groups (they are refused) and the SA's traffic on unicast VLs. */
 static int key_mcast_sls(struct cline *l, struct kr_conf *c)
 {
-	int rc = want_words(l, 1, KR_MAX_DIM + 2);
+	int rc = want_words(l, 0, KR_NSL);
 
 	c->mcast_sls = 0;
 	for (unsigned i = 0; !rc && i < l->nword; i++) {
@@ -335,7 +338,7 @@ static int split(char *buf, struct cline *l)
 	if (!l->key)
 		return 0;
 	while ((w = strtok_r(NULL, " \t,", &save))) {
-		if (l->nword == KR_MAX_DIM + 2)
+		if (l->nword == sizeof(l->word) / sizeof(l->word[0]))
 			return -1;
 		l->word[l->nword++] = w;
 	}

@@ -156,7 +156,8 @@ static void test_errors_name_the_line(void **state)
 		{ "wrap maybe\n", 1, "wrap: expected yes, no or auto" },
 		{ "dims 4x4\n\nwrap yes yes yes\n", 3, "3 values for 2 dimensions (line 1)" },
 		{ "dims 4x4x4\norder 1 0\n", 2, "2 dimensions, but dims says 3" },
-		{ "\nmcast_sls\n", 2, "mcast_sls: expected 1 or more values, got 0" },
+		{ "\nmcast_sls 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n", 2,
+		  "mcast_sls: expected 0 or more values, got 17" },
 		{ "mcast_sls 0 16\n", 1, "mcast_sls: expected a number from 0 to 15, not \"16\"" },
 	};
 	struct kr_diag d;
@@ -215,6 +216,24 @@ static void conf_from(const char *text, struct kr_conf *c)
 	kr_conf_init(c);
 	if (kr_conf_load(c, put_file("k.conf", text), KR_IN_FILE, &d))
 		fail_msg("line %u: %s", d.line, d.msg);
+}
+
+/* knsroute.conf(5): an empty mcast_sls list sets no SL aside for groups,
+ * nor the SA's sm_sl with them; every SL may be listed. */
+static void test_mcast_sls_lists(void **state)
+{
+	struct kr_conf c;
+
+	(void)state;
+	conf_from("mcast_sls\n", &c);
+	c.sm_sl = 3;		/* OpenSM's, from opensm.conf */
+	assert_int_equal(c.mcast_sls, 0);
+	assert_int_equal(kr_conf_mcast_sls(&c), 0);
+	conf_from("mcast_sls 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n", &c);
+	assert_int_equal(c.mcast_sls, 0xffff);
+	conf_from("mcast_sls 5\n", &c);
+	c.sm_sl = 3;
+	assert_int_equal(kr_conf_mcast_sls(&c), 1u << 5 | 1u << 3);
 }
 
 static struct kr_gen_opts opts(enum kr_family fam, const char *dims,
@@ -982,6 +1001,7 @@ int main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_example_conf),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_mcast_sls_lists),
 		cmocka_unit_test(test_classify_names),
 		cmocka_unit_test(test_family_kns),
 		cmocka_unit_test(test_dims_pick_the_reading),
