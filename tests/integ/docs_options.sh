@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # knsroute(8) and docs/user-guide.md name every option `--help` shows, each
-# where its command is described, so the three cannot drift apart. Also:
+# where its command is described, and document none that --help lacks, so
+# the three cannot drift apart. Also:
 # the diags scripts go by Debian's names (dump_lfts, not dump_lfts.sh), and
 # the README lists every package scripts/deps.sh installs.
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 4
+kr_plan 6
 if [ ! -x "$KR_CLI" ] || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs knsroute built and python3"
 	kr_done
@@ -65,8 +66,41 @@ def guide_blocks():
             blocks[key] = blocks.get(key, "") + line
     return blocks
 
-blocks = man_blocks() if which == "man" else guide_blocks()
+def block_cmds(key):
+    """The commands a block describes."""
+    if key in cmds:
+        return [key]
+    if key.startswith("knsroute ") and key[9:] in cmds:
+        return [key[9:]]
+    if key == "Capture":
+        return ["capture"]
+    m = re.search(r'\((.*)\)', key)
+    return [c for c in re.split(r'[ ,]+', m.group(1)) if c in cmds] if m else []
+
+def items(text):
+    """Options an item names: the .B/.BR/.BI line after .TP or .TQ in
+    knsroute(8), the head of a "- `--opt`: ..." item in the guide."""
+    out, prev = set(), ""
+    for line in text.split("\n"):
+        head = None
+        if prev in (".TP", ".TQ") and re.match(r'\.B[RI]? ', line):
+            head = line
+        elif line.startswith("- `-"):
+            head = line.split("`:", 1)[0]
+        if head:
+            out.update(re.findall(r'(?<![\w-])--?[A-Za-z][\w-]*', head))
+        prev = line
+    return out
+
+blocks = man_blocks() if which.startswith("man") else guide_blocks()
 missing = []
+if which.endswith("-back"):
+    # every option an item documents is in --help of each command it is for
+    for k, v in blocks.items():
+        for c in block_cmds(k):
+            missing += ["%s %s" % (c, o) for o in sorted(items(v) - options(c) - {"-h", "--help"})]
+    print(" ".join(missing))
+    sys.exit(1 if missing else 0)
 for c in cmds:
     # shared sections say in parentheses which commands take them
     text = blocks.get(c, "") + blocks.get("knsroute " + c, "") + "".join(
@@ -81,6 +115,10 @@ miss=$(python3 "$T/docs.py" "$T" "$KR_SRCDIR" man "$CMDS")
 kr_ok $? "knsroute(8) describes every option with its command${miss:+; missing: $miss}"
 miss=$(python3 "$T/docs.py" "$T" "$KR_SRCDIR" guide "$CMDS")
 kr_ok $? "the user guide's 'Options by command' names every option${miss:+; missing: $miss}"
+miss=$(python3 "$T/docs.py" "$T" "$KR_SRCDIR" man-back "$CMDS")
+kr_ok $? "knsroute(8) documents no option its command's --help lacks${miss:+; extra: $miss}"
+miss=$(python3 "$T/docs.py" "$T" "$KR_SRCDIR" guide-back "$CMDS")
+kr_ok $? "the user guide documents no option its command's --help lacks${miss:+; extra: $miss}"
 
 ! grep -n 'dump_[lfm]*fts\.sh' "$KR_SRCDIR/docs/"*.md "$KR_SRCDIR/docs/knsroute.8" \
 	"$KR_SRCDIR/README.md" "$KR_SRCDIR"/tools/*.c >&2
