@@ -55,9 +55,11 @@ static void json_error(const char *msg)
 	if (!voice.json || voice.json_done)
 		return;
 	voice.json_done = 1;
-	fputs("{\"error\": ", stdout);
+	putchar('{');
+	kr_json_version(stdout);
+	fputs(", \"error\": ", stdout);
 	kr_json_string(stdout, msg);
-	fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+	fputs("}\n", stdout);
 }
 
 int cli_flush_stdout(int rc)

@@ -55,7 +55,7 @@ int cli_plan_error(int rc, const struct kr_diag *d, const char *phase,
 
 /* Every message starts "knsroute CMD: ", CMD the command main is running
  * (set before it runs). With --json a command calls cli_json_errors, and
- * its first failure also prints {"error": MSG, "version": V} on standard
+ * its first failure also prints {"version": V, "error": MSG} on standard
  * output; a command that prints a richer error object itself calls
  * cli_json_error_done first. */
 void cli_command(const char *cmd);

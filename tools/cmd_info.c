@@ -235,7 +235,9 @@ static void print_json(const struct kr_fabric *f, const struct info *in)
 	const char *sep = "";
 
 	lmc_list(in, lmc, sizeof(lmc));
-	printf("{\"switches\": %" PRIu32 ", \"cas\": %" PRIu32 ", \"routers\": %"
+	putchar('{');
+	kr_json_version(stdout);
+	printf(", \"switches\": %" PRIu32 ", \"cas\": %" PRIu32 ", \"routers\": %"
 	       PRIu32 ",\n", f->nsw, in->ca, in->rt);
 	printf(" \"links\": {\"switch_switch\": %" PRIu32 ", \"switch_ca\": %"
 	       PRIu32 ", \"ca_ca\": %" PRIu32 "},\n", in->l_sw, in->l_ca,

@@ -87,7 +87,9 @@ static void text_path(const struct kr_fabric *f, const struct kr_path *p)
 
 static void json_path(const struct kr_fabric *f, const struct kr_path *p)
 {
-	printf("{\"slid\": %u, \"dlid\": %u, \"sl\": %u, \"sl_assumed\": %s, "
+	putchar('{');
+	kr_json_version(stdout);
+	printf(", \"slid\": %u, \"dlid\": %u, \"sl\": %u, \"sl_assumed\": %s, "
 	       "\"hops\": [", p->slid, p->dlid, p->sl,
 	       p->sl_assumed ? "true" : "false");
 	for (unsigned i = 0; i < p->nhop; i++) {

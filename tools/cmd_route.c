@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute route: the plugin's computation, offline, into OpenSM's dump
  * formats. */
-#include <config.h>
-
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +112,9 @@ static void print_json(const struct route_args *a, const struct kr_fabric *f,
 	for (unsigned lid = 1; lid <= f->max_lid; lid++)
 		lids += f->lid_port[lid] != KR_NONE;
 	kr_topo_describe(topo, sizeof(topo), f, &p->topo);
-	fputs("{\"fabric\": ", stdout);
+	putchar('{');
+	kr_json_version(stdout);
+	fputs(", \"fabric\": ", stdout);
 	kr_json_string(stdout, topo);
 	printf(", \"lids\": %u, \"plan\": ", lids);
 	kr_json_string(stdout, p->slvl.text);
@@ -132,11 +132,13 @@ static int failed(const struct route_args *a, const struct kr_fabric *f,
 		  const struct kr_plan *p, int rc, const struct kr_diag *d)
 {
 	if (a->json) {
-		fputs("{\"error\": ", stdout);
+		putchar('{');
+		kr_json_version(stdout);
+		fputs(", \"error\": ", stdout);
 		kr_json_string(stdout, d->msg);
 		fputs(", \"phase\": ", stdout);
 		kr_json_string(stdout, kr_phase_name(p->failed));
-		fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+		fputs("}\n", stdout);
 		cli_json_error_done();
 	}
 	cli_plan_error(rc, d, kr_phase_name(p->failed), "");

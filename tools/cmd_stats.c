@@ -192,7 +192,9 @@ static int report(const struct stats_args *a, const struct kr_fabric *f,
 			return cli_usage_error("stats", "no switch \"%s\" in %s",
 					       a->sw[i], a->topo);
 	if (a->json) {
-		fputs("{\"plan\": ", stdout);
+		putchar('{');
+		kr_json_version(stdout);
+		fputs(", \"plan\": ", stdout);
 		if (plan)
 			kr_json_string(stdout, plan);
 		else

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* knsroute topo: recognise a topology file as KNS, torus or mesh and say
  * what it is, what is missing, and where every switch sits. */
-#include <config.h>
-
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -171,11 +169,13 @@ static int failed(const struct topo_opts *o, const struct kr_topo *t,
 			fprintf(stderr, "%s", t->report);
 		return EXIT_PROBLEM;
 	}
-	fputs("{\"error\": ", stdout);
+	putchar('{');
+	kr_json_version(stdout);
+	fputs(", \"error\": ", stdout);
 	kr_json_string(stdout, d->msg);
 	fputs(", \"report\": ", stdout);
 	json_report(stdout, t->report);
-	fputs(", \"version\": \"" PACKAGE_VERSION "\"}\n", stdout);
+	fputs("}\n", stdout);
 	cli_json_error_done();
 	return EXIT_PROBLEM;
 }

@@ -229,9 +229,13 @@ static void print_value(const struct fig *g, int json)
 
 static void print_figs(const struct figs *fs, int json)
 {
+	if (json) {
+		putchar('{');
+		kr_json_version(stdout);
+	}
 	for (unsigned i = 0; i < fs->n; i++) {
 		if (json)
-			printf("%s\"%s\": ", i ? ",\n " : "{", fs->f[i].key);
+			printf(",\n \"%s\": ", fs->f[i].key);
 		else
 			printf("%-26s ", fs->f[i].key);
 		print_value(&fs->f[i], json);

@@ -34,7 +34,9 @@ static void usage(FILE *out)
 		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'knsroute help COMMAND' (or 'knsroute COMMAND --help') "
 		"describes a command;\nknsroute(8) has the whole story. A "
-		"TOPOLOGY argument of - is read from\nstandard input.\n"
+		"TOPOLOGY argument of - is read from\nstandard input. "
+		"With --json every object starts with \"version\", and a\n"
+		"failure prints {\"version\", \"error\"}.\n"
 		"Exit status: 0 fine, 1 a check found a problem, 2 usage or "
 		"input error,\n3 a credit loop only through assumed SLs or "
 		"SL2VL maps (check only).\n");

@@ -527,6 +527,8 @@ static int write_json(FILE *out, const struct kr_fabric *f,
 	int rc;
 
 	fputc('{', out);
+	kr_json_version(out);
+	fputs(", ", out);
 	json_pairs(out, f, r);
 	json_links(out, f, r);
 	rc = json_vls(out, f, r);

@@ -2,6 +2,8 @@
 /* Opening any input as its kind allows, reading it line by line or whole
  * (topologies and guid2lid, a few bytes per node; the table dumps, per
  * LFT entry, are streamed by dump_util.c). */
+#include <config.h>
+
 #include "kr_io.h"
 
 #include <errno.h>
@@ -148,6 +150,11 @@ int kr_slurp(const char *path, enum kr_input kind, char **buf, size_t *len,
 	*buf = b;
 	*len = n;
 	return KR_OK;
+}
+
+void kr_json_version(FILE *out)
+{
+	fputs("\"version\": \"" PACKAGE_VERSION "\"", out);
 }
 
 void kr_json_string(FILE *out, const char *s)

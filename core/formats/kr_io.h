@@ -74,5 +74,8 @@ int kr_slurp(const char *path, enum kr_input kind, char **buf, size_t *len,
 /* s as a JSON string: quotes and backslashes escaped, control characters
  * (names and descriptions come from devices) as \u00XX. */
 void kr_json_string(FILE *out, const char *s);
+/* "version": "knsroute's version", the first key of every JSON object a
+ * command prints, so that a consumer can tell what wrote it. */
+void kr_json_version(FILE *out);
 
 #endif

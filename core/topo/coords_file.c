@@ -423,7 +423,9 @@ static void json_pendants(FILE *out, const struct kr_fabric *f,
 int kr_topo_write_json(FILE *out, const struct kr_fabric *f,
 		       const struct kr_topo *t)
 {
-	fprintf(out, "{\n  \"family\": \"%s\",\n  \"dims\": [",
+	fputs("{\n  ", out);
+	kr_json_version(out);
+	fprintf(out, ",\n  \"family\": \"%s\",\n  \"dims\": [",
 		kr_family_name(t->family));
 	put_dims(out, t, ", ");
 	fputs("]", out);

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 16
+kr_plan 17
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -227,6 +227,22 @@ sys.exit(not ("missing.net" in o["error"] and o["version"] == sys.argv[2]))' \
 done
 [ -z "$bad" ]
 kr_ok $? "--json: a failure is a JSON object with the error and the version${bad:+:$bad}"
+
+# ... and every object a --json command prints on success starts with it
+bad=
+for cmd in "check $T/r" "route $T/t44.net --out $T/rj" "topo $T/t44.net" \
+	   "stats $T/t44.net" "info $T/t44.net" "faults $T/t44.net --random 1 --trials 2" \
+	   "path $T/r 1 2"; do
+	# shellcheck disable=SC2086
+	"$K" $cmd --json -q >"$T/j.out" 2>/dev/null ||
+		"$K" $cmd --json >"$T/j.out" 2>/dev/null
+	python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+sys.exit(not (list(o)[0] == "version" and o["version"] == sys.argv[2]))' \
+		"$T/j.out" "$("$K" --version | cut -d' ' -f2)" || bad="$bad ${cmd%% *}"
+done
+[ -z "$bad" ]
+kr_ok $? "--json: every object starts with knsroute's version${bad:+; not:$bad}"
 
 # "Try --help" follows a usage error, not a file that is missing
 "$K" check "$T/missing.net" --lfts "$T/x" 2>"$T/in.err"

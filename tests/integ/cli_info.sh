@@ -12,12 +12,14 @@ if [ ! -x "$KR_CLI" ]; then
 	kr_done
 fi
 T=$KR_TMP
+# every JSON object starts with the version of knsroute that wrote it
+V=$("$KR_CLI" --version | cut -d' ' -f2)
 
 # tests/data/net_mixed.net: sw-a (8 ports) = sw-b (4) twice, sw-a - sw-c
 # (6); h1, h2, h3 and router rt1 hang off switches. Unlinked: sw-a 3, sw-b 2,
 # sw-c 3 ports; h1 port 2, h2 port 1, rt1 port 1. Only sw-c has a LID (7).
-cat >"$T/mixed.json" <<'EOF'
-{"switches": 3, "cas": 3, "routers": 1,
+cat >"$T/mixed.json" <<EOF
+{"version": "$V", "switches": 3, "cas": 3, "routers": 1,
  "links": {"switch_switch": 3, "switch_ca": 4, "ca_ca": 0},
  "unconnected": {"switch_ports": 8, "ca_ports": 3},
  "lids": {"present": "some", "with_lid": 1, "endpoints": 7, "lmc": [0]},
@@ -47,8 +49,8 @@ Switch 3 "b"
 
 Ca 1 "lonely"
 EOF
-cat >"$T/two.json" <<'EOF'
-{"switches": 2, "cas": 1, "routers": 0,
+cat >"$T/two.json" <<EOF
+{"version": "$V", "switches": 2, "cas": 1, "routers": 0,
  "links": {"switch_switch": 3, "switch_ca": 0, "ca_ca": 0},
  "unconnected": {"switch_ports": 0, "ca_ports": 1},
  "lids": {"present": "none", "with_lid": 0, "endpoints": 2, "lmc": []},

@@ -129,7 +129,7 @@ if [ -d "$ex" ]; then
 	done
 	kr_ok $bad "ibsim's example nets refused, exit 1"
 	"$K" topo --json "$ex/net" >"$T/out"
-	[ $? -eq 1 ] && grep -q '^{"error": "2 switches: too few' "$T/out"
+	[ $? -eq 1 ] && grep -q '^{"version": "[^"]*", "error": "2 switches: too few' "$T/out"
 	kr_ok $? "--json says why with \"error\""
 else
 	kr_skip "no ibsim example nets"
