@@ -5,7 +5,7 @@
 # build checks the same things its own way and does not mix with valgrind).
 : "${KR_BUILDDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 PROGS=(test_fabric test_gen test_parse_net test_route test_slvl test_dump
-       test_cdg test_check test_repair)
+       test_cdg test_check test_repair sim/test_sim)
 
 echo "1..${#PROGS[@]}"
 n=0

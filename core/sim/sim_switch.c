@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Switches: input buffers, output arbitration, links.
+ *
+ * A packet's head reaches an input buffer (one FIFO per input port and VL,
+ * or with --voq one queue per output inside it), is routed on the LFT and
+ * requests its output once the routing delay has passed. An output serves
+ * a request when the link is free, the input's read port is free (an
+ * input feeds one output at a time) and the next buffer holds a whole
+ * packet more (credits, virtual cut-through). Only a queue's head can
+ * request: a head waiting for a busy output blocks the packets behind it,
+ * which is all head-of-line blocking is. Among the requests an output
+ * picks the VL by VL arbitration and the input round-robin. With output
+ * queues the crossbar moves packets into a queue per (output, VL), at the
+ * speed-up, and the link serves those queues instead. */
+#include "sim_int.h"
+
+static unsigned pkt_credits(const struct sim *s)
+{
+	return s->o->pkt;
+}
+
+uint64_t sim_map_vl(const struct sim *s, uint32_t node, unsigned in,
+		    unsigned out, unsigned sl)
+{
+	return kr_map_vl(kr_tables_sl2vl(s->f, s->t, node, in, out), sl);
+}
+
+static void req_set(struct sim *s, uint32_t o, unsigned bit)
+{
+	s->req[(size_t)o * s->words + bit / 64] |= 1ull << (bit % 64);
+}
+
+static void req_clear(struct sim *s, uint32_t o, unsigned bit)
+{
+	s->req[(size_t)o * s->words + bit / 64] &= ~(1ull << (bit % 64));
+}
+
+static struct sim_q *in_queue(struct sim *s, uint32_t slot, unsigned vl,
+			      unsigned out)
+{
+	size_t c = (size_t)slot * s->nvl + vl;
+
+	return s->voq ? &s->voq[c * s->maxp + out] : &s->inq[c];
+}
+
+/* Credits go back upstream when the tail leaves a buffer. */
+static void credit_back(struct sim *s, uint32_t slot, unsigned vl,
+			uint64_t tail_out)
+{
+	uint32_t up = (uint32_t)s->f->peer[slot];
+
+	s->inq_used[(size_t)slot * s->nvl + vl] -= pkt_credits(s);
+	sim_push(s, tail_out + s->o->latency, EV_CREDIT, up,
+		 vl | pkt_credits(s) << 4);
+}
+
+/* Whether a packet may leave its switch by port out on vl: a link there,
+ * a data VL the buffers have. Anything else is what `check` reports as
+ * undelivered; here the switch drops it. */
+static bool route_ok(const struct sim *s, uint32_t node, unsigned out,
+		     unsigned vl)
+{
+	return out != KR_NO_PORT && out >= 1 && out <= s->f->nports[node] &&
+	       s->f->peer[kr_port(s->f, node, out)] >= 0 && vl < s->nvl;
+}
+
+void sim_head(struct sim *s, uint32_t slot, uint32_t p)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t node = f->owner[slot];
+	struct sim_pkt *k = &s->pkt[p];
+	unsigned in = kr_port_num(f, slot), out, vl;
+	struct sim_q *q;
+	bool first;
+
+	s->r->hops++;
+	if (!kr_is_switch(f, node)) {	/* a CA takes it at line rate */
+		sim_push(s, s->now + pkt_credits(s), EV_DELIVER, p, slot);
+		s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);
+		credit_back(s, slot, k->vl, s->now + pkt_credits(s));
+		return;
+	}
+	s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);
+	out = kr_lft_port(s->t, node, k->dlid);
+	vl = out <= f->nports[node] ? (unsigned)sim_map_vl(s, node, in, out,
+							    k->sl) : SIM_NVL;
+	if (!route_ok(s, node, out, vl)) {
+		s->r->dropped++;
+		s->in_switches--;
+		credit_back(s, slot, k->vl, s->now + pkt_credits(s));
+		sim_pkt_free(s, p);
+		return;
+	}
+	k->out = (uint8_t)out;
+	k->ovl = (uint8_t)vl;
+	k->ready = s->now + s->o->route_delay;
+	q = in_queue(s, slot, k->vl, out);
+	first = q->head == SIM_NIL;
+	sim_q_push(s, q, p);
+	if (!first)
+		return;
+	req_set(s, kr_port(f, node, out), in * s->nvl + k->vl);
+	if (s->in_busy[slot] <= k->ready)
+		sim_arb_at(s, kr_port(f, node, out), k->ready);
+}
+
+/* Room for a whole packet on (o, vl): the next buffer's credits, or with
+ * output queues the queue's own space. */
+static bool room(const struct sim *s, uint32_t o, unsigned vl, bool xbar)
+{
+	size_t c = (size_t)o * s->nvl + vl;
+
+	if (xbar && s->oq)
+		return s->oq_used[c] + pkt_credits(s) <= s->o->oq;
+	return s->credits[c] >= (int32_t)pkt_credits(s);
+}
+
+static unsigned weight(const struct sim *s, uint32_t o, unsigned vl)
+{
+	const uint8_t *w = s->weight ? s->weight + (size_t)o * 16 : NULL;
+	unsigned any = 0;
+
+	for (unsigned v = 0; w && v < 16; v++)
+		any |= w[v];
+	return any ? w[vl] : pkt_credits(s);
+}
+
+/* VL arbitration: the VL being served keeps the link while its weight
+ * (64-byte units, InfiniBand's) lasts and it has a packet ready; then the
+ * next VL with one, in VL order. A packet started on a positive weight
+ * finishes, as on a real link. best[vl]: a ready request or SIM_NIL. */
+int sim_vlarb_pick(struct sim *s, uint32_t o, const uint32_t *best)
+{
+	unsigned v = s->cur_vl[o];
+
+	if (best[v] != SIM_NIL && s->vl_left[o] > 0)
+		return (int)v;
+	for (unsigned k = 1; k <= s->nvl; k++) {
+		unsigned u = (v + k) % s->nvl;
+
+		if (best[u] != SIM_NIL && weight(s, o, u)) {
+			s->cur_vl[o] = (uint8_t)u;
+			s->vl_left[o] = (int32_t)weight(s, o, u);
+			return (int)u;
+		}
+	}
+	return -1;
+}
+
+/* The packet p goes out on link o, VL vl, now. */
+void sim_send(struct sim *s, uint32_t o, uint32_t p, unsigned vl)
+{
+	unsigned n = pkt_credits(s);
+
+	s->credits[(size_t)o * s->nvl + vl] -= (int32_t)n;
+	s->vl_left[o] -= (int32_t)n;
+	s->link_busy[o] = s->now + n;
+	if (s->now >= s->o->warmup)
+		s->busy_cycles[o] += n;
+	s->pkt[p].vl = (uint8_t)vl;
+	sim_push(s, s->now + s->o->latency, EV_HEAD, (uint32_t)s->f->peer[o], p);
+	sim_arb_at(s, o, s->now + n);
+}
+
+/* Output queues to the link: VL arbitration over the queues whose head
+ * the next buffer has room for. */
+static void link_from_oq(struct sim *s, uint32_t o)
+{
+	uint32_t best[SIM_NVL];
+	int vl;
+
+	if (s->link_busy[o] > s->now) {
+		sim_arb_at(s, o, s->link_busy[o]);
+		return;
+	}
+	for (unsigned v = 0; v < s->nvl; v++) {
+		uint32_t h = s->oq[(size_t)o * s->nvl + v].head;
+
+		best[v] = h != SIM_NIL && room(s, o, v, false) ? h : SIM_NIL;
+	}
+	vl = sim_vlarb_pick(s, o, best);
+	if (vl < 0)
+		return;
+	sim_q_pop(s, &s->oq[(size_t)o * s->nvl + vl]);
+	sim_send(s, o, best[vl], (unsigned)vl);
+	sim_push(s, s->now + pkt_credits(s), EV_OQFREE, o, (uint32_t)vl);
+}
+
+/* The request bit b of output o won: its head crosses now. */
+static void grant(struct sim *s, uint32_t o, unsigned b)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t node = f->owner[o], islot = f->port0[node] + b / s->nvl;
+	unsigned v = b % s->nvl, out = kr_port_num(f, o), n = pkt_credits(s);
+	struct sim_q *q = in_queue(s, islot, v, out);
+	uint32_t p = sim_q_pop(s, q);
+	uint64_t arrived = s->pkt[p].ready - s->o->route_delay, tail_out;
+
+	if (q->head == SIM_NIL) {
+		req_clear(s, o, b);
+	} else if (!s->voq) {	/* the next head asks for its own output */
+		req_clear(s, o, b);
+		req_set(s, kr_port(f, node, s->pkt[q->head].out), b);
+	}
+	s->rr[o] = (uint16_t)(b + 1);
+	if (s->oq) {
+		unsigned dur = (n + s->o->speedup - 1) / s->o->speedup;
+		size_t c = (size_t)o * s->nvl + s->pkt[p].ovl;
+
+		s->oq_used[c] += n;
+		sim_q_push(s, &s->oq[c], p);
+		s->xb_busy[o] = s->now + dur;
+		tail_out = s->now + dur;
+		sim_arb_at(s, o, s->now);
+		sim_arb_at(s, o, s->now + dur);
+	} else {
+		sim_send(s, o, p, s->pkt[p].ovl);
+		tail_out = s->now + n;
+	}
+	if (tail_out < arrived + n)	/* the tail cannot leave before it came */
+		tail_out = arrived + n;
+	s->in_busy[islot] = tail_out;
+	sim_push(s, tail_out, EV_INFREE, islot, 0);
+	credit_back(s, islot, v, tail_out);
+}
+
+/* One pass over o's requests from the round-robin position: the first
+ * ready one of each output VL, and when the next not yet routed one is. */
+static uint64_t scan_requests(struct sim *s, uint32_t o, uint32_t *best)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t node = f->owner[o];
+	unsigned nbits = s->words * 64, out = kr_port_num(f, o);
+	uint64_t next = SIM_NEVER;
+	const uint64_t *req = s->req + (size_t)o * s->words;
+
+	for (unsigned i = 0; i < s->nvl; i++)
+		best[i] = SIM_NIL;
+	for (unsigned k = 0; k < nbits; k++) {
+		unsigned b = (s->rr[o] + k) % nbits, v = b % s->nvl;
+		uint32_t islot, h;
+
+		if (!(req[b / 64] >> (b % 64) & 1)) {
+			if (!req[b / 64] && b % 64 == 0)
+				k += 63;	/* an empty word */
+			continue;
+		}
+		islot = f->port0[node] + b / s->nvl;
+		h = in_queue(s, islot, v, out)->head;
+		if (s->in_busy[islot] > s->now)
+			continue;	/* its INFREE wakes us */
+		if (s->pkt[h].ready > s->now) {
+			if (s->pkt[h].ready < next)
+				next = s->pkt[h].ready;
+			continue;
+		}
+		if (best[s->pkt[h].ovl] == SIM_NIL &&
+		    room(s, o, s->pkt[h].ovl, true))
+			best[s->pkt[h].ovl] = b;
+	}
+	return next;
+}
+
+/* The crossbar stage. With output queues VL arbitration belongs to the
+ * link, so the crossbar takes the first ready input in round-robin
+ * order. */
+static void xbar(struct sim *s, uint32_t o)
+{
+	uint32_t best[SIM_NVL], pick = SIM_NIL;
+	uint64_t next, busy = s->oq ? s->xb_busy[o] : s->link_busy[o];
+	int vl;
+
+	if (busy > s->now) {	/* an earlier wake-up may have taken its place */
+		sim_arb_at(s, o, busy);
+		return;
+	}
+	next = scan_requests(s, o, best);
+	if (s->oq) {
+		unsigned nbits = s->words * 64;
+
+		for (unsigned v = 0; v < s->nvl; v++)
+			if (best[v] != SIM_NIL &&
+			    (pick == SIM_NIL || (best[v] + nbits - s->rr[o]) %
+			     nbits < (pick + nbits - s->rr[o]) % nbits))
+				pick = best[v];
+	} else if ((vl = sim_vlarb_pick(s, o, best)) >= 0) {
+		pick = best[vl];
+	}
+	if (pick != SIM_NIL)
+		grant(s, o, pick);
+	else if (next != SIM_NEVER)
+		sim_arb_at(s, o, next);
+}
+
+void sim_arb(struct sim *s, uint32_t o)
+{
+	if (!kr_is_switch(s->f, s->f->owner[o])) {
+		sim_host_arb(s, s->host_of[o]);
+		return;
+	}
+	if (s->oq)
+		link_from_oq(s, o);
+	xbar(s, o);
+}
+
+/* An input's read port is free again: its heads may compete. */
+void sim_infree(struct sim *s, uint32_t islot)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t node = f->owner[islot];
+
+	for (unsigned v = 0; v < s->nvl; v++) {
+		if (!s->voq) {
+			uint32_t h = s->inq[(size_t)islot * s->nvl + v].head;
+
+			if (h != SIM_NIL)
+				sim_arb_at(s, kr_port(f, node, s->pkt[h].out),
+					   s->pkt[h].ready);
+			continue;
+		}
+		for (unsigned out = 1; out <= f->nports[node]; out++) {
+			uint32_t h = in_queue(s, islot, v, out)->head;
+
+			if (h != SIM_NIL)
+				sim_arb_at(s, kr_port(f, node, out),
+					   s->pkt[h].ready);
+		}
+	}
+}

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# knsroute sim as a command, on tables from `knsroute gen` + `route`:
+# the same seed gives the same bytes, every injected packet is delivered,
+# dropped or still queued, uniform traffic never beats the bound the
+# check's link load sets, tables with a credit loop deadlock under load
+# (the watchdog names the ring) while knsroute's own do not, sweeps run as
+# processes give the single runs' output, bad input names file and line.
+. "$(dirname "$0")/lib.sh"
+
+kr_tmpdir
+kr_plan 14
+if [ ! -x "$KR_CLI" ]; then
+	kr_skip_rest "knsroute not built"
+	kr_done
+fi
+T=$KR_TMP
+
+# fabric NAME GEN-ARGS...: $T/NAME (route output) from `knsroute gen`.
+fabric() {
+	local name=$1
+	shift
+	"$KR_CLI" gen "$@" -o "$T/$name.net" &&
+		"$KR_CLI" route "$T/$name.net" --out "$T/$name" >/dev/null
+}
+
+sim() {
+	"$KR_CLI" sim "$@" 2>"$T/err"
+}
+
+fabric t44 torus --dims 4x4 --p 4 &&
+	fabric m44 mesh --dims 4x4 --p 2 &&
+	fabric k42 kns --k 4 --n 2 --p 4 &&
+	fabric ring8 torus --dims 8 --p 2
+kr_ok $? "fabrics generated and routed"
+
+"$KR_CLI" sim --help >"$T/help" &&
+	grep -q "JSON keys" "$T/help" && grep -q "Exit status" "$T/help"
+kr_ok $? "--help documents the JSON keys and the exit status"
+
+sim "$T/t44" --pattern nosuch
+[ $? -eq 2 ] && grep -q 'no pattern "nosuch"' "$T/err"
+kr_ok $? "an unknown pattern: exit 2, named"
+
+printf '0x0002c90000000000 1 low 0:64\nbogus\n' >"$T/bad.vlarb"
+sim "$T/t44" --vlarb "$T/bad.vlarb"
+[ $? -eq 2 ] && grep -q "bad.vlarb:2: expected" "$T/err"
+kr_ok $? "a bad vlarb file: exit 2 naming FILE:LINE"
+
+sim "$T/t44" --json --seed 7 >"$T/a.json" &&
+	sim "$T/t44" --json --seed 7 >"$T/b.json" &&
+	sim "$T/t44" --json --seed 8 >"$T/c.json" &&
+	cmp -s "$T/a.json" "$T/b.json" && ! cmp -s "$T/a.json" "$T/c.json"
+kr_ok $? "the same seed gives byte-identical JSON, another seed not"
+
+python3 - "$T/a.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+need = ["offered", "accepted", "accepted_flits_per_cycle_per_node",
+        "latency_mean", "latency_p99", "injected", "delivered", "queued",
+        "deadlock", "deadlock_cycle"]
+assert all(k in r for k in need), [k for k in need if k not in r]
+assert r["injected"] == r["delivered"] + r["dropped"] + r["queued"]
+assert r["delivered"] > 0 and not r["deadlock"] and r["deadlock_cycle"] == []
+PY
+kr_ok $? "JSON has the issue's keys; injected = delivered + dropped + queued"
+
+# Uniform traffic loads a link with L of the N(N-1) pairs' paths, so no CA
+# can be accepted above (N-1)/L of link rate (nor above 1); 2% for noise.
+bound_ok() {
+	local dir=$1
+	"$KR_CLI" check "$dir" --json >"$T/check.json" 2>/dev/null
+	sim "$dir" --json >"$T/sim.json" || return 1
+	python3 - "$T/check.json" "$T/sim.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+bound = min(1.0, (s["cas"] - 1) / c["links"]["max"])
+print("# %s CAs, max link load %d: bound %.3f, accepted %.3f" %
+      (s["cas"], c["links"]["max"], bound, s["accepted"]))
+assert s["offered"] > bound and 0 < s["accepted"] <= bound * 1.02
+PY
+}
+bound_ok "$T/t44"
+kr_ok $? "4x4 torus, 4 CAs each: accepted <= link rate / max channel load"
+bound_ok "$T/m44"
+kr_ok $? "4x4 mesh, 2 CAs each: accepted <= link rate / max channel load"
+bound_ok "$T/k42"
+kr_ok $? "4-ary 2-direct KNS, 4 CAs each: accepted <= link rate / max channel load"
+
+# The ring's own tables with their SL2VL maps left out: every SL on VL 0,
+# which check reports as a (assumed) credit loop; under full load it fills.
+R=$T/ring8
+"$KR_CLI" check "$R/topology.net" --lfts "$R/opensm-lfts.dump" \
+	--path-sl "$R/path-sl" >/dev/null 2>&1
+[ $? -eq 3 ]
+kr_ok $? "check: the 8-ring's tables on one VL have a credit loop"
+
+sim "$R/topology.net" --lfts "$R/opensm-lfts.dump" --path-sl "$R/path-sl" \
+	--buffer-vl 128 --json >"$T/dl.json"
+rc=$?
+python3 - "$T/dl.json" <<'PY' && [ $rc -eq 1 ]
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+cyc = r["deadlock_cycle"]
+assert r["deadlock"] and len(cyc) >= 2, r
+# the channels of one direction of the ring, each its own switch, VL 0
+sw = [re.fullmatch(r"switch\((\d)\)\[(\d)\] VL 0", c) for c in cyc]
+assert all(sw) and len({m.group(2) for m in sw}) == 1
+assert len({m.group(1) for m in sw}) == len(cyc)
+assert r["injected"] == r["delivered"] + r["dropped"] + r["queued"]
+PY
+kr_ok $? "on one VL the ring deadlocks: exit 1, the cycle as switch[port] VL v"
+
+sim "$R/topology.net" --lfts "$R/opensm-lfts.dump" --path-sl "$R/path-sl" \
+	--buffer-vl 128 >"$T/dl.txt"
+grep -q "^DEADLOCK at cycle" "$T/dl.txt" && grep -q "^  switch(.)\[.\] VL 0" "$T/dl.txt"
+kr_ok $? "the text report prints the deadlock's channels"
+
+sim "$R" --buffer-vl 128 --json >"$T/ok.json" &&
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert not r["deadlock"] and r["delivered"] > 0' "$T/ok.json"
+kr_ok $? "the same ring with knsroute's SL2VL maps: no deadlock at full load"
+
+sim "$T/m44" --sweep 0.3,0.9 --jobs 2 --json >"$T/sweep.json" &&
+	sim "$T/m44" --load 0.3 --json >"$T/s1.json" &&
+	sim "$T/m44" --load 0.9 --json >"$T/s2.json" &&
+	cat "$T/s1.json" "$T/s2.json" | cmp -s - "$T/sweep.json"
+kr_ok $? "--sweep with --jobs 2: the single runs' output, in load order"
+
+kr_done
