@@ -44,6 +44,10 @@ static void sim_usage(FILE *out)
 "  --zipf-s S          zipf exponent (1)\n"
 "  --shift K           shift: destination = index + K (default CAs/2)\n"
 "  --seed S            random seed (1); one seed, one byte-identical run\n"
+"  --lmc-path HOW      with LMC, the LID of a destination's range a CA\n"
+"                      sends to: fixed (the base LID, default), rr\n"
+"                      (round-robin per packet, OSHA) or least (the one\n"
+"                      whose first-hop queue holds fewest, SASHA)\n"
 "  --voq               virtual output queues at switch inputs\n"
 "  --oq CREDITS        output queues of this size per port and VL\n"
 "  --speedup S         crossbar speed-up (needs --oq; 1)\n"
@@ -65,6 +69,12 @@ static void sim_usage(FILE *out)
 "                      full/empty buffer shares per window of C cycles\n"
 "  --watchdog C        no delivery for C cycles while packets wait is a\n"
 "                      deadlock (default 200 packet and fly times)\n"
+"  --flow              flow level instead: max-min fair rates along the\n"
+"                      LFT paths (no credits or VLs), for any size; the\n"
+"                      mean rate of random permutations (uniform) is the\n"
+"                      effective bisection bandwidth\n"
+"  --flow-samples N    permutations (uniform, randperm) or all-to-all\n"
+"                      phases to compute (10)\n"
 "  --sweep LOADS       comma-separated loads, one run each\n"
 "  --jobs N            runs of a sweep at once, as processes (1)\n"
 "  --json              one JSON object per run (a line each)\n"
@@ -93,7 +103,7 @@ enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_VLARB, OPT_PATTERN,
        OPT_SEED, OPT_VOQ, OPT_OQ, OPT_SPEEDUP, OPT_RDELAY, OPT_LATENCY,
        OPT_PACKET, OPT_BUF, OPT_BUFVL, OPT_HOSTQ, OPT_PRESET, OPT_WARMUP,
        OPT_CYCLES, OPT_WINDOW, OPT_WATCHDOG, OPT_SWEEP, OPT_JOBS, OPT_JSON,
-       OPT_CSV };
+       OPT_CSV, OPT_LMCPATH, OPT_FLOW, OPT_FSAMPLES };
 
 static const struct option sim_opts[] = {
 	{ "lfts", required_argument, NULL, OPT_LFTS },
@@ -109,6 +119,7 @@ static const struct option sim_opts[] = {
 	{ "zipf-s", required_argument, NULL, OPT_ZIPF },
 	{ "shift", required_argument, NULL, OPT_SHIFT },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "lmc-path", required_argument, NULL, OPT_LMCPATH },
 	{ "voq", no_argument, NULL, OPT_VOQ },
 	{ "oq", required_argument, NULL, OPT_OQ },
 	{ "speedup", required_argument, NULL, OPT_SPEEDUP },
@@ -126,6 +137,8 @@ static const struct option sim_opts[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "flow", no_argument, NULL, OPT_FLOW },
+	{ "flow-samples", required_argument, NULL, OPT_FSAMPLES },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
@@ -140,6 +153,8 @@ struct sim_args {
 	int warmup_given, cycles_given;
 	double loads[SIM_MAX_LOADS];
 	unsigned nloads, jobs;
+	int flow;
+	unsigned samples;
 	int json, csv;
 };
 
@@ -215,6 +230,25 @@ static int preset_first(int argc, char **argv, struct sim_args *a)
 	return 0;
 }
 
+static int parse_lmc_path(const char *s)
+{
+	static const char *const names[] = { [KR_SIM_LMC_FIXED] = "fixed",
+					     [KR_SIM_LMC_RR] = "rr",
+					     [KR_SIM_LMC_LEAST] = "least" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static void progress(void *ctx, uint64_t now, uint64_t end)
+{
+	(void)ctx;
+	cli_progress("cycle %llu of %llu", (unsigned long long)now,
+		     (unsigned long long)end);
+}
+
 #define NUM(opt, lo, hi) cli_number("sim", "--" opt, optarg, lo, hi)
 
 /* Inputs and traffic; 1 when c is not one of them. */
@@ -242,9 +276,17 @@ static int traffic_opt(int c, struct sim_args *a)
 	case OPT_ZIPF: o->zipf_s = fraction("--zipf-s", optarg, 10); break;
 	case OPT_SHIFT: o->shift = (unsigned)NUM("shift", 1, 1u << 20); break;
 	case OPT_SEED: o->seed = NUM("seed", 0, ~0ul); break;
+	case OPT_LMCPATH:
+		if ((p = parse_lmc_path(optarg)) < 0)
+			return cli_usage_error("sim", "--lmc-path expects fixed, "
+					       "rr or least, not \"%s\"", optarg);
+		o->lmc_path = (unsigned)p;
+		break;
 	case OPT_SWEEP: return parse_sweep(a, optarg);
 	case OPT_JOBS: a->jobs = (unsigned)NUM("jobs", 1, 1024); break;
 	case OPT_JSON: a->json = 1; break;
+	case OPT_FLOW: a->flow = 1; break;
+	case OPT_FSAMPLES: a->samples = (unsigned)NUM("flow-samples", 1, 1u << 20); break;
 	case OPT_CSV: a->csv = 1; break;
 	default: return 1;
 	}
@@ -354,6 +396,19 @@ static int run_one(const struct sim_args *a, const struct kr_sim_opts *o,
 	return rc;
 }
 
+static int run_flow(const struct sim_args *a, const struct kr_fabric *f,
+		    const struct kr_tables *t)
+{
+	struct kr_sim_flow_result r;
+	struct kr_diag d = { 0 };
+
+	if (kr_sim_flow_run(f, t, &a->o, a->samples, &r, &d)) {
+		d.file = a->input;
+		return cli_error(&d);
+	}
+	return kr_sim_flow_write(stdout, &a->o, &r, a->json) ? EXIT_USAGE : 0;
+}
+
 /* Waits for one child of the sweep; the worst exit status so far. */
 static int reap(int worst)
 {
@@ -412,13 +467,14 @@ static int run_sweep(const struct sim_args *a, const struct kr_fabric *f,
 
 int cmd_sim(int argc, char **argv)
 {
-	struct sim_args a = { .jobs = 1 };
+	struct sim_args a = { .jobs = 1, .samples = 10 };
 	struct kr_fabric f = { 0 };
 	struct kr_tables t = { 0 };
 	struct kr_sim_vlarb v = { 0 };
 	int rc;
 
 	kr_sim_opts_default(&a.o);
+	a.o.progress = progress;
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -428,7 +484,9 @@ int cmd_sim(int argc, char **argv)
 		rc = cli_lfts_whole("sim", a.in.lfts, &f, &t);
 	if (!rc)
 		rc = read_vlarb(&a, &f, &v);
-	if (!rc && a.nloads) {
+	if (!rc && a.flow) {
+		rc = run_flow(&a, &f, &t);
+	} else if (!rc && a.nloads) {
 		rc = run_sweep(&a, &f, &t, &v);
 	} else if (!rc) {
 		if (a.csv)

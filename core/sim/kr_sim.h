@@ -28,6 +28,13 @@ const char *kr_sim_pattern_name(unsigned p);
 /* The pattern of a name, -1 if none. */
 int kr_sim_pattern_parse(const char *name);
 
+/* Which LID of a destination's LMC range a host sends to. */
+enum kr_sim_lmc_path {
+	KR_SIM_LMC_FIXED,	/* the base LID */
+	KR_SIM_LMC_RR,		/* the next one for each packet (OSHA) */
+	KR_SIM_LMC_LEAST,	/* the one whose queue holds fewest (SASHA) */
+};
+
 /* VL arbitration: the low-priority table's weight per VL of each sending
  * port, in 64-byte units as InfiniBand counts them. */
 struct kr_sim_vlarb {
@@ -45,6 +52,7 @@ struct kr_sim_opts {
 	double zipf_s;		/* zipf exponent */
 	unsigned shift;		/* shift pattern: destination index + shift */
 	uint64_t seed;
+	unsigned lmc_path;	/* enum kr_sim_lmc_path */
 
 	unsigned pkt;		/* packet size in credits */
 	unsigned buf_port;	/* input buffer per port in credits, split
@@ -65,6 +73,9 @@ struct kr_sim_opts {
 	uint64_t window;	/* cycles per reported window; 0: none */
 	uint64_t watchdog;	/* no delivery for this long while packets
 				 * wait in switches: deadlock; 0: auto */
+	/* called every 2^18 events, for a progress line; may be NULL */
+	void (*progress)(void *ctx, uint64_t now, uint64_t end);
+	void *progress_ctx;
 };
 
 void kr_sim_opts_default(struct kr_sim_opts *o);
@@ -125,6 +136,26 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 void kr_sim_csv_header(FILE *out);
 int kr_sim_write_csv(FILE *out, const struct kr_sim_opts *o,
 		     const struct kr_sim_result *r);
+
+/* Flow level: max-min fair rates of flows along the LFT paths, each link
+ * carrying one unit (its rate). Permutation patterns: one flow per CA;
+ * uniform and randperm: `samples` random permutations, whose mean rate is
+ * the effective bisection bandwidth; alltoall: `samples` of the N-1 shift
+ * phases, each lasting as long as its slowest flow. */
+struct kr_sim_flow_result {
+	uint32_t nhost;
+	uint32_t samples;	/* permutations or phases computed */
+	uint64_t flows;		/* over all samples */
+	uint64_t unrouted;	/* flows the LFTs do not deliver */
+	double rate_mean, rate_min;	/* fraction of link rate */
+	double alltoall_efficiency;	/* ideal time / time, alltoall */
+};
+
+int kr_sim_flow_run(const struct kr_fabric *f, const struct kr_tables *t,
+		    const struct kr_sim_opts *o, unsigned samples,
+		    struct kr_sim_flow_result *r, struct kr_diag *d);
+int kr_sim_flow_write(FILE *out, const struct kr_sim_opts *o,
+		      const struct kr_sim_flow_result *r, bool json);
 
 /* Reads a `knsroute route` vlarb file ("GUID PORT low VL:W ..." lines)
  * into v (weight[] allocated). KR_EPARSE naming the line. */

@@ -48,7 +48,7 @@ static unsigned vls_in_maps(const struct kr_fabric *f,
 }
 
 /* Hosts in LID order: a walk over the LID index. */
-static int find_hosts(struct sim *s)
+int sim_find_hosts(struct sim *s)
 {
 	const struct kr_fabric *f = s->f;
 	uint32_t n = 0;
@@ -85,6 +85,8 @@ static int alloc_state(struct sim *s)
 	    !ALLOC(s->busy_cycles, np) ||
 	    !ALLOC(s->hq, (size_t)s->nhost * s->nvl) ||
 	    !ALLOC(s->hq_len, s->nhost) || !ALLOC(s->lat_hist, SIM_HIST) ||
+	    !ALLOC(s->hq_vl, (size_t)s->nhost * s->nvl) ||
+	    !ALLOC(s->lmc_rr, s->nhost) ||
 	    !ALLOC(s->net_hist, SIM_HIST))
 		return KR_ENOMEM;
 	if (s->o->voq && !ALLOC(s->voq, nc * s->maxp))
@@ -132,7 +134,7 @@ static int setup(struct sim *s, struct kr_diag *d)
 	s->next_win = o->window ? o->window : SIM_NEVER;
 	s->end = o->warmup + o->cycles;
 	sim_seed(s, o->seed);
-	if (find_hosts(s))
+	if (sim_find_hosts(s))
 		return KR_ENOMEM;
 	return alloc_state(s);
 }
@@ -143,7 +145,8 @@ static void free_state(struct sim *s)
 			s->credits, s->link_busy, s->arb_at, s->req, s->rr,
 			s->cur_vl, s->vl_left, s->busy_cycles, s->oq,
 			s->oq_used, s->xb_busy, s->host_slot, s->host_of, s->hq,
-			s->hq_len, s->lat_hist, s->net_hist };
+			s->hq_len, s->hq_vl, s->lmc_rr, s->lat_hist,
+			s->net_hist };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);
@@ -280,8 +283,11 @@ static int run_events(struct sim *s)
 	for (uint32_t h = 0; h < s->nhost; h++)
 		if (s->o->load > 0)
 			sim_push(s, sim_rand(s) % (2 * s->o->pkt), EV_GEN, h, 0);
-	while (s->nev && s->ev[0].t < s->end && !s->oom) {
+	for (uint64_t n = 1; s->nev && s->ev[0].t < s->end && !s->oom; n++) {
 		struct sim_ev e = sim_pop(s);
+
+		if (!(n & ((1u << 18) - 1)) && s->o->progress)
+			s->o->progress(s->o->progress_ctx, e.t, s->end);
 
 		s->now = e.t;
 		if (close_windows(s))

@@ -43,9 +43,9 @@ static uint32_t isqrt(uint32_t n)
 	return r;
 }
 
-/* Fixed destinations of the permutation patterns; a host mapped to itself
- * sends nothing. */
-static int make_perm(struct sim *s, struct kr_diag *d)
+/* Fixed destinations of the permutation patterns into s->perm (which
+ * must be NULL); a host mapped to itself sends nothing. */
+int sim_make_perm(struct sim *s, struct kr_diag *d)
 {
 	uint32_t n = s->nhost, m = isqrt(n);
 	unsigned pat = s->o->pattern;
@@ -142,7 +142,7 @@ int sim_traffic_init(struct sim *s, struct kr_diag *d)
 			       "link: nothing to send", s->nhost);
 	s->gen_p = s->o->load / s->o->pkt;
 	if (pat >= KR_SIM_BITREV && pat <= KR_SIM_RANDPERM)
-		return make_perm(s, d);
+		return sim_make_perm(s, d);
 	if (pat == KR_SIM_HOTSPOT)
 		return make_hot(s);
 	if (pat == KR_SIM_ZIPF)
@@ -259,12 +259,49 @@ static void count_offer(struct sim *s, bool hot)
 		s->gen_cold_flits += s->o->pkt;
 }
 
+/* The first-hop VL of a packet from h to dlid on its path SL. */
+static unsigned first_vl(const struct sim *s, uint32_t h, unsigned dlid,
+			 unsigned *sl)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t slot = s->host_slot[h];
+
+	*sl = kr_tables_port_path_sl(f, s->t, f->lid[slot], dlid);
+	return (unsigned)sim_map_vl(s, f->owner[slot], kr_port_num(f, slot),
+				    kr_port_num(f, slot), *sl);
+}
+
+/* The DLID in dst's LMC range h sends to: each LID is a path (with
+ * knsroute, a dimension order), so this is the host's choice of virtual
+ * network. Least occupied compares h's queues of the paths' first VLs. */
+static unsigned pick_dlid(struct sim *s, uint32_t h, uint32_t dst)
+{
+	uint32_t slot = s->host_slot[dst];
+	unsigned base = s->f->lid[slot], n = 1u << s->f->lmc[slot], best = 0;
+	uint32_t fewest = UINT32_MAX;
+
+	if (n == 1 || s->o->lmc_path == KR_SIM_LMC_FIXED)
+		return base;
+	if (s->o->lmc_path == KR_SIM_LMC_RR)
+		return base + s->lmc_rr[h]++ % n;
+	for (unsigned off = 0; off < n; off++) {
+		unsigned sl, vl = first_vl(s, h, base + off, &sl);
+		uint32_t q = vl < s->nvl ? s->hq_vl[(size_t)h * s->nvl + vl]
+					 : UINT32_MAX;
+
+		if (q < fewest) {
+			fewest = q;
+			best = off;
+		}
+	}
+	return base + best;
+}
+
 /* A new packet from h to host dst, into h's admittance queue. */
 static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 {
-	const struct kr_fabric *f = s->f;
 	uint32_t slot = s->host_slot[h], p;
-	unsigned dlid = f->lid[s->host_slot[dst]], sl, vl;
+	unsigned dlid = pick_dlid(s, h, dst), sl, vl;
 
 	s->r->generated++;
 	count_offer(s, hot);
@@ -276,9 +313,7 @@ static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 		s->oom = true;
 		return;
 	}
-	sl = kr_tables_port_path_sl(f, s->t, f->lid[slot], dlid);
-	vl = (unsigned)sim_map_vl(s, f->owner[slot], kr_port_num(f, slot),
-				  kr_port_num(f, slot), sl);
+	vl = first_vl(s, h, dlid, &sl);
 	s->pkt[p] = (struct sim_pkt){ .t_gen = s->now, .src = h,
 				      .dlid = (uint16_t)dlid, .sl = (uint8_t)sl,
 				      .hot = hot, .next = SIM_NIL };
@@ -291,6 +326,7 @@ static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 	s->pkt[p].vl = (uint8_t)vl;
 	sim_q_push(s, &s->hq[(size_t)h * s->nvl + vl], p);
 	s->hq_len[h]++;
+	s->hq_vl[(size_t)h * s->nvl + vl]++;
 	sim_arb_at(s, slot, s->now);
 }
 
@@ -327,6 +363,7 @@ void sim_host_arb(struct sim *s, uint32_t h)
 		return;
 	p = sim_q_pop(s, &s->hq[(size_t)h * s->nvl + vl]);
 	s->hq_len[h]--;
+	s->hq_vl[(size_t)h * s->nvl + vl]--;
 	s->pkt[p].t_inj = s->now;
 	s->in_switches++;
 	sim_send(s, slot, p, (unsigned)vl);

@@ -100,6 +100,8 @@ struct sim {
 	uint32_t *host_of;	/* [nport] host index of a CA slot, SIM_NIL */
 	struct sim_q *hq;	/* [nhost * nvl] admittance queues */
 	uint32_t *hq_len;	/* [nhost] packets held */
+	uint32_t *hq_vl;	/* [nhost * nvl] packets per queue */
+	uint32_t *lmc_rr;	/* [nhost] next LID offset, round-robin */
 	double gen_p;		/* packets per cycle per host */
 
 	/* traffic */
@@ -145,7 +147,11 @@ int sim_vlarb_pick(struct sim *s, uint32_t o, const uint32_t *best);
 uint64_t sim_map_vl(const struct sim *s, uint32_t node, unsigned in,
 		    unsigned out, unsigned sl);
 
+/* sim.c */
+int sim_find_hosts(struct sim *s);
+
 /* sim_host.c */
+int sim_make_perm(struct sim *s, struct kr_diag *d);
 int sim_traffic_init(struct sim *s, struct kr_diag *d);
 void sim_traffic_free(struct sim *s);
 void sim_gen(struct sim *s, uint32_t h);

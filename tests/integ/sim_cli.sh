@@ -9,10 +9,45 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 14
+kr_plan 17
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
-	kr_done
+	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
+# packets reach the max-min fair rate of the flow level.
+sim "$T/t44" --pattern tornado --json >"$T/tp.json" &&
+	sim "$T/t44" --pattern tornado --flow --json >"$T/tf.json" &&
+	python3 - "$T/tp.json" "$T/tf.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = json.load(open(sys.argv[2]))
+print("# tornado: packet level %.4f, flow level %.4f" % (p["accepted"], f["accepted"]))
+assert f["mode"] == "flow" and f["unrouted"] == 0 and f["flows"] == 64
+assert abs(p["accepted"] - f["accepted"]) <= 0.05 * f["accepted"]
+PY
+kr_ok $? "packet and flow level agree on tornado (within 5%)"
+
+sim "$T/t44" --flow --json --flow-samples 4 >"$T/ebb.json" &&
+	python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["samples"] == 4 and r["flows"] > 0 and 0 < r["rate_min"] <= r["accepted"] <= 1' "$T/ebb.json"
+kr_ok $? "flow level uniform: the mean of 4 random permutations' fair rates"
+
+# LMC 1: offset 0 routes x first, offset 1 y first. Transpose sends every
+# pair through the same corner turns on one order; spreading packets over
+# both (round-robin or least occupied) gets far more through.
+for how in fixed rr least; do
+	sim "$T/l44" --pattern transpose --lmc-path $how --json >"$T/lmc-$how.json" || break
+done
+python3 - "$T"/lmc-{fixed,rr,least}.json <<'PY'
+import json, sys
+fixed, rr, least = (json.load(open(p))["accepted"] for p in sys.argv[1:])
+print("# transpose accepted: fixed %.3f, rr %.3f, least %.3f" % (fixed, rr, least))
+assert rr > 1.5 * fixed and least > 1.5 * fixed
+PY
+kr_ok $? "--lmc-path rr and least use both dimension orders"
+
+kr_done
 fi
 T=$KR_TMP
 
@@ -31,7 +66,9 @@ sim() {
 fabric t44 torus --dims 4x4 --p 4 &&
 	fabric m44 mesh --dims 4x4 --p 2 &&
 	fabric k42 kns --k 4 --n 2 --p 4 &&
-	fabric ring8 torus --dims 8 --p 2
+	fabric ring8 torus --dims 8 --p 2 &&
+	"$KR_CLI" gen torus --dims 4x4 -o "$T/l44.net" &&
+	"$KR_CLI" route "$T/l44.net" --lmc 1 --out "$T/l44" >/dev/null
 kr_ok $? "fabrics generated and routed"
 
 "$KR_CLI" sim --help >"$T/help" &&
@@ -126,5 +163,40 @@ sim "$T/m44" --sweep 0.3,0.9 --jobs 2 --json >"$T/sweep.json" &&
 	sim "$T/m44" --load 0.9 --json >"$T/s2.json" &&
 	cat "$T/s1.json" "$T/s2.json" | cmp -s - "$T/sweep.json"
 kr_ok $? "--sweep with --jobs 2: the single runs' output, in load order"
+
+# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
+# packets reach the max-min fair rate of the flow level.
+sim "$T/t44" --pattern tornado --json >"$T/tp.json" &&
+	sim "$T/t44" --pattern tornado --flow --json >"$T/tf.json" &&
+	python3 - "$T/tp.json" "$T/tf.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = json.load(open(sys.argv[2]))
+print("# tornado: packet level %.4f, flow level %.4f" % (p["accepted"], f["accepted"]))
+assert f["mode"] == "flow" and f["unrouted"] == 0 and f["flows"] == 64
+assert abs(p["accepted"] - f["accepted"]) <= 0.05 * f["accepted"]
+PY
+kr_ok $? "packet and flow level agree on tornado (within 5%)"
+
+sim "$T/t44" --flow --json --flow-samples 4 >"$T/ebb.json" &&
+	python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["samples"] == 4 and r["flows"] > 0 and 0 < r["rate_min"] <= r["accepted"] <= 1' "$T/ebb.json"
+kr_ok $? "flow level uniform: the mean of 4 random permutations' fair rates"
+
+# LMC 1: offset 0 routes x first, offset 1 y first. Transpose sends every
+# pair through the same corner turns on one order; spreading packets over
+# both (round-robin or least occupied) gets far more through.
+for how in fixed rr least; do
+	sim "$T/l44" --pattern transpose --lmc-path $how --json >"$T/lmc-$how.json" || break
+done
+python3 - "$T"/lmc-{fixed,rr,least}.json <<'PY'
+import json, sys
+fixed, rr, least = (json.load(open(p))["accepted"] for p in sys.argv[1:])
+print("# transpose accepted: fixed %.3f, rr %.3f, least %.3f" % (fixed, rr, least))
+assert rr > 1.5 * fixed and least > 1.5 * fixed
+PY
+kr_ok $? "--lmc-path rr and least use both dimension orders"
 
 kr_done
