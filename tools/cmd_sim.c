@@ -49,6 +49,10 @@ static void sim_usage(FILE *out)
 "                      (round-robin per packet, OSHA) or least (the one\n"
 "                      whose first-hop queue holds fewest, SASHA)\n"
 "  --voq               virtual output queues at switch inputs\n"
+"  --ideal voqnet      the ideal baseline, not programmable in InfiniBand:\n"
+"                      a queue per destination CA at every input, each\n"
+"                      with its own credits (--buffer-vl, default 2\n"
+"                      packets); SL2VL maps and VL arbitration unused\n"
 "  --oq CREDITS        output queues of this size per port and VL\n"
 "  --speedup S         crossbar speed-up (needs --oq; 1)\n"
 "  --route-delay C     cycles from a head's arrival to its request (0)\n"
@@ -103,7 +107,7 @@ enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_VLARB, OPT_PATTERN,
        OPT_SEED, OPT_VOQ, OPT_OQ, OPT_SPEEDUP, OPT_RDELAY, OPT_LATENCY,
        OPT_PACKET, OPT_BUF, OPT_BUFVL, OPT_HOSTQ, OPT_PRESET, OPT_WARMUP,
        OPT_CYCLES, OPT_WINDOW, OPT_WATCHDOG, OPT_SWEEP, OPT_JOBS, OPT_JSON,
-       OPT_CSV, OPT_LMCPATH, OPT_FLOW, OPT_FSAMPLES };
+       OPT_CSV, OPT_LMCPATH, OPT_FLOW, OPT_FSAMPLES, OPT_IDEAL };
 
 static const struct option sim_opts[] = {
 	{ "lfts", required_argument, NULL, OPT_LFTS },
@@ -121,6 +125,7 @@ static const struct option sim_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "lmc-path", required_argument, NULL, OPT_LMCPATH },
 	{ "voq", no_argument, NULL, OPT_VOQ },
+	{ "ideal", required_argument, NULL, OPT_IDEAL },
 	{ "oq", required_argument, NULL, OPT_OQ },
 	{ "speedup", required_argument, NULL, OPT_SPEEDUP },
 	{ "route-delay", required_argument, NULL, OPT_RDELAY },
@@ -300,6 +305,14 @@ static int model_opt(int c, struct sim_args *a)
 
 	switch (c) {
 	case OPT_VOQ: o->voq = true; break;
+	case OPT_IDEAL:
+		if (strcmp(optarg, "voqnet"))
+			return cli_usage_error("sim", "--ideal: only voqnet is "
+					       "modelled, not \"%s\" (the "
+					       "adaptive bubble router is not)",
+					       optarg);
+		o->ideal = KR_SIM_IDEAL_VOQNET;
+		break;
 	case OPT_OQ: o->oq = (unsigned)NUM("oq", 1, 1u << 20); break;
 	case OPT_SPEEDUP: o->speedup = (unsigned)NUM("speedup", 1, 16); break;
 	case OPT_RDELAY: o->route_delay = (unsigned)NUM("route-delay", 0, 1u << 20); break;

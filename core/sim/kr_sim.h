@@ -35,6 +35,13 @@ enum kr_sim_lmc_path {
 	KR_SIM_LMC_LEAST,	/* the one whose queue holds fewest (SASHA) */
 };
 
+/* Ideal baselines, not programmable in InfiniBand switches. */
+enum kr_sim_ideal {
+	KR_SIM_IDEAL_NONE,
+	KR_SIM_IDEAL_VOQNET,	/* a queue per destination CA at every input,
+				 * each with its own credits */
+};
+
 /* VL arbitration: the low-priority table's weight per VL of each sending
  * port, in 64-byte units as InfiniBand counts them. */
 struct kr_sim_vlarb {
@@ -65,6 +72,7 @@ struct kr_sim_opts {
 				 * request for an output */
 	unsigned latency;	/* link fly time in cycles */
 	bool voq;		/* virtual output queues at switch inputs */
+	unsigned ideal;		/* enum kr_sim_ideal */
 	unsigned host_queue;	/* packets a host may hold before it
 				 * refuses new ones (open loop, bounded) */
 

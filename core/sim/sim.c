@@ -86,7 +86,7 @@ static int alloc_state(struct sim *s)
 	    !ALLOC(s->hq, (size_t)s->nhost * s->nvl) ||
 	    !ALLOC(s->hq_len, s->nhost) || !ALLOC(s->lat_hist, SIM_HIST) ||
 	    !ALLOC(s->hq_vl, (size_t)s->nhost * s->nvl) ||
-	    !ALLOC(s->lmc_rr, s->nhost) ||
+	    !ALLOC(s->lmc_rr, s->nhost) || !ALLOC(s->best, s->nvl) ||
 	    !ALLOC(s->net_hist, SIM_HIST))
 		return KR_ENOMEM;
 	if (s->o->voq && !ALLOC(s->voq, nc * s->maxp))
@@ -114,8 +114,20 @@ static int setup(struct sim *s, struct kr_diag *d)
 	const struct kr_sim_opts *o = s->o;
 	unsigned used;
 
+	if (sim_find_hosts(s))
+		return KR_ENOMEM;
 	s->nvl = vls_in_maps(f, s->t, &used);
 	s->buf = o->buf_vl ? o->buf_vl : o->buf_port / used;
+	if (o->ideal == KR_SIM_IDEAL_VOQNET) {
+		if (s->nhost > 4096)
+			return kr_fail(d, KR_EINVAL, 0, "VOQnet keeps a queue per "
+				       "CA at every port: at most 4096 CAs, "
+				       "not %u", s->nhost);
+		s->voqnet = true;
+		s->nvl = s->nhost;
+		s->weight = NULL;	/* no VLs to arbitrate */
+		s->buf = o->buf_vl ? o->buf_vl : 2 * o->pkt;
+	}
 	if (!o->pkt || s->buf < o->pkt)
 		return kr_fail(d, KR_EINVAL, 0, "an input buffer of %u credits "
 			       "per VL (%u VLs in use) cannot hold a packet of "
@@ -134,8 +146,6 @@ static int setup(struct sim *s, struct kr_diag *d)
 	s->next_win = o->window ? o->window : SIM_NEVER;
 	s->end = o->warmup + o->cycles;
 	sim_seed(s, o->seed);
-	if (sim_find_hosts(s))
-		return KR_ENOMEM;
 	return alloc_state(s);
 }
 
@@ -146,7 +156,7 @@ static void free_state(struct sim *s)
 			s->cur_vl, s->vl_left, s->busy_cycles, s->oq,
 			s->oq_used, s->xb_busy, s->host_slot, s->host_of, s->hq,
 			s->hq_len, s->hq_vl, s->lmc_rr, s->lat_hist,
-			s->net_hist };
+			s->net_hist, s->best };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);
@@ -250,8 +260,7 @@ static void dispatch(struct sim *s, const struct sim_ev *e)
 		sim_head(s, e->a, e->b);
 		break;
 	case EV_CREDIT:
-		s->credits[(size_t)e->a * s->nvl + (e->b & 15)] +=
-			(int32_t)(e->b >> 4);
+		s->credits[(size_t)e->a * s->nvl + e->b] += (int32_t)s->o->pkt;
 		sim_arb_at(s, e->a, s->now);
 		break;
 	case EV_INFREE:

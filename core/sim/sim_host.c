@@ -267,8 +267,8 @@ static unsigned first_vl(const struct sim *s, uint32_t h, unsigned dlid,
 	uint32_t slot = s->host_slot[h];
 
 	*sl = kr_tables_port_path_sl(f, s->t, f->lid[slot], dlid);
-	return (unsigned)sim_map_vl(s, f->owner[slot], kr_port_num(f, slot),
-				    kr_port_num(f, slot), *sl);
+	return sim_queue(s, f->owner[slot], kr_port_num(f, slot),
+			 kr_port_num(f, slot), *sl, dlid);
 }
 
 /* The DLID in dst's LMC range h sends to: each LID is a path (with
@@ -323,7 +323,7 @@ static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 		sim_pkt_free(s, p);
 		return;
 	}
-	s->pkt[p].vl = (uint8_t)vl;
+	s->pkt[p].vl = (uint16_t)vl;
 	sim_q_push(s, &s->hq[(size_t)h * s->nvl + vl], p);
 	s->hq_len[h]++;
 	s->hq_vl[(size_t)h * s->nvl + vl]++;
@@ -345,7 +345,7 @@ void sim_gen(struct sim *s, uint32_t h)
  * switch has room for. */
 void sim_host_arb(struct sim *s, uint32_t h)
 {
-	uint32_t slot = s->host_slot[h], best[SIM_NVL], p;
+	uint32_t slot = s->host_slot[h], *best = s->best, p;
 	int vl;
 
 	if (s->link_busy[slot] > s->now) {

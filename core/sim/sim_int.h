@@ -26,9 +26,9 @@ struct sim_pkt {
 	uint32_t src;		/* host index */
 	uint16_t dlid;
 	uint8_t sl;
-	uint8_t vl;		/* VL of the buffer it is in */
+	uint16_t vl;		/* queue (VL) of the buffer it is in */
+	uint16_t ovl;		/* queue (VL) on the port it leaves by */
 	uint8_t out;		/* port number it leaves its switch by */
-	uint8_t ovl;		/* VL on that port */
 	uint8_t hot;		/* hot-spot traffic */
 };
 
@@ -60,7 +60,12 @@ struct sim {
 	bool oom;		/* an allocation failed: stop */
 	uint64_t rng[4];	/* xoshiro256** state */
 
-	unsigned nvl;		/* VLs 0 .. nvl-1 used by some map */
+	/* Queues per channel: VLs 0 .. nvl-1 as the maps use them; in the
+	 * ideal VOQnet one per destination CA (host index), so that every
+	 * "VL" below is a destination's own queue with its own credits. */
+	unsigned nvl;
+	bool voqnet;
+	uint32_t *best;		/* [nvl] arbitration scratch */
 	unsigned maxp;		/* most port slots of any node (ports + 1) */
 	unsigned words;		/* uint64 words of a request bitmap */
 	unsigned buf;		/* input buffer per (port, VL), credits */
@@ -86,8 +91,8 @@ struct sim {
 	uint64_t *link_busy;	/* [nport] */
 	uint64_t *arb_at;	/* [nport] the pending arbitration, or NEVER */
 	uint64_t *req;		/* [nport * words] bit in*nvl+vl requests */
-	uint16_t *rr;		/* [nport] round-robin position */
-	uint8_t *cur_vl;	/* [nport] VLArb: VL being served */
+	uint32_t *rr;		/* [nport] round-robin position */
+	uint16_t *cur_vl;	/* [nport] VLArb: VL being served */
 	int32_t *vl_left;	/* [nport] its weight left, credits */
 	uint64_t *busy_cycles;	/* [nport] link cycles sent in the window */
 	struct sim_q *oq;	/* [nport * nvl] output queues, with oq */
@@ -144,8 +149,8 @@ void sim_arb(struct sim *s, uint32_t slot);
 void sim_infree(struct sim *s, uint32_t slot);
 void sim_send(struct sim *s, uint32_t o, uint32_t p, unsigned vl);
 int sim_vlarb_pick(struct sim *s, uint32_t o, const uint32_t *best);
-uint64_t sim_map_vl(const struct sim *s, uint32_t node, unsigned in,
-		    unsigned out, unsigned sl);
+unsigned sim_queue(const struct sim *s, uint32_t node, unsigned in,
+		   unsigned out, unsigned sl, unsigned dlid);
 
 /* sim.c */
 int sim_find_hosts(struct sim *s);

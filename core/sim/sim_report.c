@@ -63,7 +63,8 @@ int kr_sim_write_json(FILE *out, const struct kr_fabric *f,
 		"\"network_latency_mean\":%.6g,\"network_latency_p99\":%.6g,"
 		"\"generated\":%llu,\"refused\":%llu,\"injected\":%llu,"
 		"\"delivered\":%llu,\"dropped\":%llu,\"queued\":%llu,"
-		"\"hops\":%llu,\"link_util_max\":%.6g,\"link_util_mean\":%.6g",
+		"\"hops\":%llu,\"link_util_max\":%.6g,\"link_util_mean\":%.6g,"
+		"\"ideal\":%s",
 		kr_sim_pattern_name(o->pattern), (unsigned long long)o->seed,
 		r->nhost, o->pkt, (unsigned long long)r->cycles, r->offered,
 		r->accepted, r->accepted, r->latency_mean, r->latency_p99,
@@ -74,7 +75,8 @@ int kr_sim_write_json(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->delivered,
 		(unsigned long long)r->dropped, (unsigned long long)r->queued,
 		(unsigned long long)r->hops, r->link_util_max,
-		r->link_util_mean);
+		r->link_util_mean, o->ideal == KR_SIM_IDEAL_VOQNET ?
+		"\"voqnet (not programmable in InfiniBand)\"" : "null");
 	if (o->pattern == KR_SIM_HOTSPOT)
 		fprintf(out, ",\"hot_senders\":%u,\"accepted_hot\":%.6g,"
 			"\"accepted_cold\":%.6g,\"offered_cold\":%.6g",
@@ -120,6 +122,10 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->queued, (unsigned long long)r->dropped,
 		(unsigned long long)r->refused, r->link_util_max,
 		r->link_util_mean);
+	if (o->ideal == KR_SIM_IDEAL_VOQNET)
+		fprintf(out, "ideal:     VOQnet, a queue per destination at "
+			"every input: a baseline, not programmable in "
+			"InfiniBand\n");
 	if (o->pattern == KR_SIM_HOTSPOT)
 		fprintf(out, "hotspot:   %u senders; hot node accepts %.6g; "
 			"cold %.6g accepted of %.6g offered per cold CA\n",

@@ -19,9 +19,13 @@ static unsigned pkt_credits(const struct sim *s)
 	return s->o->pkt;
 }
 
-uint64_t sim_map_vl(const struct sim *s, uint32_t node, unsigned in,
-		    unsigned out, unsigned sl)
+/* The queue a packet takes on a hop: its VL from the hop's SL2VL map, or
+ * in VOQnet its destination's own. */
+unsigned sim_queue(const struct sim *s, uint32_t node, unsigned in,
+		   unsigned out, unsigned sl, unsigned dlid)
 {
+	if (s->voqnet)
+		return s->host_of[kr_port_by_lid(s->f, dlid)];
 	return kr_map_vl(kr_tables_sl2vl(s->f, s->t, node, in, out), sl);
 }
 
@@ -50,8 +54,7 @@ static void credit_back(struct sim *s, uint32_t slot, unsigned vl,
 	uint32_t up = (uint32_t)s->f->peer[slot];
 
 	s->inq_used[(size_t)slot * s->nvl + vl] -= pkt_credits(s);
-	sim_push(s, tail_out + s->o->latency, EV_CREDIT, up,
-		 vl | pkt_credits(s) << 4);
+	sim_push(s, tail_out + s->o->latency, EV_CREDIT, up, vl);
 }
 
 /* Whether a packet may leave its switch by port out on vl: a link there,
@@ -82,8 +85,8 @@ void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 	}
 	s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);
 	out = kr_lft_port(s->t, node, k->dlid);
-	vl = out <= f->nports[node] ? (unsigned)sim_map_vl(s, node, in, out,
-							    k->sl) : SIM_NVL;
+	vl = out <= f->nports[node] ? sim_queue(s, node, in, out, k->sl,
+						 k->dlid) : SIM_NIL;
 	if (!route_ok(s, node, out, vl)) {
 		s->r->dropped++;
 		s->in_switches--;
@@ -92,7 +95,7 @@ void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 		return;
 	}
 	k->out = (uint8_t)out;
-	k->ovl = (uint8_t)vl;
+	k->ovl = (uint16_t)vl;
 	k->ready = s->now + s->o->route_delay;
 	q = in_queue(s, slot, k->vl, out);
 	first = q->head == SIM_NIL;
@@ -139,7 +142,7 @@ int sim_vlarb_pick(struct sim *s, uint32_t o, const uint32_t *best)
 		unsigned u = (v + k) % s->nvl;
 
 		if (best[u] != SIM_NIL && weight(s, o, u)) {
-			s->cur_vl[o] = (uint8_t)u;
+			s->cur_vl[o] = (uint16_t)u;
 			s->vl_left[o] = (int32_t)weight(s, o, u);
 			return (int)u;
 		}
@@ -157,7 +160,7 @@ void sim_send(struct sim *s, uint32_t o, uint32_t p, unsigned vl)
 	s->link_busy[o] = s->now + n;
 	if (s->now >= s->o->warmup)
 		s->busy_cycles[o] += n;
-	s->pkt[p].vl = (uint8_t)vl;
+	s->pkt[p].vl = (uint16_t)vl;
 	sim_push(s, s->now + s->o->latency, EV_HEAD, (uint32_t)s->f->peer[o], p);
 	sim_arb_at(s, o, s->now + n);
 }
@@ -166,7 +169,7 @@ void sim_send(struct sim *s, uint32_t o, uint32_t p, unsigned vl)
  * the next buffer has room for. */
 static void link_from_oq(struct sim *s, uint32_t o)
 {
-	uint32_t best[SIM_NVL];
+	uint32_t *best = s->best;
 	int vl;
 
 	if (s->link_busy[o] > s->now) {
@@ -202,7 +205,7 @@ static void grant(struct sim *s, uint32_t o, unsigned b)
 		req_clear(s, o, b);
 		req_set(s, kr_port(f, node, s->pkt[q->head].out), b);
 	}
-	s->rr[o] = (uint16_t)(b + 1);
+	s->rr[o] = b + 1;
 	if (s->oq) {
 		unsigned dur = (n + s->o->speedup - 1) / s->o->speedup;
 		size_t c = (size_t)o * s->nvl + s->pkt[p].ovl;
@@ -266,7 +269,7 @@ static uint64_t scan_requests(struct sim *s, uint32_t o, uint32_t *best)
  * order. */
 static void xbar(struct sim *s, uint32_t o)
 {
-	uint32_t best[SIM_NVL], pick = SIM_NIL;
+	uint32_t *best = s->best, pick = SIM_NIL;
 	uint64_t next, busy = s->oq ? s->xb_busy[o] : s->link_busy[o];
 	int vl;
 

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 17
+kr_plan 18
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -47,6 +47,28 @@ assert rr > 1.5 * fixed and least > 1.5 * fixed
 PY
 kr_ok $? "--lmc-path rr and least use both dimension orders"
 
+# A tiny F3: a quarter of the CAs send only to one, the rest uniformly to
+# the others at 30% of link rate. With one class the hot tree's packets
+# block the cold ones at every input FIFO they share; XORDET's classes keep
+# the cold traffic off half of them, and VOQnet (a queue per destination)
+# off all.
+for run in "t88-1" "t88" "t88 --ideal voqnet"; do
+	# shellcheck disable=SC2086
+	set -- $run
+	sim "$T/$1" "${@:2}" --pattern hotspot --load 0.3 --json \
+		>"$T/hot-$1${2:+-voqnet}.json" || break
+done
+python3 - "$T"/hot-t88-1.json "$T"/hot-t88.json "$T"/hot-t88-voqnet.json <<'PY'
+import json, sys
+one, xor, voq = (json.load(open(p)) for p in sys.argv[1:])
+cold = [r["accepted_cold"] / r["offered_cold"] for r in (one, xor, voq)]
+print("# cold accepted / offered: one class %.3f, xordet %.3f, voqnet %.3f" % tuple(cold))
+assert all(r["accepted_hot"] > 0.95 for r in (one, xor, voq))
+assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
+assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
+PY
+kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
+
 kr_done
 fi
 T=$KR_TMP
@@ -68,7 +90,10 @@ fabric t44 torus --dims 4x4 --p 4 &&
 	fabric k42 kns --k 4 --n 2 --p 4 &&
 	fabric ring8 torus --dims 8 --p 2 &&
 	"$KR_CLI" gen torus --dims 4x4 -o "$T/l44.net" &&
-	"$KR_CLI" route "$T/l44.net" --lmc 1 --out "$T/l44" >/dev/null
+	"$KR_CLI" route "$T/l44.net" --lmc 1 --out "$T/l44" >/dev/null &&
+	"$KR_CLI" gen torus --dims 8x8 -o "$T/t88.net" &&
+	"$KR_CLI" route "$T/t88.net" --out "$T/t88" >/dev/null &&
+	"$KR_CLI" route "$T/t88.net" --classify none --out "$T/t88-1" >/dev/null
 kr_ok $? "fabrics generated and routed"
 
 "$KR_CLI" sim --help >"$T/help" &&
@@ -198,5 +223,27 @@ print("# transpose accepted: fixed %.3f, rr %.3f, least %.3f" % (fixed, rr, leas
 assert rr > 1.5 * fixed and least > 1.5 * fixed
 PY
 kr_ok $? "--lmc-path rr and least use both dimension orders"
+
+# A tiny F3: a quarter of the CAs send only to one, the rest uniformly to
+# the others at 30% of link rate. With one class the hot tree's packets
+# block the cold ones at every input FIFO they share; XORDET's classes keep
+# the cold traffic off half of them, and VOQnet (a queue per destination)
+# off all.
+for run in "t88-1" "t88" "t88 --ideal voqnet"; do
+	# shellcheck disable=SC2086
+	set -- $run
+	sim "$T/$1" "${@:2}" --pattern hotspot --load 0.3 --json \
+		>"$T/hot-$1${2:+-voqnet}.json" || break
+done
+python3 - "$T"/hot-t88-1.json "$T"/hot-t88.json "$T"/hot-t88-voqnet.json <<'PY'
+import json, sys
+one, xor, voq = (json.load(open(p)) for p in sys.argv[1:])
+cold = [r["accepted_cold"] / r["offered_cold"] for r in (one, xor, voq)]
+print("# cold accepted / offered: one class %.3f, xordet %.3f, voqnet %.3f" % tuple(cold))
+assert all(r["accepted_hot"] > 0.95 for r in (one, xor, voq))
+assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
+assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
+PY
+kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
 
 kr_done
