@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -247,9 +248,20 @@ static int parse_lmc_path(const char *s)
 	return -1;
 }
 
+/* A line every 5 s of a long run (cli_progress keeps short runs quiet). */
 static void progress(void *ctx, uint64_t now, uint64_t end)
 {
+	static struct timespec last;
+	struct timespec ts;
+
 	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (last.tv_sec && ts.tv_sec - last.tv_sec < 5)
+		return;
+	if (!last.tv_sec)
+		last = ts;
+	else
+		last.tv_sec = ts.tv_sec;
 	cli_progress("cycle %llu of %llu", (unsigned long long)now,
 		     (unsigned long long)end);
 }

@@ -159,6 +159,9 @@ void sim_arb_at(struct sim *s, uint32_t slot, uint64_t t)
 {
 	if (t < s->now)
 		t = s->now;
+	/* without output queues nothing moves before the link is free */
+	if (!s->oq && t < s->link_busy[slot])
+		t = s->link_busy[slot];
 	if (s->arb_at[slot] <= t && s->arb_at[slot] >= s->now)
 		return;
 	s->arb_at[slot] = t;

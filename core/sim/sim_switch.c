@@ -227,6 +227,24 @@ static void grant(struct sim *s, uint32_t o, unsigned b)
 	credit_back(s, islot, v, tail_out);
 }
 
+/* Request bit b of output o: a candidate for its VL in best[] if it is
+ * the first ready one; returns next lowered to when it will be ready. */
+static uint64_t scan_one(struct sim *s, uint32_t o, uint32_t node,
+			 unsigned out, unsigned b, uint32_t *best, uint64_t next)
+{
+	uint32_t islot = s->f->port0[node] + b / s->nvl;
+	const struct sim_pkt *h = &s->pkt[in_queue(s, islot, b % s->nvl,
+						    out)->head];
+
+	if (s->in_busy[islot] > s->now)
+		return next;	/* its INFREE wakes us */
+	if (h->ready > s->now)
+		return h->ready < next ? h->ready : next;
+	if (best[h->ovl] == SIM_NIL && room(s, o, h->ovl, true))
+		best[h->ovl] = b;
+	return next;
+}
+
 /* One pass over o's requests from the round-robin position: the first
  * ready one of each output VL, and when the next not yet routed one is. */
 static uint64_t scan_requests(struct sim *s, uint32_t o, uint32_t *best)
@@ -236,30 +254,24 @@ static uint64_t scan_requests(struct sim *s, uint32_t o, uint32_t *best)
 	unsigned nbits = s->words * 64, out = kr_port_num(f, o);
 	uint64_t next = SIM_NEVER;
 	const uint64_t *req = s->req + (size_t)o * s->words;
+	unsigned start = s->rr[o] % nbits;
 
 	for (unsigned i = 0; i < s->nvl; i++)
 		best[i] = SIM_NIL;
-	for (unsigned k = 0; k < nbits; k++) {
-		unsigned b = (s->rr[o] + k) % nbits, v = b % s->nvl;
-		uint32_t islot, h;
+	/* the set bits from start round to start - 1: the first word from
+	 * start's bit, the others whole, the first again below start */
+	for (unsigned k = 0; k <= s->words; k++) {
+		unsigned w = (start / 64 + k) % s->words;
+		uint64_t bits = req[w];
 
-		if (!(req[b / 64] >> (b % 64) & 1)) {
-			if (!req[b / 64] && b % 64 == 0)
-				k += 63;	/* an empty word */
-			continue;
-		}
-		islot = f->port0[node] + b / s->nvl;
-		h = in_queue(s, islot, v, out)->head;
-		if (s->in_busy[islot] > s->now)
-			continue;	/* its INFREE wakes us */
-		if (s->pkt[h].ready > s->now) {
-			if (s->pkt[h].ready < next)
-				next = s->pkt[h].ready;
-			continue;
-		}
-		if (best[s->pkt[h].ovl] == SIM_NIL &&
-		    room(s, o, s->pkt[h].ovl, true))
-			best[s->pkt[h].ovl] = b;
+		if (k == 0)
+			bits &= ~0ull << (start % 64);
+		else if (k == s->words)
+			bits &= start % 64 ? ~(~0ull << (start % 64)) : 0;
+		for (; bits; bits &= bits - 1)
+			next = scan_one(s, o, node, out, w * 64 +
+					(unsigned)__builtin_ctzll(bits), best,
+					next);
 	}
 	return next;
 }
