@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 18
+kr_plan 19
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -188,6 +188,14 @@ sim "$T/m44" --sweep 0.3,0.9 --jobs 2 --json >"$T/sweep.json" &&
 	sim "$T/m44" --load 0.9 --json >"$T/s2.json" &&
 	cat "$T/s1.json" "$T/s2.json" | cmp -s - "$T/sweep.json"
 kr_ok $? "--sweep with --jobs 2: the single runs' output, in load order"
+
+# The same sweep as a job array (what a Slurm array task runs), on localhost.
+for i in 1 0; do
+	SLURM_ARRAY_TASK_ID=$i KNSROUTE=$KR_CLI "$KR_SRCDIR/scripts/sim-array.sh" \
+		run "$T/array" 0.3,0.9 "$T/m44" --json 2>/dev/null || break
+done
+"$KR_SRCDIR/scripts/sim-array.sh" merge "$T/array" | cmp -s - "$T/sweep.json"
+kr_ok $? "scripts/sim-array.sh tasks merged: the sweep's output"
 
 # Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
 # packets reach the max-min fair rate of the flow level.
