@@ -59,7 +59,8 @@ static int add_path(const struct sim *s, struct flows *fl, uint32_t h,
 	size_t start = fl->nlink;
 
 	*ok = false;
-	for (unsigned hop = 0; hop < 64; hop++) {
+	/* a path that delivers visits a switch at most once */
+	for (uint32_t hop = 0; hop <= f->nsw; hop++) {
 		uint32_t in, node;
 		unsigned out;
 

@@ -28,6 +28,7 @@ struct sim_pkt {
 	uint8_t sl;
 	uint16_t vl;		/* queue (VL) of the buffer it is in */
 	uint16_t ovl;		/* queue (VL) on the port it leaves by */
+	uint16_t nsw_seen;	/* switches passed: more than nsw is a loop */
 	uint8_t out;		/* port number it leaves its switch by */
 	uint8_t hot;		/* hot-spot traffic */
 };

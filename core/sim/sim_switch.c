@@ -59,7 +59,8 @@ static void credit_back(struct sim *s, uint32_t slot, unsigned vl,
 
 /* Whether a packet may leave its switch by port out on vl: a link there,
  * a data VL the buffers have. Anything else is what `check` reports as
- * undelivered; here the switch drops it. */
+ * undelivered; here the switch drops it, as it drops a packet that has
+ * passed more switches than there are (a forwarding loop). */
 static bool route_ok(const struct sim *s, uint32_t node, unsigned out,
 		     unsigned vl)
 {
@@ -87,7 +88,7 @@ void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 	out = kr_lft_port(s->t, node, k->dlid);
 	vl = out <= f->nports[node] ? sim_queue(s, node, in, out, k->sl,
 						 k->dlid) : SIM_NIL;
-	if (!route_ok(s, node, out, vl)) {
+	if (!route_ok(s, node, out, vl) || ++k->nsw_seen > f->nsw) {
 		s->r->dropped++;
 		s->in_switches--;
 		credit_back(s, slot, k->vl, s->now + pkt_credits(s));

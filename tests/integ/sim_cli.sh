@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 19
+kr_plan 20
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -25,6 +25,20 @@ assert f["mode"] == "flow" and f["unrouted"] == 0 and f["flows"] == 64
 assert abs(p["accepted"] - f["accepted"]) <= 0.05 * f["accepted"]
 PY
 kr_ok $? "packet and flow level agree on tornado (within 5%)"
+
+# 39 hops the same way round an 80-ring: no path is cut short, and each
+# link carries 39 flows, so each gets 1/39 of it
+sim "$T/ring80" --flow --pattern shift --shift 39 --json >"$T/r80f.json" &&
+	sim "$T/ring80" --pattern shift --shift 39 --load 0.02 --json >"$T/r80p.json" &&
+	python3 - "$T/r80f.json" "$T/r80p.json" <<'PY'
+import json, sys
+f, p = (json.load(open(x)) for x in sys.argv[1:])
+assert f["flows"] == 80 and f["unrouted"] == 0
+assert abs(f["accepted"] - 1 / 39) < 1e-5 and f["rate_min"] == f["accepted"]
+assert p["dropped"] == 0 and not p["deadlock"]
+assert abs(p["accepted"] - p["offered"]) < 0.05 * p["offered"]
+PY
+kr_ok $? "paths of 40 switches: delivered at flow and packet level"
 
 sim "$T/t44" --flow --json --flow-samples 4 >"$T/ebb.json" &&
 	python3 -c '
@@ -93,7 +107,8 @@ fabric t44 torus --dims 4x4 --p 4 &&
 	"$KR_CLI" route "$T/l44.net" --lmc 1 --out "$T/l44" >/dev/null &&
 	"$KR_CLI" gen torus --dims 8x8 -o "$T/t88.net" &&
 	"$KR_CLI" route "$T/t88.net" --out "$T/t88" >/dev/null &&
-	"$KR_CLI" route "$T/t88.net" --classify none --out "$T/t88-1" >/dev/null
+	"$KR_CLI" route "$T/t88.net" --classify none --out "$T/t88-1" >/dev/null &&
+	fabric ring80 torus --dims 80
 kr_ok $? "fabrics generated and routed"
 
 "$KR_CLI" sim --help >"$T/help" &&
@@ -210,6 +225,20 @@ assert f["mode"] == "flow" and f["unrouted"] == 0 and f["flows"] == 64
 assert abs(p["accepted"] - f["accepted"]) <= 0.05 * f["accepted"]
 PY
 kr_ok $? "packet and flow level agree on tornado (within 5%)"
+
+# 39 hops the same way round an 80-ring: no path is cut short, and each
+# link carries 39 flows, so each gets 1/39 of it
+sim "$T/ring80" --flow --pattern shift --shift 39 --json >"$T/r80f.json" &&
+	sim "$T/ring80" --pattern shift --shift 39 --load 0.02 --json >"$T/r80p.json" &&
+	python3 - "$T/r80f.json" "$T/r80p.json" <<'PY'
+import json, sys
+f, p = (json.load(open(x)) for x in sys.argv[1:])
+assert f["flows"] == 80 and f["unrouted"] == 0
+assert abs(f["accepted"] - 1 / 39) < 1e-5 and f["rate_min"] == f["accepted"]
+assert p["dropped"] == 0 and not p["deadlock"]
+assert abs(p["accepted"] - p["offered"]) < 0.05 * p["offered"]
+PY
+kr_ok $? "paths of 40 switches: delivered at flow and packet level"
 
 sim "$T/t44" --flow --json --flow-samples 4 >"$T/ebb.json" &&
 	python3 -c '
