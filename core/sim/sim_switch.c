@@ -79,9 +79,15 @@ void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 
 	s->r->hops++;
 	if (!kr_is_switch(f, node)) {	/* a CA takes it at line rate */
-		sim_push(s, s->now + pkt_credits(s), EV_DELIVER, p, slot);
 		s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);
 		credit_back(s, slot, k->vl, s->now + pkt_credits(s));
+		if (kr_port_by_lid(f, k->dlid) == slot) {
+			sim_push(s, s->now + pkt_credits(s), EV_DELIVER, p, slot);
+			return;
+		}
+		s->r->dropped++;	/* check's wrong_dest */
+		s->in_switches--;
+		sim_pkt_free(s, p);
 		return;
 	}
 	s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);

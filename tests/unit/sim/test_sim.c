@@ -234,6 +234,28 @@ static void test_ring_without_dependency_runs(void **state)
 	fixture_free(&x);
 }
 
+/* The LFT sends H1's packets to H2's port: H2 must not take them. Each
+ * of 4 hosts sends uniformly to 3 others, so a quarter of all packets are
+ * H1's, and the CA they reach drops them. */
+static void test_wrong_port_drops(void **state)
+{
+	struct fixture x = { 0 };
+	struct kr_sim_opts o = small_opts();
+	struct kr_sim_result r;
+	double share;
+
+	(void)state;
+	build_star(&x, 4);
+	x.t.lft[1 + 2] = 3;	/* LID 3 is H1 on port 2 */
+	o.load = 0.2;
+	run(&x, &o, &r);
+	share = (double)r.dropped / (double)r.injected;
+	assert_true(share > 0.22 && share < 0.28);
+	assert_true(r.delivered + r.dropped + r.queued == r.injected);
+	kr_sim_result_free(&r);
+	fixture_free(&x);
+}
+
 static void test_vlarb_errors_name_the_line(void **state)
 {
 	struct fixture x = { 0 };
@@ -259,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_same_seed_same_bytes),
 		cmocka_unit_test(test_ring_deadlocks),
 		cmocka_unit_test(test_ring_without_dependency_runs),
+		cmocka_unit_test(test_wrong_port_drops),
 		cmocka_unit_test(test_vlarb_errors_name_the_line),
 	};
 
