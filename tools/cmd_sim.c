@@ -50,10 +50,14 @@ static void sim_usage(FILE *out)
 "                      (round-robin per packet, OSHA) or least (the one\n"
 "                      whose first-hop queue holds fewest, SASHA)\n"
 "  --voq               virtual output queues at switch inputs\n"
-"  --ideal voqnet      the ideal baseline, not programmable in InfiniBand:\n"
-"                      a queue per destination CA at every input, each\n"
-"                      with its own credits (--buffer-vl, default 2\n"
-"                      packets); SL2VL maps and VL arbitration unused\n"
+"  --ideal KIND        an ideal baseline, not programmable in InfiniBand\n"
+"                      (SL2VL maps and VL arbitration unused): voqnet, a\n"
+"                      queue per destination CA at every input, each with\n"
+"                      its own credits (--buffer-vl, default 2 packets);\n"
+"                      adaptive-bubble (tori and meshes), minimal adaptive\n"
+"                      routing on VL 0 with a dimension-order escape on\n"
+"                      VL 1 under bubble flow control (input queues only:\n"
+"                      a preset's output queues are left out)\n"
 "  --oq CREDITS        output queues of this size per port and VL\n"
 "  --speedup S         crossbar speed-up (needs --oq; 1)\n"
 "  --route-delay C     cycles from a head's arrival to its request (0)\n"
@@ -157,7 +161,7 @@ struct sim_args {
 	struct cli_inputs in;
 	const char *input, *vlarb;
 	struct kr_sim_opts o;
-	int warmup_given, cycles_given;
+	int warmup_given, cycles_given, oq_given;
 	double loads[SIM_MAX_LOADS];
 	unsigned nloads, jobs;
 	int flow;
@@ -319,14 +323,16 @@ static int model_opt(int c, struct sim_args *a)
 	switch (c) {
 	case OPT_VOQ: o->voq = true; break;
 	case OPT_IDEAL:
-		if (strcmp(optarg, "voqnet"))
-			return cli_usage_error("sim", "--ideal: only voqnet is "
-					       "modelled, not \"%s\" (the "
-					       "adaptive bubble router is not)",
+		if (!strcmp(optarg, "voqnet"))
+			o->ideal = KR_SIM_IDEAL_VOQNET;
+		else if (!strcmp(optarg, "adaptive-bubble"))
+			o->ideal = KR_SIM_IDEAL_BUBBLE;
+		else
+			return cli_usage_error("sim", "--ideal expects voqnet "
+					       "or adaptive-bubble, not \"%s\"",
 					       optarg);
-		o->ideal = KR_SIM_IDEAL_VOQNET;
 		break;
-	case OPT_OQ: o->oq = (unsigned)NUM("oq", 1, 1u << 20); break;
+	case OPT_OQ: o->oq = (unsigned)NUM("oq", 1, 1u << 20); a->oq_given = 1; break;
 	case OPT_SPEEDUP: o->speedup = (unsigned)NUM("speedup", 1, 16); break;
 	case OPT_RDELAY: o->route_delay = (unsigned)NUM("route-delay", 0, 1u << 20); break;
 	case OPT_LATENCY: o->latency = (unsigned)NUM("latency", 1, 1u << 20); break;
@@ -372,6 +378,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		a->o.cycles = 1250ull * a->o.pkt;
 	if (a->o.pattern == KR_SIM_ALLTOALL && !a->warmup_given)
 		a->o.warmup = 0;
+	/* the bubble router is input-queued: a preset's output queues go */
+	if (a->o.ideal == KR_SIM_IDEAL_BUBBLE && !a->oq_given)
+		a->o.oq = 0;
 	return 0;
 }
 

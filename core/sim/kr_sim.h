@@ -40,6 +40,8 @@ enum kr_sim_ideal {
 	KR_SIM_IDEAL_NONE,
 	KR_SIM_IDEAL_VOQNET,	/* a queue per destination CA at every input,
 				 * each with its own credits */
+	KR_SIM_IDEAL_BUBBLE,	/* tori and meshes: minimal adaptive routing
+				 * with a bubble-controlled escape channel */
 };
 
 /* VL arbitration: the low-priority table's weight per VL of each sending

@@ -128,6 +128,15 @@ static int setup(struct sim *s, struct kr_diag *d)
 		s->weight = NULL;	/* no VLs to arbitrate */
 		s->buf = o->buf_vl ? o->buf_vl : 2 * o->pkt;
 	}
+	if (o->ideal == KR_SIM_IDEAL_BUBBLE) {
+		int rc = sim_bubble_init(s, d);
+
+		if (rc)
+			return rc;
+		s->nvl = 2;
+		s->weight = NULL;
+		s->buf = o->buf_vl ? o->buf_vl : o->buf_port / 2;
+	}
 	if (!o->pkt || s->buf < o->pkt)
 		return kr_fail(d, KR_EINVAL, 0, "an input buffer of %u credits "
 			       "per VL (%u VLs in use) cannot hold a packet of "
@@ -161,6 +170,7 @@ static void free_state(struct sim *s)
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]);
 	sim_traffic_free(s);
+	sim_bubble_free(s);
 }
 
 /* The share of switch input buffers (linked ports, VLs in use) that are

@@ -13,6 +13,7 @@
 #define KR_SIM_INT_H
 
 #include "kr_sim.h"
+#include "kr_topo.h"
 
 #define SIM_NIL UINT32_MAX
 #define SIM_NEVER UINT64_MAX
@@ -31,6 +32,14 @@ struct sim_pkt {
 	uint16_t nsw_seen;	/* switches passed: more than nsw is a loop */
 	uint8_t out;		/* port number it leaves its switch by */
 	uint8_t hot;		/* hot-spot traffic */
+};
+
+/* An output a head may take (adaptive bubble router): port, VL, and the
+ * credits the next buffer must have for it there. */
+struct sim_cand {
+	uint8_t out;
+	uint8_t vl;
+	uint32_t need;
 };
 
 struct sim_q {
@@ -66,6 +75,11 @@ struct sim {
 	 * "VL" below is a destination's own queue with its own credits. */
 	unsigned nvl;
 	bool voqnet;
+	bool bubble;		/* adaptive bubble router: VL 0 adaptive, 1
+				 * escape (sim_bubble.c) */
+	struct kr_topo topo;	/* with bubble: coordinates */
+	uint8_t *dir_port;	/* with bubble: [nsw * 2 ndim] port of each
+				 * direction, 0 if none */
 	uint32_t *best;		/* [nvl] arbitration scratch */
 	unsigned maxp;		/* most port slots of any node (ports + 1) */
 	unsigned words;		/* uint64 words of a request bitmap */
@@ -162,6 +176,13 @@ int sim_traffic_init(struct sim *s, struct kr_diag *d);
 void sim_traffic_free(struct sim *s);
 void sim_gen(struct sim *s, uint32_t h);
 void sim_host_arb(struct sim *s, uint32_t h);
+
+/* sim_bubble.c */
+int sim_bubble_init(struct sim *s, struct kr_diag *d);
+void sim_bubble_free(struct sim *s);
+enum { SIM_MAX_CANDS = 2 * KR_MAX_DIM + 1 };
+unsigned sim_bubble_cands(const struct sim *s, uint32_t node, unsigned in,
+			  const struct sim_pkt *p, struct sim_cand *c);
 
 /* sim_watch.c */
 int sim_find_cycle(struct sim *s);

@@ -25,6 +25,16 @@ int kr_sim_pattern_parse(const char *name)
 	return -1;
 }
 
+static const char *const ideal_json[] = {
+	"null", "\"voqnet (not programmable in InfiniBand)\"",
+	"\"adaptive-bubble (not programmable in InfiniBand)\"",
+};
+
+static const char *const ideal_text[] = {
+	NULL, "VOQnet, a queue per destination at every input",
+	"the adaptive bubble router, minimal adaptive with a bubble escape",
+};
+
 static void json_channel(FILE *out, const struct kr_fabric *f, uint32_t slot,
 			 unsigned vl)
 {
@@ -75,8 +85,7 @@ int kr_sim_write_json(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->delivered,
 		(unsigned long long)r->dropped, (unsigned long long)r->queued,
 		(unsigned long long)r->hops, r->link_util_max,
-		r->link_util_mean, o->ideal == KR_SIM_IDEAL_VOQNET ?
-		"\"voqnet (not programmable in InfiniBand)\"" : "null");
+		r->link_util_mean, ideal_json[o->ideal]);
 	if (o->pattern == KR_SIM_HOTSPOT)
 		fprintf(out, ",\"hot_senders\":%u,\"accepted_hot\":%.6g,"
 			"\"accepted_cold\":%.6g,\"offered_cold\":%.6g",
@@ -122,10 +131,9 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 		(unsigned long long)r->queued, (unsigned long long)r->dropped,
 		(unsigned long long)r->refused, r->link_util_max,
 		r->link_util_mean);
-	if (o->ideal == KR_SIM_IDEAL_VOQNET)
-		fprintf(out, "ideal:     VOQnet, a queue per destination at "
-			"every input: a baseline, not programmable in "
-			"InfiniBand\n");
+	if (o->ideal)
+		fprintf(out, "ideal:     %s: a baseline, not programmable in "
+			"InfiniBand\n", ideal_text[o->ideal]);
 	if (o->pattern == KR_SIM_HOTSPOT)
 		fprintf(out, "hotspot:   %u senders; hot node accepts %.6g; "
 			"cold %.6g accepted of %.6g offered per cold CA\n",

@@ -26,6 +26,8 @@ unsigned sim_queue(const struct sim *s, uint32_t node, unsigned in,
 {
 	if (s->voqnet)
 		return s->host_of[kr_port_by_lid(s->f, dlid)];
+	if (s->bubble)		/* the adaptive VL; outputs choose later */
+		return 0;
 	return kr_map_vl(kr_tables_sl2vl(s->f, s->t, node, in, out), sl);
 }
 
@@ -68,12 +70,63 @@ static bool route_ok(const struct sim *s, uint32_t node, unsigned out,
 	       s->f->peer[kr_port(s->f, node, out)] >= 0 && vl < s->nvl;
 }
 
+/* Sets or clears the request of the head of FIFO (islot, v) at every
+ * output it may take: its LFT port, or the bubble router's candidates;
+ * with wake, those outputs arbitrate once it is ready. */
+static void head_requests(struct sim *s, uint32_t islot, unsigned v,
+			  bool set, bool wake)
+{
+	const struct kr_fabric *f = s->f;
+	uint32_t node = f->owner[islot], h = s->inq[(size_t)islot * s->nvl + v].head;
+	unsigned in = kr_port_num(f, islot), n = 1;
+	struct sim_cand c[SIM_MAX_CANDS];
+
+	if (h == SIM_NIL)
+		return;
+	if (s->bubble)
+		n = sim_bubble_cands(s, node, in, &s->pkt[h], c);
+	else
+		c[0].out = s->pkt[h].out;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t o = kr_port(f, node, c[i].out);
+
+		if (set)
+			req_set(s, o, in * s->nvl + v);
+		else
+			req_clear(s, o, in * s->nvl + v);
+		if (wake)
+			sim_arb_at(s, o, s->pkt[h].ready);
+	}
+}
+
+/* Where a head goes: out and vl from the LFT and the maps, or (bubble)
+ * decided per output later; false when it cannot go on. */
+static bool route(struct sim *s, uint32_t node, unsigned in,
+		  struct sim_pkt *k)
+{
+	struct sim_cand c[SIM_MAX_CANDS];
+	unsigned out, vl;
+
+	if (++k->nsw_seen > s->f->nsw)
+		return false;
+	if (s->bubble) {
+		k->out = 0;
+		return sim_bubble_cands(s, node, in, k, c) > 0;
+	}
+	out = kr_lft_port(s->t, node, k->dlid);
+	vl = out <= s->f->nports[node] ? sim_queue(s, node, in, out, k->sl,
+						    k->dlid) : SIM_NIL;
+	k->out = (uint8_t)out;
+	k->ovl = (uint16_t)vl;
+	return route_ok(s, node, out, vl);
+}
+
 void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 {
 	const struct kr_fabric *f = s->f;
 	uint32_t node = f->owner[slot];
 	struct sim_pkt *k = &s->pkt[p];
-	unsigned in = kr_port_num(f, slot), out, vl;
+	unsigned in = kr_port_num(f, slot);
 	struct sim_q *q;
 	bool first;
 
@@ -91,27 +144,26 @@ void sim_head(struct sim *s, uint32_t slot, uint32_t p)
 		return;
 	}
 	s->inq_used[(size_t)slot * s->nvl + k->vl] += pkt_credits(s);
-	out = kr_lft_port(s->t, node, k->dlid);
-	vl = out <= f->nports[node] ? sim_queue(s, node, in, out, k->sl,
-						 k->dlid) : SIM_NIL;
-	if (!route_ok(s, node, out, vl) || ++k->nsw_seen > f->nsw) {
+	if (!route(s, node, in, k)) {
 		s->r->dropped++;
 		s->in_switches--;
 		credit_back(s, slot, k->vl, s->now + pkt_credits(s));
 		sim_pkt_free(s, p);
 		return;
 	}
-	k->out = (uint8_t)out;
-	k->ovl = (uint16_t)vl;
 	k->ready = s->now + s->o->route_delay;
-	q = in_queue(s, slot, k->vl, out);
+	q = in_queue(s, slot, k->vl, k->out);
 	first = q->head == SIM_NIL;
 	sim_q_push(s, q, p);
 	if (!first)
 		return;
-	req_set(s, kr_port(f, node, out), in * s->nvl + k->vl);
+	if (!s->voq) {
+		head_requests(s, slot, k->vl, true, s->in_busy[slot] <= k->ready);
+		return;
+	}
+	req_set(s, kr_port(f, node, k->out), in * s->nvl + k->vl);
 	if (s->in_busy[slot] <= k->ready)
-		sim_arb_at(s, kr_port(f, node, out), k->ready);
+		sim_arb_at(s, kr_port(f, node, k->out), k->ready);
 }
 
 /* Room for a whole packet on (o, vl): the next buffer's credits, or with
@@ -196,23 +248,29 @@ static void link_from_oq(struct sim *s, uint32_t o)
 	sim_push(s, s->now + pkt_credits(s), EV_OQFREE, o, (uint32_t)vl);
 }
 
-/* The request bit b of output o won: its head crosses now. */
-static void grant(struct sim *s, uint32_t o, unsigned b)
+/* The request bit b of output o won: its head crosses now, on vl (< 0:
+ * the one its route gave). */
+static void grant(struct sim *s, uint32_t o, unsigned b, int vl)
 {
 	const struct kr_fabric *f = s->f;
 	uint32_t node = f->owner[o], islot = f->port0[node] + b / s->nvl;
 	unsigned v = b % s->nvl, out = kr_port_num(f, o), n = pkt_credits(s);
 	struct sim_q *q = in_queue(s, islot, v, out);
-	uint32_t p = sim_q_pop(s, q);
-	uint64_t arrived = s->pkt[p].ready - s->o->route_delay, tail_out;
+	uint32_t p;
+	uint64_t arrived, tail_out;
 
-	if (q->head == SIM_NIL) {
+	if (!s->voq)
+		head_requests(s, islot, v, false, false);
+	p = sim_q_pop(s, q);
+	arrived = s->pkt[p].ready - s->o->route_delay;
+	if (!s->voq)	/* the next head asks for its own outputs */
+		head_requests(s, islot, v, true, false);
+	else if (q->head == SIM_NIL)
 		req_clear(s, o, b);
-	} else if (!s->voq) {	/* the next head asks for its own output */
-		req_clear(s, o, b);
-		req_set(s, kr_port(f, node, s->pkt[q->head].out), b);
-	}
 	s->rr[o] = b + 1;
+	s->pkt[p].out = (uint8_t)out;
+	if (vl >= 0)
+		s->pkt[p].ovl = (uint16_t)vl;
 	if (s->oq) {
 		unsigned dur = (n + s->o->speedup - 1) / s->o->speedup;
 		size_t c = (size_t)o * s->nvl + s->pkt[p].ovl;
@@ -234,6 +292,22 @@ static void grant(struct sim *s, uint32_t o, unsigned b)
 	credit_back(s, islot, v, tail_out);
 }
 
+/* The bubble router's VL for head h at output o: the first of its
+ * candidates there (adaptive before escape) whose next buffer has the
+ * room it needs; SIM_NIL when none has. */
+static unsigned bubble_vl(const struct sim *s, uint32_t o, uint32_t node,
+			  uint32_t islot, const struct sim_pkt *h, unsigned out)
+{
+	struct sim_cand c[SIM_MAX_CANDS];
+	unsigned n = sim_bubble_cands(s, node, kr_port_num(s->f, islot), h, c);
+
+	for (unsigned i = 0; i < n; i++)
+		if (c[i].out == out &&
+		    s->credits[(size_t)o * s->nvl + c[i].vl] >= (int32_t)c[i].need)
+			return c[i].vl;
+	return SIM_NIL;
+}
+
 /* Request bit b of output o: a candidate for its VL in best[] if it is
  * the first ready one; returns next lowered to when it will be ready. */
 static uint64_t scan_one(struct sim *s, uint32_t o, uint32_t node,
@@ -243,12 +317,16 @@ static uint64_t scan_one(struct sim *s, uint32_t o, uint32_t node,
 	const struct sim_pkt *h = &s->pkt[in_queue(s, islot, b % s->nvl,
 						    out)->head];
 
+	unsigned vl;
+
 	if (s->in_busy[islot] > s->now)
 		return next;	/* its INFREE wakes us */
 	if (h->ready > s->now)
 		return h->ready < next ? h->ready : next;
-	if (best[h->ovl] == SIM_NIL && room(s, o, h->ovl, true))
-		best[h->ovl] = b;
+	vl = s->bubble ? bubble_vl(s, o, node, islot, h, out)
+	     : room(s, o, h->ovl, true) ? h->ovl : SIM_NIL;
+	if (vl != SIM_NIL && best[vl] == SIM_NIL)
+		best[vl] = b;
 	return next;
 }
 
@@ -290,7 +368,7 @@ static void xbar(struct sim *s, uint32_t o)
 {
 	uint32_t *best = s->best, pick = SIM_NIL;
 	uint64_t next, busy = s->oq ? s->xb_busy[o] : s->link_busy[o];
-	int vl;
+	int vl = -1;
 
 	if (busy > s->now) {	/* an earlier wake-up may have taken its place */
 		sim_arb_at(s, o, busy);
@@ -309,7 +387,7 @@ static void xbar(struct sim *s, uint32_t o)
 		pick = best[vl];
 	}
 	if (pick != SIM_NIL)
-		grant(s, o, pick);
+		grant(s, o, pick, s->oq ? -1 : vl);
 	else if (next != SIM_NEVER)
 		sim_arb_at(s, o, next);
 }
@@ -333,11 +411,7 @@ void sim_infree(struct sim *s, uint32_t islot)
 
 	for (unsigned v = 0; v < s->nvl; v++) {
 		if (!s->voq) {
-			uint32_t h = s->inq[(size_t)islot * s->nvl + v].head;
-
-			if (h != SIM_NIL)
-				sim_arb_at(s, kr_port(f, node, s->pkt[h].out),
-					   s->pkt[h].ready);
+			head_requests(s, islot, v, true, true);
 			continue;
 		}
 		for (unsigned out = 1; out <= f->nports[node]; out++) {

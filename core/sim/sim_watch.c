@@ -22,8 +22,8 @@ static uint32_t waits_for(const struct sim *s, uint32_t c)
 	uint32_t node = f->owner[in];
 	unsigned vl = c % s->nvl;
 
-	if (!kr_is_switch(f, node))
-		return SIM_NIL;
+	if (!kr_is_switch(f, node) || s->bubble)
+		return SIM_NIL;	/* the bubble router's escape cannot block */
 	for (unsigned out = 1; out <= f->nports[node]; out++) {
 		size_t q = (size_t)in * s->nvl + vl;
 		uint32_t h = s->voq ? s->voq[q * s->maxp + out].head

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 20
+kr_plan 23
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -82,6 +82,35 @@ assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
 assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
 PY
 kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
+
+# The adaptive bubble router (an ideal baseline): never deadlocks on a
+# torus or a mesh at full load, and routing around the corner turns that
+# dimension order funnels transpose through gets far more of it across.
+sim "$T/t88" --ideal adaptive-bubble --json >"$T/ab.json" &&
+	sim "$T/m44" --ideal adaptive-bubble --json >"$T/abm.json" &&
+	python3 - "$T/ab.json" "$T/abm.json" <<'PY'
+import json, sys
+for p in sys.argv[1:]:
+    r = json.load(open(p))
+    assert not r["deadlock"] and r["dropped"] == 0 and r["accepted"] > 0.3, r
+    assert r["injected"] == r["delivered"] + r["queued"]
+    assert r["ideal"].startswith("adaptive-bubble")
+PY
+kr_ok $? "adaptive bubble router: torus and mesh at full load, no deadlock"
+
+sim "$T/t88" --pattern transpose --json >"$T/tr-det.json" &&
+	sim "$T/t88" --pattern transpose --ideal adaptive-bubble --json >"$T/tr-ab.json" &&
+	python3 - "$T/tr-det.json" "$T/tr-ab.json" <<'PY'
+import json, sys
+det, ab = (json.load(open(p))["accepted"] for p in sys.argv[1:])
+print("# transpose: LFT routes %.3f, adaptive bubble %.3f" % (det, ab))
+assert ab > 1.5 * det
+PY
+kr_ok $? "adaptive bubble router beats dimension order on transpose"
+
+sim "$T/k42" --ideal adaptive-bubble
+[ $? -eq 2 ] && grep -q "needs a torus or a mesh" "$T/err"
+kr_ok $? "adaptive bubble router on a KNS: exit 2, why"
 
 kr_done
 fi
@@ -282,5 +311,34 @@ assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
 assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
 PY
 kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
+
+# The adaptive bubble router (an ideal baseline): never deadlocks on a
+# torus or a mesh at full load, and routing around the corner turns that
+# dimension order funnels transpose through gets far more of it across.
+sim "$T/t88" --ideal adaptive-bubble --json >"$T/ab.json" &&
+	sim "$T/m44" --ideal adaptive-bubble --json >"$T/abm.json" &&
+	python3 - "$T/ab.json" "$T/abm.json" <<'PY'
+import json, sys
+for p in sys.argv[1:]:
+    r = json.load(open(p))
+    assert not r["deadlock"] and r["dropped"] == 0 and r["accepted"] > 0.3, r
+    assert r["injected"] == r["delivered"] + r["queued"]
+    assert r["ideal"].startswith("adaptive-bubble")
+PY
+kr_ok $? "adaptive bubble router: torus and mesh at full load, no deadlock"
+
+sim "$T/t88" --pattern transpose --json >"$T/tr-det.json" &&
+	sim "$T/t88" --pattern transpose --ideal adaptive-bubble --json >"$T/tr-ab.json" &&
+	python3 - "$T/tr-det.json" "$T/tr-ab.json" <<'PY'
+import json, sys
+det, ab = (json.load(open(p))["accepted"] for p in sys.argv[1:])
+print("# transpose: LFT routes %.3f, adaptive bubble %.3f" % (det, ab))
+assert ab > 1.5 * det
+PY
+kr_ok $? "adaptive bubble router beats dimension order on transpose"
+
+sim "$T/k42" --ideal adaptive-bubble
+[ $? -eq 2 ] && grep -q "needs a torus or a mesh" "$T/err"
+kr_ok $? "adaptive bubble router on a KNS: exit 2, why"
 
 kr_done
