@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 23
+kr_plan 26
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -82,6 +82,56 @@ assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
 assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
 PY
 kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
+
+# Permutations on CA indices: the flows are the CAs that do not map to
+# themselves. On 64 CAs bit reversal fixes the 8 six-bit palindromes,
+# transpose the 8 on the diagonal; complement and tornado fix none.
+ok=0
+for p in bitrev:56 transpose:56 complement:64 tornado:64 shift:64; do
+	sim "$T/t44" --flow --pattern "${p%%:*}" --json >"$T/perm.json" &&
+		[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["flows"])' "$T/perm.json")" = "${p#*:}" ] ||
+		{ echo "# ${p%%:*}: not ${p#*:} flows"; ok=1; }
+done
+for p in zipf randperm hotspot; do
+	sim "$T/t44" --pattern $p --load 0.5 --json >"$T/pat.json" &&
+		python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["delivered"] > 0 and r["injected"] == r["delivered"] + r["dropped"] + r["queued"]' "$T/pat.json" ||
+		{ echo "# $p failed"; ok=1; }
+done
+[ $ok -eq 0 ]
+kr_ok $? "permutations have their fixed points; zipf, randperm, hotspot conserve packets"
+
+# All-to-all: every CA sends one packet to every other; no CA can finish
+# before its N-1 packets crossed its own link.
+sim "$T/m44" --pattern alltoall --load 1 --json >"$T/a2a.json" &&
+	python3 - "$T/a2a.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = r["cas"]
+assert r["delivered"] == n * (n - 1) and r["queued"] == 0
+assert r["completion"] >= (n - 1) * r["packet_credits"]
+print("# all-to-all of %d CAs complete at cycle %d" % (n, r["completion"]))
+PY
+kr_ok $? "all-to-all: every pair once, completion after N-1 packet times"
+
+# A transient hot spot: hot senders turn to the hot CA at cycle 20000 and
+# back once 300 hot packets arrived; what they queued meanwhile drains,
+# then the windows see no hot traffic.
+sim "$T/t44" --pattern hotspot --load 0.3 --hot-start 20000 --hot-packets 300 \
+	--warmup 0 --cycles 200000 --window 10000 --json >"$T/tr.json" &&
+	python3 - "$T/tr.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["windows"]
+hot = [x["accepted_hot"] for x in w]
+assert hot[0] == hot[1] == 0 and max(hot) > 0, hot
+last = max(i for i, h in enumerate(hot) if h > 0)
+assert last < len(hot) - 2 and all(h == 0 for h in hot[last + 1:]), hot
+# at least the 300 packets of 64 credits, over windows of 10000 cycles
+assert sum(hot) * 10000 / 64 >= 300 - 1e-6, sum(hot)
+PY
+kr_ok $? "hot spot transient: hot traffic starts at --hot-start, ends after --hot-packets"
 
 # The adaptive bubble router (an ideal baseline): never deadlocks on a
 # torus or a mesh at full load, and routing around the corner turns that
@@ -311,6 +361,56 @@ assert cold[1] > 1.1 * cold[0] and cold[2] >= cold[1]
 assert voq["ideal"].startswith("voqnet") and one["ideal"] is None
 PY
 kr_ok $? "hot spot on an 8x8 torus: cold traffic one class < xordet <= VOQnet"
+
+# Permutations on CA indices: the flows are the CAs that do not map to
+# themselves. On 64 CAs bit reversal fixes the 8 six-bit palindromes,
+# transpose the 8 on the diagonal; complement and tornado fix none.
+ok=0
+for p in bitrev:56 transpose:56 complement:64 tornado:64 shift:64; do
+	sim "$T/t44" --flow --pattern "${p%%:*}" --json >"$T/perm.json" &&
+		[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["flows"])' "$T/perm.json")" = "${p#*:}" ] ||
+		{ echo "# ${p%%:*}: not ${p#*:} flows"; ok=1; }
+done
+for p in zipf randperm hotspot; do
+	sim "$T/t44" --pattern $p --load 0.5 --json >"$T/pat.json" &&
+		python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["delivered"] > 0 and r["injected"] == r["delivered"] + r["dropped"] + r["queued"]' "$T/pat.json" ||
+		{ echo "# $p failed"; ok=1; }
+done
+[ $ok -eq 0 ]
+kr_ok $? "permutations have their fixed points; zipf, randperm, hotspot conserve packets"
+
+# All-to-all: every CA sends one packet to every other; no CA can finish
+# before its N-1 packets crossed its own link.
+sim "$T/m44" --pattern alltoall --load 1 --json >"$T/a2a.json" &&
+	python3 - "$T/a2a.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = r["cas"]
+assert r["delivered"] == n * (n - 1) and r["queued"] == 0
+assert r["completion"] >= (n - 1) * r["packet_credits"]
+print("# all-to-all of %d CAs complete at cycle %d" % (n, r["completion"]))
+PY
+kr_ok $? "all-to-all: every pair once, completion after N-1 packet times"
+
+# A transient hot spot: hot senders turn to the hot CA at cycle 20000 and
+# back once 300 hot packets arrived; what they queued meanwhile drains,
+# then the windows see no hot traffic.
+sim "$T/t44" --pattern hotspot --load 0.3 --hot-start 20000 --hot-packets 300 \
+	--warmup 0 --cycles 200000 --window 10000 --json >"$T/tr.json" &&
+	python3 - "$T/tr.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["windows"]
+hot = [x["accepted_hot"] for x in w]
+assert hot[0] == hot[1] == 0 and max(hot) > 0, hot
+last = max(i for i, h in enumerate(hot) if h > 0)
+assert last < len(hot) - 2 and all(h == 0 for h in hot[last + 1:]), hot
+# at least the 300 packets of 64 credits, over windows of 10000 cycles
+assert sum(hot) * 10000 / 64 >= 300 - 1e-6, sum(hot)
+PY
+kr_ok $? "hot spot transient: hot traffic starts at --hot-start, ends after --hot-packets"
 
 # The adaptive bubble router (an ideal baseline): never deadlocks on a
 # torus or a mesh at full load, and routing around the corner turns that
