@@ -89,6 +89,9 @@ static void sim_usage(FILE *out)
 "  --jobs N            runs of a sweep at once, as processes (1)\n"
 "  --json              one JSON object per run (a line each)\n"
 "  --csv               one CSV row per run, after a header\n"
+"  --links FILE        each linked port's utilisation over the measured\n"
+"                      cycles, as CSV (node,port,peer,peer_port,\n"
+"                      utilisation); not with --sweep\n"
 "  -h, --help          this text\n"
 "\n");
 	fprintf(out,
@@ -113,7 +116,7 @@ enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_VLARB, OPT_PATTERN,
        OPT_SEED, OPT_VOQ, OPT_OQ, OPT_SPEEDUP, OPT_RDELAY, OPT_LATENCY,
        OPT_PACKET, OPT_BUF, OPT_BUFVL, OPT_HOSTQ, OPT_PRESET, OPT_WARMUP,
        OPT_CYCLES, OPT_WINDOW, OPT_WATCHDOG, OPT_SWEEP, OPT_JOBS, OPT_JSON,
-       OPT_CSV, OPT_LMCPATH, OPT_FLOW, OPT_FSAMPLES, OPT_IDEAL };
+       OPT_CSV, OPT_LMCPATH, OPT_FLOW, OPT_FSAMPLES, OPT_IDEAL, OPT_LINKS };
 
 static const struct option sim_opts[] = {
 	{ "lfts", required_argument, NULL, OPT_LFTS },
@@ -151,6 +154,7 @@ static const struct option sim_opts[] = {
 	{ "flow", no_argument, NULL, OPT_FLOW },
 	{ "flow-samples", required_argument, NULL, OPT_FSAMPLES },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "links", required_argument, NULL, OPT_LINKS },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -159,7 +163,7 @@ enum { SIM_MAX_LOADS = 256 };
 
 struct sim_args {
 	struct cli_inputs in;
-	const char *input, *vlarb;
+	const char *input, *vlarb, *links;
 	struct kr_sim_opts o;
 	int warmup_given, cycles_given, oq_given;
 	double loads[SIM_MAX_LOADS];
@@ -310,6 +314,7 @@ static int traffic_opt(int c, struct sim_args *a)
 	case OPT_FLOW: a->flow = 1; break;
 	case OPT_FSAMPLES: a->samples = (unsigned)NUM("flow-samples", 1, 1u << 20); break;
 	case OPT_CSV: a->csv = 1; break;
+	case OPT_LINKS: a->links = optarg; break;
 	default: return 1;
 	}
 	return 0;
@@ -365,6 +370,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	}
 	if (rc)
 		return rc;
+	if (a->links && a->nloads)
+		return cli_usage_error("sim", "--links is for one run, not a "
+				       "--sweep");
 	if (optind + 1 != argc)
 		return cli_usage_error("sim", optind < argc ?
 				       "expected one INPUT, not several" :
@@ -411,6 +419,18 @@ static int read_vlarb(struct sim_args *a, const struct kr_fabric *f,
 	return rc ? cli_error(&d) : 0;
 }
 
+struct links_out {
+	const struct kr_fabric *f;
+	const struct kr_sim_result *r;
+};
+
+static int write_links(FILE *out, const void *ctx)
+{
+	const struct links_out *lo = ctx;
+
+	return kr_sim_write_links(out, lo->f, lo->r);
+}
+
 static int run_one(const struct sim_args *a, const struct kr_sim_opts *o,
 		   const struct kr_fabric *f, const struct kr_tables *t,
 		   const struct kr_sim_vlarb *v, FILE *out)
@@ -426,7 +446,14 @@ static int run_one(const struct sim_args *a, const struct kr_sim_opts *o,
 	wr = a->json ? kr_sim_write_json(out, f, o, &r)
 	     : a->csv ? kr_sim_write_csv(out, o, &r)
 	     : kr_sim_write_text(out, f, o, &r);
-	rc = wr ? EXIT_USAGE : r.deadlock ? EXIT_PROBLEM : 0;
+	rc = wr ? EXIT_USAGE : 0;
+	if (!rc && a->links) {
+		struct links_out lo = { f, &r };
+
+		rc = cli_write(a->links, write_links, &lo);
+	}
+	if (!rc && r.deadlock)
+		rc = EXIT_PROBLEM;
 	kr_sim_result_free(&r);
 	return rc;
 }

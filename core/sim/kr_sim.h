@@ -114,6 +114,8 @@ struct kr_sim_result {
 	uint64_t queued;	/* still in hosts, switches or on links */
 	uint64_t hops;		/* packet-hops (link traversals) */
 	double link_util_max, link_util_mean;	/* switch-switch links */
+	double *link_util;	/* [nport] share of the measured cycles each
+				 * port sent, -1 for ports without a link */
 	uint64_t completion;	/* alltoall: cycle the last packet arrived */
 
 	bool deadlock;
@@ -144,6 +146,9 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 		      const struct kr_sim_opts *o,
 		      const struct kr_sim_result *r);
 void kr_sim_csv_header(FILE *out);
+/* "node,port,peer,peer_port,utilisation" and a line per linked port. */
+int kr_sim_write_links(FILE *out, const struct kr_fabric *f,
+		       const struct kr_sim_result *r);
 int kr_sim_write_csv(FILE *out, const struct kr_sim_opts *o,
 		     const struct kr_sim_result *r);
 

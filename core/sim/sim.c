@@ -324,12 +324,18 @@ static int run_events(struct sim *s)
 	return close_windows(s);
 }
 
-static void link_use(const struct sim *s, struct kr_sim_result *r,
-		     uint64_t span)
+static int link_use(const struct sim *s, struct kr_sim_result *r,
+		    uint64_t span)
 {
 	const struct kr_fabric *f = s->f;
 	double sum = 0;
 	uint32_t n = 0;
+
+	if (!(r->link_util = malloc(f->nport * sizeof(*r->link_util))))
+		return KR_ENOMEM;
+	for (uint32_t p = 0; p < f->nport; p++)
+		r->link_util[p] = f->peer[p] < 0 ? -1 : span ?
+				  (double)s->busy_cycles[p] / span : 0;
 
 	for (uint32_t p = f->port0[0]; p < f->port0[f->nsw]; p++) {
 		double u;
@@ -343,9 +349,10 @@ static void link_use(const struct sim *s, struct kr_sim_result *r,
 			r->link_util_max = u;
 	}
 	r->link_util_mean = n ? sum / n : 0;
+	return 0;
 }
 
-static void sum_up(struct sim *s)
+static int sum_up(struct sim *s)
 {
 	struct kr_sim_result *r = s->r;
 	uint64_t stop = r->deadlock ? r->deadlock_at : s->now;
@@ -369,7 +376,7 @@ static void sum_up(struct sim *s)
 						       0.99);
 	}
 	r->queued = s->npkt;
-	link_use(s, r, (uint64_t)span);
+	return link_use(s, r, (uint64_t)span);
 }
 
 int kr_sim_run(const struct kr_fabric *f, const struct kr_tables *t,
@@ -387,7 +394,7 @@ int kr_sim_run(const struct kr_fabric *f, const struct kr_tables *t,
 	if (!rc)
 		rc = run_events(&s);
 	if (!rc)
-		sum_up(&s);
+		rc = sum_up(&s);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory (%u packets in flight)", s.npkt);
 	free_state(&s);
@@ -401,5 +408,6 @@ void kr_sim_result_free(struct kr_sim_result *r)
 	free(r->cycle_slot);
 	free(r->cycle_vl);
 	free(r->win);
+	free(r->link_util);
 	*r = (struct kr_sim_result){ 0 };
 }

@@ -156,6 +156,37 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 	return ferror(out) ? -1 : 0;
 }
 
+/* A node name as a CSV field: quoted, quotes doubled (names hold commas,
+ * "switch(0,3)"). */
+static void csv_name(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+int kr_sim_write_links(FILE *out, const struct kr_fabric *f,
+		       const struct kr_sim_result *r)
+{
+	fprintf(out, "node,port,peer,peer_port,utilisation\n");
+	for (uint32_t p = 0; p < f->nport && r->link_util; p++) {
+		uint32_t q;
+
+		if (r->link_util[p] < 0)
+			continue;
+		q = (uint32_t)f->peer[p];
+		csv_name(out, kr_node_name(f, f->owner[p]));
+		fprintf(out, ",%u,", kr_port_num(f, p));
+		csv_name(out, kr_node_name(f, f->owner[q]));
+		fprintf(out, ",%u,%.6g\n", kr_port_num(f, q), r->link_util[p]);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 void kr_sim_csv_header(FILE *out)
 {
 	fprintf(out, "pattern,load,seed,offered,accepted,latency_mean,"

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 26
+kr_plan 27
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -208,6 +208,21 @@ sim "$T/t44" --json --seed 7 >"$T/a.json" &&
 	sim "$T/t44" --json --seed 8 >"$T/c.json" &&
 	cmp -s "$T/a.json" "$T/b.json" && ! cmp -s "$T/a.json" "$T/c.json"
 kr_ok $? "the same seed gives byte-identical JSON, another seed not"
+
+# Per-link utilisation: a line per linked port, its share of the measured
+# cycles; the switch-switch ones give the JSON's max.
+sim "$T/t44" --json --seed 7 --links "$T/links.csv" >"$T/l.json" &&
+	cmp -s "$T/a.json" "$T/l.json" && python3 - "$T/links.csv" "$T/l.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = json.load(open(sys.argv[2]))
+u = [float(x["utilisation"]) for x in rows]
+sw = [float(x["utilisation"]) for x in rows
+      if x["node"].startswith("switch") and x["peer"].startswith("switch")]
+assert len(rows) == 2 * (32 + 64) and all(0 <= x <= 1 for x in u)
+assert abs(max(sw) - r["link_util_max"]) < 1e-6
+PY
+kr_ok $? "--links: every linked port's utilisation, the JSON's max among them"
 
 python3 - "$T/a.json" <<'PY'
 import json, sys
