@@ -206,25 +206,47 @@ static int parse_sweep(struct sim_args *a, const char *list)
 	return a->nloads ? 0 : cli_usage_error("sim", "--sweep: no load");
 }
 
-/* The papers' parameters (shared/sim-targets.md): thesis chapter 3 (and
+/* The papers' parameters (docs/sim.md): thesis chapter 3 (with chapter
  * 4's queue size, which 3 does not state), chapter 11, the OSHA paper's
- * section 5 at 5.12 ns a credit (64 B at 12.5 GB/s). */
-static int apply_preset(struct kr_sim_opts *o, const char *name)
+ * section 5 at 5.12 ns a credit (64 B at 12.5 GB/s). *run_given: the
+ * preset sets the run's length too. */
+static int apply_preset(struct kr_sim_opts *o, const char *name,
+			int *run_given)
 {
-	if (!strcmp(name, "thesis3")) {
-		o->pkt = 256, o->buf_vl = 512, o->oq = 512;
-		o->route_delay = 20, o->latency = 8;
-	} else if (!strcmp(name, "thesis11")) {
-		o->pkt = 16, o->buf_vl = 64, o->oq = 64;
-		o->route_delay = 4, o->latency = 1;
-	} else if (!strcmp(name, "osha")) {
-		o->pkt = 64, o->buf_port = 2048, o->latency = 1;
-		o->warmup = 195313, o->cycles = 390625;
-	} else {
-		return cli_usage_error("sim", "--preset expects thesis3, "
-				       "thesis11 or osha, not \"%s\"", name);
+	static const struct preset {
+		const char *name;
+		unsigned pkt, buf_vl, buf_port, oq, route_delay, latency;
+		uint64_t warmup, cycles;	/* 0: scaled to the packet */
+	} presets[] = {
+		/* 256 flits, 2-packet input and output queues, 20-cycle
+		 * routing, 8-cycle fly */
+		{ "thesis3", 256, 512, 0, 512, 20, 8, 0, 0 },
+		/* 16 flits, 4-packet queues, a 4-cycle router, 1-cycle fly */
+		{ "thesis11", 16, 64, 0, 64, 4, 1, 0, 0 },
+		/* 4 KB MTU, 128 KB per port, 6 ns ~ 1 cycle, 1 + 2 ms */
+		{ "osha", 64, 0, 2048, 0, 0, 1, 195313, 390625 },
+	};
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		const struct preset *p = &presets[i];
+
+		if (strcmp(name, p->name))
+			continue;
+		o->pkt = p->pkt;
+		o->buf_vl = p->buf_vl;
+		o->buf_port = p->buf_port ? p->buf_port : o->buf_port;
+		o->oq = p->oq;
+		o->route_delay = p->route_delay;
+		o->latency = p->latency;
+		if (p->warmup) {
+			o->warmup = p->warmup;
+			o->cycles = p->cycles;
+		}
+		*run_given = p->warmup != 0;
+		return 0;
 	}
-	return 0;
+	return cli_usage_error("sim", "--preset expects thesis3, thesis11 or "
+			       "osha, not \"%s\"", name);
 }
 
 /* --preset first, whatever its place: the other options override it. */
@@ -238,8 +260,11 @@ static int preset_first(int argc, char **argv, struct sim_args *a)
 		else if (!strncmp(argv[i], "--preset=", 9))
 			v = argv[i] + 9;
 		if (v) {
-			a->warmup_given = a->cycles_given = strcmp(v, "osha") == 0;
-			return apply_preset(&a->o, v);
+			int rc = apply_preset(&a->o, v, &a->warmup_given);
+
+			/* a preset's run length counts as given */
+			a->cycles_given = a->warmup_given;
+			return rc;
 		}
 	}
 	return 0;

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 27
+kr_plan 28
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	# Tornado on the 4x4 torus: every flow meets the same bottleneck, so the
@@ -208,6 +208,19 @@ sim "$T/t44" --json --seed 7 >"$T/a.json" &&
 	sim "$T/t44" --json --seed 8 >"$T/c.json" &&
 	cmp -s "$T/a.json" "$T/b.json" && ! cmp -s "$T/a.json" "$T/c.json"
 kr_ok $? "the same seed gives byte-identical JSON, another seed not"
+
+# Presets set the papers' parameters; options given win wherever they are.
+sim "$T/t44" --preset thesis11 --cycles 2000 --json >"$T/p1.json" &&
+	sim "$T/t44" --packet 32 --preset thesis11 --cycles 2000 --json >"$T/p2.json" &&
+	sim "$T/t44" --preset nosuch
+[ $? -eq 2 ] && grep -q -- "--preset expects" "$T/err" && python3 - "$T"/p1.json "$T"/p2.json <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["packet_credits"] == 16 and b["packet_credits"] == 32
+# thesis11: 300 packet times of warm-up, then the 2000 cycles asked
+assert a["cycles"] == 300 * 16 + 2000 and b["cycles"] == 300 * 32 + 2000
+PY
+kr_ok $? "--preset thesis11: its packet size and run length; options win"
 
 # Per-link utilisation: a line per linked port, its share of the measured
 # cycles; the switch-switch ones give the JSON's max.
