@@ -557,8 +557,8 @@ f1
 f2
 f3
 f4
-f6
 f5
+f6
 f7
 f8
 perf
