@@ -116,9 +116,9 @@ reads, so it simulates any engine's tables, captured or dry-run.
   admittance queue per destination; in a host a packet only ever waits
   for the first link's credits on its VL, which all destinations on that
   VL share, so one queue per VL in generation order serves the same
-  packets at the same times, without state per pair. A host holding
+  packets at the same times, without state per pair. A queue holding
   `--host-queue` packets refuses more (counted as `refused`), which keeps
-  an overloaded run's memory bounded. With LMC, `--lmc-path` picks the
+  an overloaded run's memory bounded; the host's other queues go on. With LMC, `--lmc-path` picks the
   DLID of the destination's range: the base, round-robin (OSHA) or the
   one whose first-hop queue holds fewest (SASHA).
 - Traffic: uniform; hot spot (`--hot-share` of the CAs send only to one

@@ -75,8 +75,9 @@ struct kr_sim_opts {
 	unsigned latency;	/* link fly time in cycles */
 	bool voq;		/* virtual output queues at switch inputs */
 	unsigned ideal;		/* enum kr_sim_ideal */
-	unsigned host_queue;	/* packets a host may hold before it
-				 * refuses new ones (open loop, bounded) */
+	unsigned host_queue;	/* packets a host's queue for one VL may
+				 * hold before it refuses new ones (open
+				 * loop, bounded) */
 
 	uint64_t warmup;	/* cycles before measuring */
 	uint64_t cycles;	/* cycles measured */

@@ -84,7 +84,7 @@ static int alloc_state(struct sim *s)
 	    !ALLOC(s->cur_vl, np) || !ALLOC(s->vl_left, np) ||
 	    !ALLOC(s->busy_cycles, np) ||
 	    !ALLOC(s->hq, (size_t)s->nhost * s->nvl) ||
-	    !ALLOC(s->hq_len, s->nhost) || !ALLOC(s->lat_hist, SIM_HIST) ||
+	    !ALLOC(s->lat_hist, SIM_HIST) ||
 	    !ALLOC(s->hq_vl, (size_t)s->nhost * s->nvl) ||
 	    !ALLOC(s->lmc_rr, s->nhost) || !ALLOC(s->best, s->nvl) ||
 	    !ALLOC(s->net_hist, SIM_HIST))
@@ -164,7 +164,7 @@ static void free_state(struct sim *s)
 			s->credits, s->link_busy, s->arb_at, s->req, s->rr,
 			s->cur_vl, s->vl_left, s->busy_cycles, s->oq,
 			s->oq_used, s->xb_busy, s->host_slot, s->host_of, s->hq,
-			s->hq_len, s->hq_vl, s->lmc_rr, s->lat_hist,
+			s->hq_vl, s->lmc_rr, s->lat_hist,
 			s->net_hist, s->best };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)

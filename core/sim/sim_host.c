@@ -11,8 +11,9 @@
  * thing a packet waits for is the first link's credits on its VL, which
  * every destination on that VL shares, so one queue per VL in generation
  * order serves the same packets at the same times without per-pair state.
- * A host holding host_queue packets refuses new ones (counted), which
- * keeps an overloaded run's memory bounded. */
+ * A queue holding host_queue packets refuses new ones (counted), which
+ * keeps an overloaded run's memory bounded; the other queues go on, as a
+ * host's queues for other destinations would. */
 #include "sim_int.h"
 
 #include <math.h>
@@ -301,11 +302,17 @@ static unsigned pick_dlid(struct sim *s, uint32_t h, uint32_t dst)
 static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 {
 	uint32_t slot = s->host_slot[h], p;
-	unsigned dlid = pick_dlid(s, h, dst), sl, vl;
+	unsigned dlid = pick_dlid(s, h, dst), sl, vl = first_vl(s, h, dlid, &sl);
 
 	s->r->generated++;
 	count_offer(s, hot);
-	if (s->hq_len[h] >= s->o->host_queue) {
+	if (vl >= s->nvl) {	/* the CA's map sends it nowhere */
+		s->r->injected++;
+		s->r->dropped++;
+		return;
+	}
+	/* a full queue refuses what would join it, not the other VLs' */
+	if (s->hq_vl[(size_t)h * s->nvl + vl] >= s->o->host_queue) {
 		s->r->refused++;
 		return;
 	}
@@ -313,19 +320,12 @@ static void admit(struct sim *s, uint32_t h, uint32_t dst, bool hot)
 		s->oom = true;
 		return;
 	}
-	vl = first_vl(s, h, dlid, &sl);
 	s->pkt[p] = (struct sim_pkt){ .t_gen = s->now, .src = h,
 				      .dlid = (uint16_t)dlid, .sl = (uint8_t)sl,
-				      .hot = hot, .next = SIM_NIL };
+				      .vl = (uint16_t)vl, .hot = hot,
+				      .next = SIM_NIL };
 	s->r->injected++;
-	if (vl >= s->nvl) {	/* the CA's map sends it nowhere */
-		s->r->dropped++;
-		sim_pkt_free(s, p);
-		return;
-	}
-	s->pkt[p].vl = (uint16_t)vl;
 	sim_q_push(s, &s->hq[(size_t)h * s->nvl + vl], p);
-	s->hq_len[h]++;
 	s->hq_vl[(size_t)h * s->nvl + vl]++;
 	sim_arb_at(s, slot, s->now);
 }
@@ -362,7 +362,6 @@ void sim_host_arb(struct sim *s, uint32_t h)
 	if (vl < 0)
 		return;
 	p = sim_q_pop(s, &s->hq[(size_t)h * s->nvl + vl]);
-	s->hq_len[h]--;
 	s->hq_vl[(size_t)h * s->nvl + vl]--;
 	s->pkt[p].t_inj = s->now;
 	s->in_switches++;

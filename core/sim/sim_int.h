@@ -119,7 +119,6 @@ struct sim {
 	uint32_t *host_slot;	/* [nhost] */
 	uint32_t *host_of;	/* [nport] host index of a CA slot, SIM_NIL */
 	struct sim_q *hq;	/* [nhost * nvl] admittance queues */
-	uint32_t *hq_len;	/* [nhost] packets held */
 	uint32_t *hq_vl;	/* [nhost * nvl] packets per queue */
 	uint32_t *lmc_rr;	/* [nhost] next LID offset, round-robin */
 	double gen_p;		/* packets per cycle per host */
