@@ -256,6 +256,63 @@ static void test_wrong_port_drops(void **state)
 	fixture_free(&x);
 }
 
+/* Output queues filled at twice link rate: a head no longer waits for its
+ * output's link, only for room in its queue, so the FIFO limit lifts
+ * (Karol's speed-up argument); a speed-up with nothing to deliver into
+ * is refused. */
+static void test_speedup_lifts_fifo_limit(void **state)
+{
+	struct fixture x = { 0 };
+	struct kr_sim_opts o = small_opts();
+	struct kr_sim_result r;
+	struct kr_diag d = { 0 };
+	double one;
+
+	(void)state;
+	build_star(&x, 16);
+	o.buf_vl = 16 * o.pkt;
+	o.oq = 4 * o.pkt;
+	run(&x, &o, &r);
+	one = r.accepted;
+	kr_sim_result_free(&r);
+	o.speedup = 2;
+	run(&x, &o, &r);
+	assert_true(r.accepted > one + 0.1);
+	kr_sim_result_free(&r);
+	o.oq = 0;
+	assert_int_equal(kr_sim_run(&x.f, &x.t, NULL, &o, &r, &d), KR_EINVAL);
+	assert_non_null(strstr(d.msg, "speed-up"));
+	fixture_free(&x);
+}
+
+/* Windows: buffers stay empty under light load; in a deadlock the ring's
+ * buffers are full in the last window. */
+static void test_windows_full_and_empty(void **state)
+{
+	struct fixture x = { 0 };
+	struct kr_sim_opts o = small_opts();
+	struct kr_sim_result r;
+
+	(void)state;
+	build_ring(&x, 4);
+	o.window = 1000;
+	o.load = 0.02;
+	o.pattern = KR_SIM_SHIFT;
+	o.shift = 1;
+	run(&x, &o, &r);
+	assert_int_equal(r.nwin, (o.warmup + o.cycles) / o.window);
+	assert_true(r.win[r.nwin - 1].empty_share > 0.9);
+	kr_sim_result_free(&r);
+	o.load = 1;
+	o.pattern = KR_SIM_UNIFORM;
+	run(&x, &o, &r);
+	assert_true(r.deadlock && r.nwin > 0);
+	assert_true(r.win[r.nwin - 1].full_share > 0);
+	assert_true(r.win[r.nwin - 1].accepted_cold == 0);
+	kr_sim_result_free(&r);
+	fixture_free(&x);
+}
+
 static void test_vlarb_errors_name_the_line(void **state)
 {
 	struct fixture x = { 0 };
@@ -282,6 +339,8 @@ int main(void)
 		cmocka_unit_test(test_ring_deadlocks),
 		cmocka_unit_test(test_ring_without_dependency_runs),
 		cmocka_unit_test(test_wrong_port_drops),
+		cmocka_unit_test(test_speedup_lifts_fifo_limit),
+		cmocka_unit_test(test_windows_full_and_empty),
 		cmocka_unit_test(test_vlarb_errors_name_the_line),
 	};
 
