@@ -3,7 +3,7 @@
 # Installs the Debian 12 packages knsroute needs to build, test (clang for
 # the fuzz targets) and demo, only those missing; runs apt-get update at
 # most once. Needs root (or sudo). --deb: also what dpkg-buildpackage and
-# lintian need.
+# lintian need; --figures: gnuplot, for scripts/sim-figures.sh.
 set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
@@ -11,8 +11,9 @@ opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils inf
 valgrind jq gawk python3 clang universal-ctags"
 case ${1:-} in
 --deb) pkgs="$pkgs debhelper dpkg-dev fakeroot lintian" ;;
+--figures) pkgs="$pkgs gnuplot-nox" ;;
 '') ;;
-*) echo "usage: scripts/deps.sh [--deb]" >&2; exit 2 ;;
+*) echo "usage: scripts/deps.sh [--deb|--figures]" >&2; exit 2 ;;
 esac
 
 missing=

@@ -22,6 +22,7 @@ static const struct {
 	{ "path", cmd_path, "one pair hop by hop: ports, SL and VLs" },
 	{ "stats", cmd_stats, "destinations per output port and VL" },
 	{ "faults", cmd_faults, "random link or switch faults: how repair copes" },
+	{ "sim", cmd_sim, "traffic simulation: throughput, latency, deadlock" },
 };
 
 static void usage(FILE *out)

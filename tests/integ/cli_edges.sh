@@ -214,7 +214,8 @@ kr_ok $? "a dry run says beforehand when its LFT dump passes 1 GiB"
 bad=
 for cmd in "check $T/missing.net --lfts $T/x" "route $T/missing.net --out $T/m" \
 	   "topo $T/missing.net" "stats $T/missing.net" "info $T/missing.net" \
-	   "faults $T/missing.net --random 1" "path $T/missing.net --lfts $T/x a b"; do
+	   "faults $T/missing.net --random 1" "path $T/missing.net --lfts $T/x a b" \
+	   "sim $T/missing.net --lfts $T/x"; do
 	# shellcheck disable=SC2086
 	"$K" $cmd --json >"$T/j.out" 2>"$T/j.err"
 	rc=$?
@@ -232,7 +233,7 @@ kr_ok $? "--json: a failure is a JSON object with the error and the version${bad
 bad=
 for cmd in "check $T/r" "route $T/t44.net --out $T/rj" "topo $T/t44.net" \
 	   "stats $T/t44.net" "info $T/t44.net" "faults $T/t44.net --random 1 --trials 2" \
-	   "path $T/r 1 2"; do
+	   "path $T/r 1 2" "sim $T/r --load 0.2 --cycles 500"; do
 	# shellcheck disable=SC2086
 	"$K" $cmd --json -q >"$T/j.out" 2>/dev/null ||
 		"$K" $cmd --json >"$T/j.out" 2>/dev/null
