@@ -244,17 +244,10 @@ static void run_engine_case(const struct bench_case *c)
 	struct kr_diag d = { 0 };
 	struct kr_fabric f;
 	struct kr_plan p;
-	struct kr_conf conf;
 	double t0, best = 1e9, entries;
 	int rc = KR_OK;
 
-	kr_conf_init(&conf);
-	conf.check = 0;
-	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) ||
-	    kr_plan_build(&f, &conf, &p, &d)) {
-		fprintf(stderr, "%s: %s\n", c->name, d.msg);
-		exit(1);
-	}
+	bench_plan(c->name, &c->o, &f, &p);
 	o.keep = &proof;	/* as the plan checks: the graph is kept */
 	for (int i = 0; i < 3; i++) {
 		t0 = bench_cpu_now();

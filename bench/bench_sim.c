@@ -43,17 +43,10 @@ static void run_case(const struct bench_case *c, double load)
 	struct kr_diag d = { 0 };
 	struct kr_fabric f;
 	struct kr_plan p;
-	struct kr_conf conf;
 	struct rusage ru;
 	double t0, cpu;
 
-	kr_conf_init(&conf);
-	conf.check = 0;
-	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) ||
-	    kr_plan_build(&f, &conf, &p, &d)) {
-		fprintf(stderr, "%s: %s\n", c->name, d.msg);
-		exit(1);
-	}
+	bench_plan(c->name, &c->o, &f, &p);
 	kr_sim_opts_default(&o);
 	o.load = load;
 	o.warmup = 10000;

@@ -22,6 +22,20 @@ double bench_cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void bench_plan(const char *label, const struct kr_gen_opts *o,
+		struct kr_fabric *f, struct kr_plan *p)
+{
+	struct kr_diag d = { 0 };
+	struct kr_conf c;
+
+	kr_conf_init(&c);
+	c.check = 0;
+	if (kr_gen(o, f, NULL, NULL, NULL, &d) || kr_plan_build(f, &c, p, &d)) {
+		fprintf(stderr, "%s: %s\n", label, d.msg);
+		exit(1);
+	}
+}
+
 void bench_fabric(const char *label, const char *family, const char *dims,
 		  unsigned p, struct kr_fabric *f, struct kr_topo *t)
 {

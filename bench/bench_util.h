@@ -15,5 +15,9 @@ double bench_cpu_now(void);
  * label and the reason when either fails. */
 void bench_fabric(const char *label, const char *family, const char *dims,
 		  unsigned p, struct kr_fabric *f, struct kr_topo *t);
+/* The fabric o generates, planned without the check (the tables are what
+ * is timed on); exits with label and the reason when either fails. */
+void bench_plan(const char *label, const struct kr_gen_opts *o,
+		struct kr_fabric *f, struct kr_plan *p);
 
 #endif

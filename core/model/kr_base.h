@@ -62,6 +62,18 @@ double kr_now_ms(void);
 /* Formats "FILE:LINE: msg" (or the parts that are known) into buf. */
 void kr_diag_format(const struct kr_diag *d, char *buf, size_t len);
 
+/* The greatest common divisor of a and b (a when b is 0). */
+static inline uint32_t kr_gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
 /* The fewest bits that count v values (0 for v <= 1). */
 static inline unsigned kr_ceil_log2(unsigned v)
 {

@@ -181,17 +181,6 @@ static uint64_t mix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-static uint32_t gcd(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* Zipf: rank r with probability ~ r^-s; each source ranks the others by
  * its own affine bijection (a r + b mod n-1), drawn from a hash of the
  * seed and the source, so no ranking is stored. */
@@ -202,7 +191,7 @@ static uint32_t zipf_dest(struct sim *s, uint32_t h)
 	uint64_t z = mix(s->zipf_key ^ (h * 0x9e3779b97f4a7c15ull));
 	uint32_t a = (uint32_t)(z % m) + 1, b = (uint32_t)((z >> 32) % m);
 
-	while (gcd(a, m) != 1)
+	while (kr_gcd(a, m) != 1)
 		a = a % m + 1;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;

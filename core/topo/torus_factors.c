@@ -388,17 +388,6 @@ static void bfs(struct tan *t, uint32_t *queue)
 	}
 }
 
-static uint32_t gcd(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
 /* The potential difference of a link in dimension h, the smallest in
  * absolute value modulo the ring size found so far (0: none). */
 static uint32_t apart(const struct tan *t, uint32_t u, uint32_t v, unsigned h)
@@ -438,7 +427,7 @@ static void unknown_link_rings(struct tan *t)
 			}
 		}
 		if (nunit == 1 && nfar == 1 && far >= 3)
-			t->gcd[hfar] = gcd(t->gcd[hfar], far);
+			t->gcd[hfar] = kr_gcd(t->gcd[hfar], far);
 	}
 }
 
@@ -461,7 +450,7 @@ static void mismatch(struct tan *t)
 			int32_t dd = t->pot[(size_t)u * ng + h] + ((int)h == g0 ? s : 0) -
 				     t->pot[(size_t)v * ng + h];
 
-			t->gcd[h] = gcd(t->gcd[h], (uint32_t)(dd < 0 ? -dd : dd));
+			t->gcd[h] = kr_gcd(t->gcd[h], (uint32_t)(dd < 0 ? -dd : dd));
 		}
 	}
 	unknown_link_rings(t);
