@@ -3,6 +3,8 @@
  * port numbers and record order shuffled) against the generator's truth,
  * with links and switches missing, fabrics worked by hand, and graphs that
  * are neither family. Conf, pins and cache: test_conf.c. */
+#include <config.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1934,7 +1936,8 @@ static char *written(int (*fn)(FILE *, const struct kr_fabric *,
 static void test_json_and_cache_text(void **state)
 {
 	static const char want_json[] =
-		"{\n  \"family\": \"torus\",\n  \"dims\": [3],\n"
+		"{\n  \"version\": \"" PACKAGE_VERSION "\",\n"
+		"  \"family\": \"torus\",\n  \"dims\": [3],\n"
 		"  \"wrap\": [true],\n  \"p\": 1,\n  \"parallel\": 1,\n"
 		"  \"switches\": 3,\n  \"cas\": 3,\n  \"coords\": {\n"
 		"    \"0x0000000000000001\": [0],\n"
