@@ -24,9 +24,9 @@ export KR_BUILDDIR="$top/build-plain" KR_SRCDIR="$top"
 . "$top/tests/integ/lib.sh"
 . "$top/tests/integ/readback.sh"
 
-# The plan's words in a plain sentence each, for those the line uses.
+# The plan's words in a plain sentence each, for those its lines use.
 explain_plan() {
-	local line=$1
+	local line=$1	# the sweep's lines
 	echo "   In plain words: a packet's service level (SL, 0-15) picks its"
 	echo "   virtual lane (VL) on each link; credit loops (deadlocks) are"
 	echo "   avoided by giving the turns that could close a cycle lanes of"
@@ -64,8 +64,11 @@ sed 's/^/   /' "$work/opensm.conf"
 kr_start_ibsim "$work/fabric.net" || die "ibsim did not start"
 kr_start_opensm -F "$work/opensm.conf" -D 0x43
 kr_wait_sm 90 || die "opensm did not bring the subnet up"
-grep -E "knsroute|ERR KR" "$KR_OSM_LOG" | sed 's/^.* -> [a-z_]*: /   /' | tail -4
-explain_plan "$(grep "knsroute: sweep 1: .*SL bits" "$KR_OSM_LOG" | head -1)"
+# the first sweep's lines: the fabric, the plan (a line per SL with a role),
+# the check, the multicast trees
+grep -E "knsroute: sweep 1: |ERR KR|knsroute tables configured" "$KR_OSM_LOG" |
+	sed 's/^.* -> [a-z_]*: /   /'
+explain_plan "$(grep "knsroute: sweep 1: " "$KR_OSM_LOG")"
 
 say "3. read back what the switches and the SA hold: knsroute capture" \
     "(every switch's LFT and SL2VL maps over SMPs, every pair's SL from the" \
