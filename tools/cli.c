@@ -269,6 +269,7 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs", NULL };
 	static const char *const msl[] = { "mcast-sl", NULL };
 	static const char *const log[] = { "capture.log", NULL };
+	static const char *const ovl[] = { "oper-vls", NULL };
 	/* OpenSM's cache, where it shares the dump directory: the LMC that
 	 * opensm-subnet.lst leaves out */
 	static const char *const g2l[] = { "guid2lid", NULL };
@@ -309,6 +310,8 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 					sizeof(in->dir_file[5]));
 	in->capture_log = dir_file(dir, log, in->dir_file[6],
 				   sizeof(in->dir_file[6]));
+	in->oper_vls = dir_file(dir, ovl, in->dir_file[8],
+				sizeof(in->dir_file[8]));
 	if (!in->guid2lid)
 		in->guid2lid = dir_file(dir, g2l, in->dir_file[7],
 					sizeof(in->dir_file[7]));
@@ -357,7 +360,8 @@ int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 	if (rc)
 		return rc;
 	cli_progress("reading the tables (%s and what goes with it)", in->lfts);
-	if (kr_lfts_read(in->lfts, f, t, &d) ||
+	if ((in->oper_vls && kr_oper_vls_read(in->oper_vls, f, &d)) ||
+	    kr_lfts_read(in->lfts, f, t, &d) ||
 	    (in->sl2vl && kr_sl2vl_read(in->sl2vl, f, t, &d)) ||
 	    (in->path_sl && kr_path_sl_read(in->path_sl, f, t, &d)) ||
 	    (in->mfts && kr_mft_read(in->mfts, f, t, &d)) ||

@@ -80,14 +80,16 @@ int cli_read_fabric(const char *path, struct kr_fabric *f);
 
 /* What check and path read: a topology and the tables programmed on it.
  * A directory in place of the topology is a capture (topology.net,
- * lfts.dump, sl2vl.dump, path-sl, mfts.dump, mcast-sl) or `knsroute route` output (topology.net,
+ * lfts.dump, sl2vl.dump, path-sl, oper-vls, mfts.dump, mcast-sl) or
+ * `knsroute route` output (topology.net,
  * opensm-lfts.dump, opensm-sl2vl.dump, path-sl); files named by options
  * win over the directory's. */
 struct cli_inputs {
 	const char *topo, *lfts, *sl2vl, *path_sl, *guid2lid;
 	const char *mfts, *mcast_sl;	/* multicast: MFTs, group SLs */
 	const char *capture_log;	/* a capture's log (DIR only) */
-	char dir_file[8][4200];	/* paths found in the directory */
+	const char *oper_vls;		/* a capture's OperVLs (DIR only) */
+	char dir_file[9][4200];	/* paths found in the directory */
 };
 /* Reads them all into f and t (what none gave becomes an assumption on
  * record, with a warning on stderr); EXIT_USAGE after printing why. */

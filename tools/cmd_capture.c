@@ -31,6 +31,7 @@ static void capture_usage(FILE *out)
 "  lfts.dump      every switch's LFT (opensm-lfts.dump format)\n"
 "  sl2vl.dump     SL2VL of every switch port pair and CA port\n"
 "                 (opensm-sl2vl.dump format)\n"
+"  oper-vls       the data VLs every linked port runs (OperVLs)\n"
 "  path-sl        the SA's SL of every CA port to every LID (path-sl)\n"
 "  capture.log    what was queried, retries, times\n"
 "Then: knsroute check DIR.\n"
@@ -139,6 +140,13 @@ static int out_path_sl(FILE *out, const void *ctx)
 	return kr_path_sl_write(out, c->f, c->t);
 }
 
+static int out_oper_vls(FILE *out, const void *ctx)
+{
+	const struct capture_out *c = ctx;
+
+	return kr_oper_vls_write(out, c->f);
+}
+
 static int out_log(FILE *out, const void *ctx)
 {
 	const struct capture_out *c = ctx;
@@ -153,6 +161,7 @@ static const struct kr_dir_file capture_files[] = {
 	{ "lfts.dump", out_lfts },
 	{ "sl2vl.dump", out_sl2vl },
 	{ "path-sl", out_path_sl },
+	{ "oper-vls", out_oper_vls },
 	{ "capture.log", out_log },
 };
 #define NFILES (sizeof(capture_files) / sizeof(capture_files[0]))

@@ -75,6 +75,12 @@ int kr_path_sl_set(struct kr_tables *t, struct kr_sl_pair *pairs, size_t n,
 int kr_path_sl_write(FILE *out, const struct kr_fabric *f,
 		     const struct kr_tables *t);
 
+/* oper-vls: "0xNODE_GUID PORT VLS" for every linked port whose OperVLs f
+ * knows; reading one sets f->oper_vls of the ports it names (the rest stay
+ * as they were), errors naming the line. */
+int kr_oper_vls_write(FILE *out, const struct kr_fabric *f);
+int kr_oper_vls_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
+
 /* Replaces t's multicast groups with the MLIDs the file gives ports for
  * (sorted, SLs not given: SL 0, sl_given 0). */
 int kr_mft_parse(const char *buf, size_t len, const struct kr_fabric *f,

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 15
+kr_plan 16
 kr_tmpdir
 if ! kr_plugin_ready || [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "needs ibsim, opensm, infiniband-diags and a built plugin"
@@ -33,8 +33,8 @@ kr_sim "$KR_CLI" capture "$C" >"$T/cap.out" 2>"$T/cap.err"
 ok=$?
 [ $ok -eq 0 ] || sed 's/^/# /' "$T/cap.err"
 [ $ok -eq 0 ] && [ ! -s "$T/cap.out" ] &&
-	[ "$(ls -A "$C" | sort | tr '\n' ' ')" = "capture.log lfts.dump path-sl sl2vl.dump topology.net " ]
-kr_ok $? "capture: exit 0, the five files and nothing else in DIR"
+	[ "$(ls -A "$C" | sort | tr '\n' ' ')" = "capture.log lfts.dump oper-vls path-sl sl2vl.dump topology.net " ]
+kr_ok $? "capture: exit 0, the six files and nothing else in DIR"
 
 # umad2sim says on stderr which simulated node it attached to.
 quiet() {
@@ -73,6 +73,22 @@ kr_norm_sl2vl "$T/smp" >"$T/sl2vl.want" && kr_norm_sl2vl "$C/sl2vl.dump" >"$T/sl
 	diff "$T/sl2vl.want" "$T/sl2vl.got" >&2 &&
 	awk '{ for (i = 4; i <= NF; i++) if ($i) vl = 1 } END { exit !vl }' "$T/sl2vl.got"
 kr_ok $? "sl2vl.dump: what smpquery sl2vl reads, every switch in/out pair and CA port, VLs above 0 among them"
+
+# OperVLs as smpquery portinfo reads them ("VL0-7": 8 VLs), of every linked
+# switch port and CA port: the same count and the same values
+: >"$T/pinfo"
+ok=0
+while read -r lid port lmc; do
+	[ "$port" = 0 ] && continue	# a switch's own port: no link
+	[ "$port" = CA ] && port=
+	# shellcheck disable=SC2086
+	kr_sim_try "$T/pinfo" smpquery portinfo "$lid" $port || ok=1
+done < <(kr_capture_ports "$T/ibnd")
+sed -n 's/^OperVLs:\.*VL0-\{0,1\}\([0-9]*\)$/\1/p' "$T/pinfo" |
+	awk '{ print $1 == "" || $1 == "VL0" ? 1 : $1 + 1 }' | sort -n >"$T/ovl.want"
+grep -v '^#' "$C/oper-vls" | awk '{ print $3 }' | sort -n >"$T/ovl.got"
+[ $ok -eq 0 ] && [ -s "$T/ovl.want" ] && diff "$T/ovl.want" "$T/ovl.got" >&2
+kr_ok $? "oper-vls: the OperVLs smpquery portinfo reads, every linked port"
 
 # A sample of pairs: every source to the switch LIDs and to the second LID
 # of an LMC range; knsroute's torus SLs differ by destination.

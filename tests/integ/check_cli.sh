@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 37
+kr_plan 38
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built"
 	kr_done
@@ -330,5 +330,24 @@ RC=$?
 	grep -q "no pair to check" "$T/empty.err" &&
 	! grep -q "verdict: OK" "$T/empty.out"
 kr_ok $? "no pair to check: NOTHING CHECKED, exit 2 (was verdict OK, exit 0)"
+
+# A directory's oper-vls (a capture's OperVLs): knsroute's 3x3 torus maps
+# its SLs onto VLs 0-2, so ports said to run VL 0 alone drop traffic, and
+# ports running VL0-7 carry it all
+"$KR_CLI" gen torus --dims 3x3 --p 1 -o "$T/ov.net" &&
+	"$KR_CLI" route "$T/ov.net" --out "$T/ov" >/dev/null &&
+	"$KR_CLI" info "$T/ov.net" --nodes |
+	awk '{ for (p = 1; p <= $3; p++) print $1, p, 1 }' >"$T/ov/oper-vls" &&
+	"$KR_CLI" check "$T/ov" >"$T/ov1.out" 2>/dev/null
+RC=$?
+sed -i 's/ 1$/ 8/' "$T/ov/oper-vls"
+"$KR_CLI" check "$T/ov" >"$T/ov8.out" 2>/dev/null
+RC8=$?
+[ $RC -eq 1 ] && [ $RC8 -eq 0 ] &&
+	grep -q "^ports on a VL at or above their OperVLs: [1-9]" "$T/ov1.out" &&
+	grep -q "^verdict: PROBLEM: undelivered pairs" "$T/ov1.out" &&
+	grep -q "^ports on a VL at or above their OperVLs: 0$" "$T/ov8.out" &&
+	grep -q "^undelivered:  0$" "$T/ov8.out"
+kr_ok $? "check DIR with oper-vls: a map above a port's OperVLs undelivered (exit 1), none at VL0-7"
 
 kr_done

@@ -252,6 +252,55 @@ static void test_own_dir(void **state)
 	}
 }
 
+/* oper-vls, the OperVLs a capture keeps: what is written reads back on the
+ * same ports, the ports it leaves out keep theirs, and each kind of bad
+ * line is named by its number. */
+static void test_oper_vls(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_TORUS, .ndim = 2,
+				 .k = { 3, 3 }, .wrap = { 1, 1 }, .p = 1,
+				 .parallel = 1, .shuffle = 1, .shuffle_seed = 5 };
+	static const char *const bad[][2] = {
+		{ "# ok\n0x1 1\n", "expected \"NODE_GUID PORT VLS\"" },
+		{ "0xdead 1 4\n", "no node 0x000000000000dead" },
+		{ "%s 9 4\n", "port 9 of a node with" },
+		{ "%s 1 3\n", "expected 1, 2, 4, 8 or 15 VLs, not 3" },
+	};
+	static const unsigned vl[] = { 1, 2, 4, 8, 15 };
+	struct kr_fabric f;
+	struct kr_diag d = { 0 };
+	uint8_t *want;
+	char text[128], guid[32];
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_non_null(want = calloc(f.nport, 1));
+	for (uint32_t s = 0; s < f.nport; s++)
+		if (f.peer[s] >= 0)
+			want[s] = f.oper_vls[s] = (uint8_t)vl[s % 5];
+	assert_non_null(fp = fopen(at("oper-vls"), "w"));
+	assert_int_equal(kr_oper_vls_write(fp, &f), KR_OK);
+	assert_int_equal(fclose(fp), 0);
+	memset(f.oper_vls, 0, f.nport);
+	f.oper_vls[0] = 3;	/* port 0 of a switch: never linked, kept */
+	want[0] = 3;
+	assert_int_equal(kr_oper_vls_read(at("oper-vls"), &f, &d), KR_OK);
+	assert_memory_equal(f.oper_vls, want, f.nport);
+	snprintf(guid, sizeof(guid), "0x%016llx", (unsigned long long)f.guid[0]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), bad[i][0], guid);
+		put("bad", text, strlen(text));
+		d = (struct kr_diag){ 0 };
+		assert_int_equal(kr_oper_vls_read(at("bad"), &f, &d), KR_EPARSE);
+		assert_int_equal(d.line, i ? 1 : 2);
+		if (!strstr(d.msg, bad[i][1]))
+			fail_msg("case %zu: \"%s\"", i, d.msg);
+	}
+	free(want);
+	kr_fabric_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_own_replaces, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_own_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_oper_vls, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
