@@ -3,7 +3,8 @@
 # Builds the Debian package from a clean copy of the committed tree (git
 # archive HEAD, so nothing of a local build leaks in) with
 # dpkg-buildpackage -b -us -uc, then checks what it installs: the file
-# list (dpkg -c) against tests/data/deb-contents.txt, /etc/opensm/
+# list (dpkg -c) against tests/data/deb-contents.txt, no dpkg-shlibdeps
+# warning, /etc/opensm/
 # knsroute.conf as its only conffile, the plugin exporting only
 # osm_event_plugin, the ldconfig trigger, and lintian's verdict (no error
 # or warning beyond debian/knsroute.lintian-overrides). Installs the build
@@ -27,6 +28,14 @@ if ! (cd "$tmp/src/knsroute" && dpkg-buildpackage -b -us -uc) >"$tmp/build.log" 
 fi
 deb=$(ls "$tmp"/src/knsroute_*_*.deb)
 status=0
+
+if grep -q "dpkg-shlibdeps: warning" "$tmp/build.log"; then
+	echo "not ok - dpkg-shlibdeps warns:"
+	grep "dpkg-shlibdeps: warning" "$tmp/build.log" | sed 's/^/   /'
+	status=1
+else
+	echo "ok - dpkg-shlibdeps builds the dependencies without a warning"
+fi
 
 dpkg -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' | grep . |
 	sort >"$tmp/files"
