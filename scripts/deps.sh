@@ -3,7 +3,8 @@
 # Installs the Debian 12 packages knsroute needs to build, test (clang for
 # the fuzz targets) and demo, only those missing; runs apt-get update at
 # most once. Needs root (or sudo). --deb: also what dpkg-buildpackage and
-# lintian need; --figures: gnuplot, for scripts/sim-figures.sh.
+# lintian need; --rpm: rpmbuild, for scripts/rpm-check.sh; --figures:
+# gnuplot, for scripts/sim-figures.sh.
 set -eu
 
 pkgs="build-essential autoconf automake libtool pkg-config libcmocka-dev
@@ -11,9 +12,10 @@ opensm libopensm-dev libibumad-dev libibmad-dev libibnetdisc-dev ibsim-utils inf
 valgrind jq gawk python3 clang universal-ctags"
 case ${1:-} in
 --deb) pkgs="$pkgs debhelper dpkg-dev fakeroot lintian" ;;
+--rpm) pkgs="$pkgs rpm cpio" ;;
 --figures) pkgs="$pkgs gnuplot-nox" ;;
 '') ;;
-*) echo "usage: scripts/deps.sh [--deb|--figures]" >&2; exit 2 ;;
+*) echo "usage: scripts/deps.sh [--deb|--rpm|--figures]" >&2; exit 2 ;;
 esac
 
 missing=
