@@ -14,6 +14,26 @@
 #include "cli.h"
 #include "kr_sim.h"
 
+/* The second half of --help: the JSON keys and the exit status. */
+static void sim_usage_keys(FILE *out)
+{
+	fprintf(out,
+"JSON keys: version, pattern, seed, cas, packet_credits, cycles, offered,\n"
+"accepted, accepted_flits_per_cycle_per_node, latency_mean, latency_p99\n"
+"(cycles from generation), network_latency_mean, network_latency_p99 (from\n"
+"injection), generated, refused, injected, delivered, dropped, queued, hops,\n"
+"link_util_max, link_util_mean; hotspot: hot_senders, accepted_hot (at the\n"
+"hot CA, fraction of its link), accepted_cold, offered_cold (per CA that is\n"
+"not a hot sender); alltoall: completion (cycle, 0 if unfinished); deadlock,\n"
+"deadlock_cycle [\"NAME[PORT] VL v\" channels, each waiting for the next],\n"
+"deadlock_at; windows [{start, accepted_hot, accepted_cold, latency_mean,\n"
+"full_share, empty_share}].\n"
+"Conservation: injected = delivered + dropped + queued.\n"
+"\n"
+"Exit status: 0 the run ended, 1 a deadlock stopped it, 2 usage or input\n"
+"error (FILE:LINE: what was expected).\n");
+}
+
 static void sim_usage(FILE *out)
 {
 	fprintf(out,
@@ -95,21 +115,7 @@ static void sim_usage(FILE *out)
 "                      utilisation); not with --sweep\n"
 "  -h, --help          this text\n"
 "\n");
-	fprintf(out,
-"JSON keys: version, pattern, seed, cas, packet_credits, cycles, offered,\n"
-"accepted, accepted_flits_per_cycle_per_node, latency_mean, latency_p99\n"
-"(cycles from generation), network_latency_mean, network_latency_p99 (from\n"
-"injection), generated, refused, injected, delivered, dropped, queued, hops,\n"
-"link_util_max, link_util_mean; hotspot: hot_senders, accepted_hot (at the\n"
-"hot CA, fraction of its link), accepted_cold, offered_cold (per CA that is\n"
-"not a hot sender); alltoall: completion (cycle, 0 if unfinished); deadlock,\n"
-"deadlock_cycle [\"NAME[PORT] VL v\" channels, each waiting for the next],\n"
-"deadlock_at; windows [{start, accepted_hot, accepted_cold, latency_mean,\n"
-"full_share, empty_share}].\n"
-"Conservation: injected = delivered + dropped + queued.\n"
-"\n"
-"Exit status: 0 the run ended, 1 a deadlock stopped it, 2 usage or input\n"
-"error (FILE:LINE: what was expected).\n");
+	sim_usage_keys(out);
 }
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_VLARB, OPT_PATTERN,
