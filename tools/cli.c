@@ -37,12 +37,18 @@ void cli_json_error_done(void)
 	voice.json_done = 1;
 }
 
+/* "knsroute CMD: " on stderr, the start of every message. */
+static void prefix(void)
+{
+	fprintf(stderr, "knsroute%s%s: ", voice.cmd ? " " : "",
+		voice.cmd ? voice.cmd : "");
+}
+
 void cli_say(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "knsroute%s%s: ", voice.cmd ? " " : "",
-		voice.cmd ? voice.cmd : "");
+	prefix();
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -73,14 +79,12 @@ int cli_flush_stdout(int rc)
 }
 
 static struct {
-	const char *cmd;
 	int level;
 	struct timespec t0;
-} progress = { "", CLI_QUIET, { 0, 0 } };	/* until a command begins */
+} progress = { CLI_QUIET, { 0, 0 } };	/* until a command begins */
 
-void cli_progress_begin(const char *cmd, int level)
+void cli_progress_begin(int level)
 {
-	progress.cmd = cmd;
 	progress.level = level;
 	clock_gettime(CLOCK_MONOTONIC, &progress.t0);
 }
@@ -97,7 +101,8 @@ void cli_progress(const char *fmt, ...)
 	if (progress.level == CLI_QUIET ||
 	    (progress.level == CLI_NORMAL && s < 2.0))
 		return;
-	fprintf(stderr, "knsroute %s: [%6.1f s] ", progress.cmd, s);
+	prefix();
+	fprintf(stderr, "[%6.1f s] ", s);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

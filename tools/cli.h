@@ -37,7 +37,7 @@ int cli_flush_stdout(int rc);
  * long one says what it is doing at each step), from the start with -v,
  * never with -q. */
 enum { CLI_QUIET, CLI_NORMAL, CLI_VERBOSE };
-void cli_progress_begin(const char *cmd, int level);
+void cli_progress_begin(int level);
 void cli_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For kr_conf.on_phase: "PHASE ..." as kr_plan_build starts each phase. */
 void cli_progress_phase(void *ctx, const char *phase);

@@ -346,7 +346,7 @@ int cmd_check(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	cli_progress_begin("check", a.level);
+	cli_progress_begin(a.level);
 	rc = cli_read_inputs("check", &a.in, &f, &t);
 	if (!rc)
 		rc = cli_lfts_whole("check", a.in.lfts, &f, &t);

@@ -249,7 +249,7 @@ int cmd_route(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &a)) ||
 	    (rc = plan_opts_conf(&a.po, "route", &c)))
 		return rc;
-	cli_progress_begin("route", a.level);
+	cli_progress_begin(a.level);
 	if ((rc = cli_read_fabric(a.topo, &f)))
 		return rc;
 	if ((rc = plan_opts_lids(&a.po, &c, a.topo, &f))) {

@@ -573,7 +573,7 @@ int cmd_sim(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	cli_progress_begin("sim", CLI_NORMAL);
+	cli_progress_begin(CLI_NORMAL);
 	rc = cli_read_inputs("sim", &a.in, &f, &t);
 	if (!rc)
 		rc = cli_lfts_whole("sim", a.in.lfts, &f, &t);

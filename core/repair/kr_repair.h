@@ -83,8 +83,9 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      struct kr_repair_stats *st, struct kr_diag *d);
 
 /* What the repair did ("2 faults: 40 of 96 destinations repaired (...)"),
- * the CA pairs by kind of route, the SLs changed and the time, with sep
- * between them ("; " for one line, "\n" for a log's short lines). */
+ * the LFT entries it changed, the CA pairs by kind of route, and the SLs
+ * changed with the time on their part, with sep between the parts ("; "
+ * for one line, "\n" for a log's short lines). */
 void kr_repair_describe(char *buf, size_t len, const struct kr_repair_stats *st,
 			const char *sep);
 
