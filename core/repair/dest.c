@@ -171,7 +171,8 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 
 /* Whether the tables in force routed x by a column of a kind the repair
  * tries after its first (cached_column's): the second kind of
- * intermediates or general repair, into *mode, and that column into
+ * intermediates, general repair or (tori) the long way round, into
+ * *mode, and that column into
  * r->col. The first kind had closed a loop at x's turn then; now the
  * graph at x's turn holds other routes, and the first kind may fit, but
  * a sweep that finds the fabric as it was should not move x's routes for
@@ -179,14 +180,16 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 static bool prev_later_kind(struct repair *r, const struct rdest *x,
 			    enum col_mode *mode)
 {
-	const enum col_mode later[] = { repair_second_mode(r), COL_GENERAL };
+	const enum col_mode later[] = { repair_second_mode(r), COL_GENERAL,
+					COL_RING };
+	unsigned n = r->topo->family == KR_FAMILY_TORUS ? 3 : 2;
 
 	if (!r->prev_row)
 		return false;
 	repair_reuse(r, x);
 	if (is_prev_column(r, x) || !prev_column_live(r, x))
 		return false;
-	for (unsigned i = 0; i < 2; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		repair_fresh_column(r, x, later[i]);
 		if (is_prev_column(r, x)) {
 			*mode = later[i];
@@ -298,6 +301,10 @@ int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 			repair_fresh_column(r, &x, repair_second_mode(r));
 			rc = repair_admit_moved(r, &x, sl);
 		}
+	}
+	if (rc == KR_ECYCLE && r->topo->family == KR_FAMILY_TORUS) {
+		repair_fresh_column(r, &x, COL_RING);
+		rc = repair_admit_moved(r, &x, sl);
 	}
 	if (rc == KR_ECYCLE) {
 		repair_fresh_column(r, &x, COL_GENERAL);

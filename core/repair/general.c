@@ -232,6 +232,8 @@ void repair_column(struct repair *r, const struct rdest *x,
 		r->lvl[s] = r->dist[s] != UNREACHED ? LVL_GOOD : LVL_NONE;
 		r->cost[s] = r->dist[s];
 	}
+	if (mode == COL_RING)
+		repair_ring_column(r, x);
 	/* two levels even when one is allowed: a switch routed through two
 	 * intermediates often ends on a path of one's shape */
 	for (unsigned lvl = 1; lvl <= 2 && r->max_int && mode != COL_GENERAL;
@@ -246,6 +248,6 @@ void repair_column(struct repair *r, const struct rdest *x,
 	if (r->anchored)
 		restore_unused(r, x);
 	classify_paths(r, x->target);
-	if (mode == COL_FREE)
+	if (mode == COL_FREE || mode == COL_RING)
 		reshape(r, x);
 }

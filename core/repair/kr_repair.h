@@ -13,6 +13,10 @@
  * plane of the grid, which provably closes no credit loop on any VL, so
  * destinations keep their SLs (docs/design.md, "Anchored intermediates").
  *
+ * On a torus a switch whose way along a ring crosses a dead link may go
+ * the long way round instead, which keeps its SL and VLs on any ring
+ * broken once (torus-2QoS's way with link faults).
+ *
  * The new channel dependencies of a repaired destination are admitted one
  * destination at a time into the channel dependency graph of everything
  * else, on the destination's own SL. A destination whose detour would close

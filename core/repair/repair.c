@@ -14,7 +14,7 @@
 #include "repair_int.h"
 
 /* One repair of t in place, trying mode first for every destination. */
-static int repair_pass(struct repair *proto, enum col_mode mode,
+static int repair_pass(const struct repair *proto, enum col_mode mode,
 		       const struct kr_tables *prev, bool whole,
 		       uint8_t *plan_sl, struct kr_repair_stats *st,
 		       struct kr_diag *d)
@@ -92,6 +92,41 @@ static void free_state(struct tables_state *s)
 	free(s->fixes);
 }
 
+/* A pass trying mode first from the tables at the start (kept in
+ * start; rc and st: the best pass so far, its tables in t); the better
+ * of the two stays in t. */
+static int another_pass(struct repair *proto, enum col_mode mode,
+			const struct kr_tables *prev, uint8_t *plan_sl,
+			const struct tables_state *start, int rc,
+			struct kr_repair_stats *st, struct kr_diag *d)
+{
+	struct kr_tables *t = proto->t;
+	size_t nlft = (size_t)t->nsw * t->stride;
+	struct tables_state best = { .lft = malloc(nlft + 1),
+				     .dlid_sl = malloc(t->stride + 1) };
+	struct kr_repair_stats st2;
+	int rc2;
+
+	if (!best.lft || !best.dlid_sl) {
+		free_state(&best);
+		return KR_ENOMEM;
+	}
+	memcpy(best.lft, start->lft, nlft);
+	memcpy(best.dlid_sl, start->dlid_sl, t->stride);
+	swap_state(t, &best);	/* best: the best so far */
+	rc2 = repair_pass(proto, mode, prev, false, plan_sl, &st2, d);
+	if (rc2 == KR_OK && (rc || better(&st2, st))) {
+		*st = st2;
+		rc = KR_OK;
+	} else if (rc2 == KR_ENOMEM) {
+		rc = rc2;
+	} else {
+		swap_state(t, &best);
+	}
+	free_state(&best);
+	return rc;
+}
+
 /* Anchored intermediates come first: their turns cannot close a loop
  * among themselves, so destinations keep their SLs. When some still move
  * (a fault in the last dimension leaves no plane above it to anchor in),
@@ -109,7 +144,8 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	size_t nlft = (size_t)t->nsw * t->stride;
 	struct tables_state start = { 0 };
 	uint8_t *plan_sl = malloc(t->stride + 1);
-	struct kr_repair_stats st2;
+	const enum col_mode later[] = { COL_FREE, COL_RING };
+	unsigned nlater = topo->family == KR_FAMILY_TORUS ? 2 : 1;
 	double t0 = kr_now_ms();
 	bool whole = false;
 	int rc = plan_sl ? KR_OK : KR_ENOMEM;
@@ -140,22 +176,10 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	if (!rc)
 		rc = repair_pass(&proto, COL_ANCHORED, prev, whole, plan_sl,
 				 st, d);
-	if (!whole && (rc == KR_ECYCLE || (!rc && !perfect(st))) &&
-	    topo->ndim > 1) {
-		int rc2;
-
-		swap_state(t, &start);	/* start: the first pass's result */
-		rc2 = repair_pass(&proto, COL_FREE, prev, false, plan_sl,
-				  &st2, d);
-		if (rc2 == KR_OK && (rc || better(&st2, st))) {
-			*st = st2;
-			rc = KR_OK;
-		} else if (rc2 != KR_ENOMEM) {
-			swap_state(t, &start);
-		} else {
-			rc = rc2;
-		}
-	}
+	for (unsigned i = 0; i < nlater && !whole && topo->ndim > 1 &&
+			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
+		rc = another_pass(&proto, later[i], prev, plan_sl, &start, rc,
+				  st, d);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	free_state(&start);

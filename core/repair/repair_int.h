@@ -36,6 +36,7 @@ enum col_mode {
 	COL_FREE,	/* the intermediates that add the fewest hops */
 	COL_ANCHORED,	/* those whose turns keep to the anchor */
 	COL_GENERAL,	/* general repair alone */
+	COL_RING,	/* the long way round broken rings, then free */
 };
 
 struct repair {
@@ -195,6 +196,10 @@ void repair_route_via_intermediates(struct repair *r, unsigned lvl,
 /* general.c: general repair */
 void repair_column(struct repair *r, const struct rdest *x,
 		   enum col_mode mode);
+
+/* ring.c: the long way round broken torus rings, into r->col and
+ * r->dist (from repair_walk) */
+void repair_ring_column(struct repair *r, const struct rdest *x);
 
 /* memo.c: the column memo */
 int repair_recall(struct repair *r, const struct rdest *x);

@@ -134,7 +134,7 @@ int repair_over_bound(const struct repair *r, const struct rdest *x)
 /* The kind of intermediates a pass tries second. */
 enum col_mode repair_second_mode(const struct repair *r)
 {
-	return r->first_mode == COL_FREE ? COL_ANCHORED : COL_FREE;
+	return r->first_mode == COL_ANCHORED ? COL_FREE : COL_ANCHORED;
 }
 
 /* x's column repaired anew by mode, not taken from the memo. */

@@ -184,7 +184,7 @@ static unsigned port_dim(const struct kr_fabric *f, const struct kr_topo *topo,
 }
 
 static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
-			 int against_order)
+			 int against_order, int turn)
 {
 	uint64_t map = 0, code_map;
 	unsigned q = p->nclass;
@@ -204,6 +204,8 @@ static uint64_t port_map(const struct kr_slvl *p, unsigned dim, int xbar_port,
 		map = kr_map_set(map, sl, (vn % p->nvn) * p->block +
 				 half * q + cls % q);
 	}
+	for (unsigned sl = 0; turn && p->turn_vl != KR_NONE && sl < KR_NSL; sl++)
+		map = kr_map_set(map, sl, p->turn_vl);
 	if (p->xbar_vl != KR_NONE) {
 		for (unsigned sl = 0; xbar_port && p->fold != KR_NONE &&
 				      sl < KR_NSL; sl++)
@@ -264,34 +266,48 @@ static int subnet_link(const struct kr_fabric *f, const struct kr_topo *topo,
 	       kr_is_switch(f, f->owner[f->peer[slot]]);
 }
 
-/* port_map's few distinct results (by dimension, crossbar port, turn
- * against the order), each with the VLs its used SLs take: a fabric has
- * a map per (in, out) port pair, and they repeat. */
+/* port_map's few distinct results (by dimension, crossbar port, turn into
+ * a crossbar against the order, grid turn), each with the VLs its used SLs
+ * take: a fabric has a map per (in, out) port pair, and they repeat. */
 struct map_memo {
-	uint64_t map[KR_MAX_DIM + 1][2][2];
-	uint16_t vls[KR_MAX_DIM + 1][2][2];
-	uint8_t have[KR_MAX_DIM + 1][2][2];
+	uint64_t map[(KR_MAX_DIM + 1) * 8];
+	uint16_t vls[(KR_MAX_DIM + 1) * 8];
+	uint8_t have[(KR_MAX_DIM + 1) * 8];
 	uint16_t used_sl;
 };
 
 static uint64_t memo_map(const struct kr_slvl *p, struct map_memo *m,
-			 unsigned dim, int xbar_port, int against, uint16_t *vls)
+			 unsigned dim, int xbar_port, int against, int turn,
+			 uint16_t *vls)
 {
-	unsigned d = dim == KR_NO_DIM ? KR_MAX_DIM : dim;
+	unsigned k = (dim == KR_NO_DIM ? KR_MAX_DIM : dim) * 8u +
+		     (unsigned)(xbar_port << 2 | against << 1 | turn);
 
-	if (!m->have[d][xbar_port][against]) {
-		uint64_t map = port_map(p, dim, xbar_port, against);
-		uint16_t v = 0;
-
+	if (!m->have[k]) {
+		m->map[k] = port_map(p, dim, xbar_port, against, turn);
 		for (unsigned sl = 0; sl < KR_NSL; sl++)
 			if (m->used_sl >> sl & 1)
-				v |= (uint16_t)(1u << kr_map_vl(map, sl));
-		m->map[d][xbar_port][against] = map;
-		m->vls[d][xbar_port][against] = v;
-		m->have[d][xbar_port][against] = 1;
+				m->vls[k] |= (uint16_t)(1u << kr_map_vl(m->map[k], sl));
+		m->have[k] = 1;
 	}
-	*vls = m->vls[d][xbar_port][against];
-	return m->map[d][xbar_port][against];
+	*vls = m->vls[k];
+	return m->map[k];
+}
+
+/* Whether a packet entering a grid switch by si and leaving by so turns
+ * where no dimension-order route does (into an earlier dimension, or
+ * back): only repaired routes do, so the hop may take a VL of its own at
+ * no cost to the plan (torus-2QoS's turn VL). Fewer detours close loops;
+ * the repair's admission still decides. */
+static int grid_turn(const struct kr_fabric *f, const struct kr_topo *topo,
+		     const unsigned *rank, uint32_t si, uint32_t so)
+{
+	unsigned di = topo->port_dir[si], dout = topo->port_dir[so];
+
+	if (si == f->port0[f->owner[si]] || di >= 2 * KR_MAX_DIM ||
+	    dout >= 2 * KR_MAX_DIM)
+		return 0;
+	return rank[di / 2] > rank[dout / 2] || di == dout;
 }
 
 /* With subnets, packets to a subnet switch (SL 15) turn against the
@@ -306,13 +322,16 @@ static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
 	uint32_t so = kr_port(f, n, out), si = kr_port(f, n, in);
 	unsigned dim = port_dim(f, topo, so);
 
+	int turn = kr_is_switch(f, n) && in &&
+		   grid_turn(f, topo, rank, si, so);
+
 	if (subnet_link(f, topo, so))
-		return memo_map(p, m, dim, 1, 1, vls);
+		return memo_map(p, m, dim, 1, 1, turn, vls);
 	int xo = kr_is_switch(f, n) && router_xbar_port(f, topo, so);
 	int against = xo && in && router_xbar_port(f, topo, si) &&
 		      rank[port_dim(f, topo, si)] > rank[dim];
 
-	return memo_map(p, m, dim, xo, against, vls);
+	return memo_map(p, m, dim, xo, against, turn, vls);
 }
 
 /* A link to a CA may run fewer VLs than the plan's (one older HCA among
@@ -560,6 +579,8 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 		p->tree_sl[p->ntree] = sl;
 		p->tree_vl[p->ntree++] = p->vls_used++;
 	}
+	if (p->ntree && topo->family == KR_FAMILY_TORUS)
+		p->turn_vl = p->tree_vl[0];
 	return KR_OK;
 }
 
@@ -670,6 +691,9 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 			"crossbars (VL %u out of their crossbar);",
 			p->nhost, p->nhost == 1 ? "" : "s",
 			p->host_vl);
+	if (p->turn_vl != KR_NONE)
+		appendf(p->text, len, &n, " VL %u also after turns against "
+			"the order;", p->turn_vl);
 	for (unsigned i = 0; i < p->ntree; i++)
 		appendf(p->text, len, &n, " SL %u: repaired "
 			"routes moved off their SL (VL %u);",
@@ -726,6 +750,7 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	p->vls = b.vls;
 	p->xbar_vl = b.xbar ? 0 : KR_NONE;
 	p->detour_vl = KR_NONE;
+	p->turn_vl = KR_NONE;
 	p->ndetour = b.ndetour;
 	/* the SA's traffic follows the unicast routes to and from the SM's
 	 * switch, the layer's root, on sm_sl: safe on the layer's VL, which

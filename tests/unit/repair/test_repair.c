@@ -178,6 +178,25 @@ static void test_torus444_every_switch(void **state)
 	every_switch(&torus444);
 }
 
+/* Tori where detours around one fault used to close loops on the SL and
+ * move pairs (a link of the 6x6x6 moved 31 pairs): the long way round a
+ * broken ring and the turn VL keep every pair on its SL. */
+static const struct kr_gen_opts torus666 = { .family = KR_FAMILY_TORUS,
+					     .ndim = 3, .k = { 6, 6, 6 },
+					     .wrap = { 1, 1, 1 }, .p = 1 };
+static const struct kr_gen_opts torus88 = { .family = KR_FAMILY_TORUS,
+					    .ndim = 2, .k = { 8, 8 },
+					    .wrap = { 1, 1 }, .p = 2 };
+
+static void test_torus_every_fault_keeps_sls(void **state)
+{
+	(void)state;
+	every_link(&torus88);
+	every_switch(&torus88);
+	every_link(&torus666);
+	every_switch(&torus666);
+}
+
 /* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
 static unsigned port_dir(const struct kr_fabric *f, const struct kr_topo *t,
 			 uint32_t sw, unsigned dir)
@@ -1035,6 +1054,11 @@ static void test_no_change_keeps_tables(void **state)
 		.family = KR_FAMILY_KNS, .ndim = 2, .k = { 5, 5 }, .p = 2 };
 
 	(void)state;
+	static const struct kr_gen_opts torus64 = {
+		.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 6, 4 }, .p = 2,
+		.wrap = { 1, 1 } };
+
+	assert_true(settled(&torus64) > 0);
 	assert_true(settled(&mesh53) > 0);
 	assert_true(settled(&kns52) > 0);
 }
@@ -1376,6 +1400,7 @@ int main(void)
 		cmocka_unit_test(test_torus444_every_link),
 		cmocka_unit_test(test_kns43_every_switch),
 		cmocka_unit_test(test_torus444_every_switch),
+		cmocka_unit_test(test_torus_every_fault_keeps_sls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
