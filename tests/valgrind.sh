@@ -18,7 +18,7 @@ for p in "${PROGS[@]}"; do
 		continue
 	fi
 	log=$(mktemp)
-	if KR_TEST_STRIDE=9 CMOCKA_MESSAGE_OUTPUT=TAP valgrind -q --error-exitcode=99 \
+	if KR_TEST_STRIDE=25 CMOCKA_MESSAGE_OUTPUT=TAP valgrind -q --error-exitcode=99 \
 		--leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--track-origins=yes "$bin" >"$log" 2>&1; then
 		echo "ok $n - $p is valgrind clean"

@@ -250,4 +250,6 @@ void repair_column(struct repair *r, const struct rdest *x,
 	classify_paths(r, x->target);
 	if (mode == COL_FREE || mode == COL_RING)
 		reshape(r, x);
+	if (repair_fit_sa(r, x))
+		classify_paths(r, x->target);
 }

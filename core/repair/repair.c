@@ -130,8 +130,12 @@ static int another_pass(struct repair *proto, enum col_mode mode,
 /* Anchored intermediates come first: their turns cannot close a loop
  * among themselves, so destinations keep their SLs. When some still move
  * (a fault in the last dimension leaves no plane above it to anchor in),
- * a second pass prefers the intermediates adding the fewest hops, and the
- * better result is kept. */
+ * a second pass prefers the intermediates adding the fewest hops, on a
+ * torus a third the long way round, and the best result is kept. */
+#define KR_NPASS 3
+static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED, COL_FREE,
+						   COL_RING };
+
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
 	      const struct kr_tables *prev, struct kr_tables *t,
@@ -144,8 +148,6 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	size_t nlft = (size_t)t->nsw * t->stride;
 	struct tables_state start = { 0 };
 	uint8_t *plan_sl = malloc(t->stride + 1);
-	const enum col_mode later[] = { COL_FREE, COL_RING };
-	unsigned nlater = topo->family == KR_FAMILY_TORUS ? 2 : 1;
 	double t0 = kr_now_ms();
 	bool whole = false;
 	int rc = plan_sl ? KR_OK : KR_ENOMEM;
@@ -174,12 +176,13 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 		}
 	}
 	if (!rc)
-		rc = repair_pass(&proto, COL_ANCHORED, prev, whole, plan_sl,
+		rc = repair_pass(&proto, pass_mode[0], prev, whole, plan_sl,
 				 st, d);
-	for (unsigned i = 0; i < nlater && !whole && topo->ndim > 1 &&
+	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
 			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
-		rc = another_pass(&proto, later[i], prev, plan_sl, &start, rc,
-				  st, d);
+		if (pass_mode[i] != COL_RING || topo->family == KR_FAMILY_TORUS)
+			rc = another_pass(&proto, pass_mode[i], prev, plan_sl,
+					  &start, rc, st, d);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	free_state(&start);

@@ -201,6 +201,12 @@ void repair_column(struct repair *r, const struct rdest *x,
  * r->dist (from repair_walk) */
 void repair_ring_column(struct repair *r, const struct rdest *x);
 
+/* sa_path.c: whether the SM node's routes in r->col break the up*-down*
+ * VL they ride, and those routes fitted to it where they would (true:
+ * r->col, r->dist, r->lvl changed) */
+int repair_sa_refuses(const struct repair *r, const struct rdest *x);
+bool repair_fit_sa(struct repair *r, const struct rdest *x);
+
 /* memo.c: the column memo */
 int repair_recall(struct repair *r, const struct rdest *x);
 void repair_remember(struct repair *r, const struct rdest *x);
@@ -208,7 +214,6 @@ void repair_reuse(struct repair *r, const struct rdest *x);
 void repair_cached_column(struct repair *r, const struct rdest *x);
 
 /* sls.c: SLs of a repaired destination, the detour layers */
-int repair_sa_refuses(const struct repair *r, const struct rdest *x);
 int repair_deps_once(struct repair *r, const struct rdest *x, unsigned sl,
 		     int sources);
 void repair_count_pairs(struct repair *r, const struct rdest *x, int repaired,

@@ -11,39 +11,6 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-/* Whether the SM node's traffic (the SA's, its PerfMgr's) could not ride
- * r->col. It shares the multicast and up*-down* VL (sm_sl joins the
- * multicast SLs, and the PerfMgr's SL 0 is one unless knsroute.conf says
- * otherwise) but follows the unicast LFTs: the queries and replies
- * to the SM's LID must only climb towards the SM's switch, the root of the
- * ranks, and what it sends to a CA or switch LID only descend from there,
- * or the VL's up*-down* order breaks. Routes
- * that survive faults are shortest, so they do; a repaired column that
- * does not is refused like one closing a loop, and up*-down* (which does,
- * from or to the root) takes x in the end. */
-int repair_sa_refuses(const struct repair *r, const struct rdest *x)
-{
-	uint32_t u = r->sm_sw, v, n = 0;
-
-	if (u == KR_NONE)
-		return 0;
-	if (x->lid == r->t->sm_lid) {
-		for (u = 0; u < r->nsw; u++)
-			if ((v = repair_next(r, u, r->col[u])) != KR_NONE &&
-			    r->rank[v] >= r->rank[u])
-				return 1;
-		return 0;
-	}
-	if (r->comp[x->target] != r->comp[u])
-		return 0;
-	for (; u != x->target && n++ < r->nsw; u = v) {
-		v = repair_next(r, u, r->col[u]);
-		if (v == KR_NONE || r->rank[v] <= r->rank[u])
-			return 1;
-	}
-	return 0;
-}
-
 /* The dependencies of x on sl along r->col, from all sources (SRC_ALL) or
  * from the switches the repair routed anew (SRC_MOVED), unless the memo's
  * current column (the same but for the last hop, which adds none) made

@@ -42,8 +42,8 @@ struct kr_slvl {
 	unsigned tree_sl[KR_NSL];	/* their SLs, tried in this order */
 	uint32_t tree_vl[KR_NSL];	/* their VLs on every port */
 	uint32_t turn_vl;		/* every SL's VL on the hop after a turn
-					 * against the order (tori: the first
-					 * tree layer's); KR_NONE: none */
+					 * against the order (tori, KNS: the
+					 * first tree layer's); KR_NONE: none */
 	int detour_dropped;		/* asked for, but did not fit */
 	uint32_t mcast_vl;		/* multicast trees' VL: the detour layer's
 					 * (up*-down* over the same ranks), else

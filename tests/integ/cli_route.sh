@@ -162,15 +162,15 @@ cut_cable() {
 	{ print }' "$1"
 }
 
-# plugin_second_fault.sh's two faults, as dry runs: the second with the
-# first's tables in force keeps the SL of every pair whose route stays; a
-# second from scratch (as before --in-force, or an OpenSM restarted
-# without its tables cache) moves some.
-"$K" gen kns --k 4 --n 2 --p 1 --lids -o "$T/k.net" &&
+# Two faults of a 4x4 mesh (where some detours still leave their SL), as
+# dry runs: the second with the first's tables in force keeps the SL of
+# every pair whose route stays; a second from scratch (as before
+# --in-force, or an OpenSM restarted without its tables cache) moves some.
+"$K" gen mesh --dims 4x4 --p 2 --lids -o "$T/k.net" &&
 	"$K" topo "$T/k.net" --cache-out "$T/k.coords" >/dev/null &&
 	printf 'coords_cache %s\n' "$T/k.coords" >"$T/k.conf" &&
-	cut_cable "$T/k.net" "router(3,3)" 3 >"$T/k1.net" &&
-	cut_cable "$T/k1.net" "router(1,1)" 2 >"$T/k2.net" &&
+	cut_cable "$T/k.net" "switch(2,1)" 5 >"$T/k1.net" &&
+	cut_cable "$T/k1.net" "switch(2,2)" 3 >"$T/k2.net" &&
 	[ "$(wc -l <"$T/k2.net")" -eq $(($(wc -l <"$T/k.net") - 4)) ]
 for r in 1 2 2x; do
 	force=()

@@ -153,6 +153,12 @@ static const struct kr_gen_opts kns42p2 = {
 static const struct kr_gen_opts torus66 = {
 	.family = KR_FAMILY_TORUS, .ndim = 2, .k = { 6, 6 },
 	.wrap = { 1, 1 }, .p = 2 };
+/* a mesh has no way round: some detours still leave their SL */
+static const struct kr_gen_opts mesh444 = {
+	.family = KR_FAMILY_MESH, .ndim = 3, .k = { 4, 4, 4 }, .p = 1,
+	.fail = 3, .fail_seed = 3 };
+static const struct kr_gen_opts mesh444p2 = {
+	.family = KR_FAMILY_MESH, .ndim = 3, .k = { 4, 4, 4 }, .p = 2 };
 
 static void test_kns43_every_link(void **state)
 {
@@ -178,15 +184,18 @@ static void test_torus444_every_switch(void **state)
 	every_switch(&torus444);
 }
 
-/* Tori where detours around one fault used to close loops on the SL and
- * move pairs (a link of the 6x6x6 moved 31 pairs): the long way round a
- * broken ring and the turn VL keep every pair on its SL. */
+/* Fabrics where detours around one fault used to close loops on the SL
+ * and move pairs (a link of the 6x6x6 torus moved 31): the long way
+ * round a broken ring and the turn VL keep every pair on its SL. */
 static const struct kr_gen_opts torus666 = { .family = KR_FAMILY_TORUS,
 					     .ndim = 3, .k = { 6, 6, 6 },
 					     .wrap = { 1, 1, 1 }, .p = 1 };
 static const struct kr_gen_opts torus88 = { .family = KR_FAMILY_TORUS,
 					    .ndim = 2, .k = { 8, 8 },
 					    .wrap = { 1, 1 }, .p = 2 };
+
+static const struct kr_gen_opts kns63 = { .family = KR_FAMILY_KNS, .ndim = 3,
+					  .k = { 6, 6, 6 }, .p = 1 };
 
 static void test_torus_every_fault_keeps_sls(void **state)
 {
@@ -195,6 +204,13 @@ static void test_torus_every_fault_keeps_sls(void **state)
 	every_switch(&torus88);
 	every_link(&torus666);
 	every_switch(&torus666);
+}
+
+static void test_kns63_every_fault_keeps_sls(void **state)
+{
+	(void)state;
+	every_link(&kns63);
+	every_switch(&kns63);
 }
 
 /* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
@@ -390,14 +406,14 @@ static void test_kns42_hand_worked(void **state)
 	kr_fabric_free(&f);
 }
 
-/* Two KNS link faults whose detours do not all fit on their own SLs, in
- * either pass (the generator's fault set 2 of two links on a 4-ary
- * 3-direct, found by `knsroute route`):
+/* Three mesh link faults whose detours do not all fit on their own SLs,
+ * in either pass (the generator's fault set 3 of three links on a 4x4x4
+ * mesh, found by `knsroute route`):
  * only the pairs from switches whose entry the repair changed move, to a
  * layer of repaired trees; their destination keeps its SL for all others. */
-static void test_kns43_moves_pairs_only(void **state)
+static void test_mesh_moves_pairs_only(void **state)
 {
-	struct kr_gen_opts o = kns43;
+	struct kr_gen_opts o = mesh444;
 	struct kr_fabric f;
 	struct kr_topo t;
 	struct kr_conf c;
@@ -409,8 +425,6 @@ static void test_kns43_moves_pairs_only(void **state)
 	uint8_t *plan_sl;
 
 	(void)state;
-	o.fail = 2;
-	o.fail_seed = 2;
 	kr_conf_init(&c);
 	truth_gen(&o, &f, &t);
 	assert_int_equal(kr_route(&f, &t, &c, &cut, NULL), KR_OK);
@@ -591,7 +605,7 @@ static void test_path_kinds_by_shape(void **state)
  * routes alone on that VL, are safe. */
 static void test_stale_sls_follow_prev(void **state)
 {
-	struct kr_gen_opts o = kns43;
+	struct kr_gen_opts o = mesh444;
 	struct kr_fabric f;
 	struct kr_topo t;
 	struct kr_conf c;
@@ -600,8 +614,6 @@ static void test_stale_sls_follow_prev(void **state)
 	struct kr_repair_stats st;
 
 	(void)state;
-	o.fail = 2;
-	o.fail_seed = 2;
 	kr_conf_init(&c);
 	truth_gen(&o, &f, &t);
 	assert_int_equal(kr_route(&f, &t, &c, &r1, NULL), KR_OK);
@@ -621,7 +633,8 @@ static void test_stale_sls_follow_prev(void **state)
 	/* the same fabric whole again: the generator numbers it the same */
 	kr_topo_free(&t);
 	kr_fabric_free(&f);
-	truth_gen(&kns43, &f, &t);
+	o.fail = 0;
+	truth_gen(&o, &f, &t);
 	assert_int_equal(kr_route(&f, &t, &c, &r3, NULL), KR_OK);
 	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r3, &p, NULL), KR_OK);
 	assert_int_equal(kr_repair(&f, &t, &c, &p, &r1, &r3, &st, NULL), KR_OK);
@@ -962,6 +975,7 @@ static void test_second_fault_keeps_sls(void **state)
 	second_fault(&kns42p2, &seen, &held);
 	second_fault(&kns43, &seen, &held);
 	second_fault(&torus66, &seen, &held);
+	second_fault(&mesh444p2, &seen, &held);
 	assert_true(seen >= 1000);
 	assert_true(held >= 10);
 }
@@ -1386,7 +1400,7 @@ int main(void)
 		cmocka_unit_test(test_sa_routes_keep_tree_order),
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
-		cmocka_unit_test(test_kns43_moves_pairs_only),
+		cmocka_unit_test(test_mesh_moves_pairs_only),
 		cmocka_unit_test(test_path_kinds_by_shape),
 		cmocka_unit_test(test_stale_sls_follow_prev),
 		cmocka_unit_test(test_second_fault_keeps_sls),
@@ -1401,6 +1415,7 @@ int main(void)
 		cmocka_unit_test(test_kns43_every_switch),
 		cmocka_unit_test(test_torus444_every_switch),
 		cmocka_unit_test(test_torus_every_fault_keeps_sls),
+		cmocka_unit_test(test_kns63_every_fault_keeps_sls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
