@@ -199,6 +199,30 @@ static int read_ibnd_cache(const char *path, struct kr_fabric *f,
 #endif
 }
 
+static const char *name_map;	/* --node-name-map, NULL: the default */
+
+void cli_name_map(const char *path)
+{
+	name_map = path;
+}
+
+static int read_name_map(struct kr_fabric *f)
+{
+	const char *path = name_map ? name_map : CLI_NAME_MAP_DEFAULT;
+	struct kr_diag d = { 0 };
+	char buf[KR_DIAG_LINE];
+
+	if (!name_map && access(path, F_OK))
+		return 0;
+	if (!kr_name_map_read(path, f, &d))
+		return 0;
+	if (name_map)
+		return cli_error(&d);
+	kr_diag_format(&d, buf, sizeof(buf));
+	cli_say("%s; nodes keep their own descriptions", buf);
+	return 0;
+}
+
 int cli_read_fabric(const char *path, struct kr_fabric *f)
 {
 	static const char magic[] = CAPTURE_IBND_CACHE_MAGIC;
@@ -220,7 +244,12 @@ int cli_read_fabric(const char *path, struct kr_fabric *f)
 	else if (!rc)
 		rc = kr_net_parse(buf, len, name, f, &d);
 	free(buf);
-	return rc ? cli_error(&d) : 0;
+	if (rc)
+		return cli_error(&d);
+	rc = read_name_map(f);
+	if (rc)
+		kr_fabric_free(f);	/* as a fabric that did not read */
+	return rc;
 }
 
 int cli_write(const char *path, kr_writer_fn *fn, const void *ctx)

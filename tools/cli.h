@@ -74,9 +74,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_input_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Reads a topology ("-": standard input); on failure prints why and
- * returns EXIT_USAGE. */
+/* Reads a topology ("-": standard input), then names its nodes from the
+ * node-name-map (cli_name_map); on failure prints why and returns
+ * EXIT_USAGE. */
 int cli_read_fabric(const char *path, struct kr_fabric *f);
+
+/* --node-name-map FILE, taken by every command that names nodes. Without
+ * it, infiniband-diags' default map is read when it exists; a default map
+ * that does not read is passed over with a warning, as those tools do,
+ * while a named one that does not read is an input error. */
+#define CLI_NAME_MAP_DEFAULT "/etc/rdma/ib-node-name-map"
+enum { CLI_OPT_NAME_MAP = 700 };
+#define CLI_NAME_MAP_OPTION \
+	{ "node-name-map", required_argument, NULL, CLI_OPT_NAME_MAP }
+void cli_name_map(const char *path);
 
 /* What check and path read: a topology and the tables programmed on it.
  * A directory in place of the topology is a capture (topology.net,

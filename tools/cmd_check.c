@@ -71,6 +71,8 @@ static void check_usage(FILE *out)
 "  --write-lfts FILE   write the LFTs read as an opensm-lfts.dump\n"
 "  --write-sl2vl FILE  write the maps read as an opensm-sl2vl.dump\n"
 "  --write-path-sl FILE  write the path SLs read as a path-sl file\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                      map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help          this text\n"
 "\n");
 	fprintf(out,
@@ -100,18 +102,22 @@ static void check_usage_more(FILE *out)
 	fputs(
 "JSON keys: pairs, sources, destinations, delivered, undelivered, fail\n"
 "{no_entry, down_port, loop, wrong_dest, vl15, oper_vl}, examples [{src,\n"
-"src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
-"count], links {count, max, mean, top [{node, node_port, peer, peer_port,\n"
-"load}]}, vls {max_vl, oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
+"src_name, src_port, slid, dlid, reason, at, at_name, at_port, vl}], hops\n"
+"[pairs by link count], links {count, max, mean, top [{node, name,\n"
+"node_port, peer, peer_name, peer_port, load}]}, vls {max_vl,\n"
+"oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
 "{channels, dependencies}, sa {sm_lid, sl, perfmgr_sl, pairs} (with\n"
 "--sm-lid), multicast {groups, dependencies} (with --mfts),\n"
 "assumed {exact, sl2vl_ports, ports, sl_pairs {data, management}, sl_taken,\n"
 "lids_without_port, ports_without_lid, groups_sl}, classes {data, all and,\n"
 "with groups, multicast: {pairs, delivered, verdict, loop_sl_pairs,\n"
 "loop_map_deps, credit_loop}}, credit_loop (the deciding class's: null or\n"
-"[{node, node_port, vl, slid, dlid (mlid for a tree's hop), assumed [sl,\n"
-"sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
+"[{node, name, node_port, vl, slid, dlid (mlid for a tree's hop), assumed\n"
+"[sl, sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
 "assumed_credit_loop, or nothing_checked when no pair had LIDs: exit 2).\n"
+"A *name key is there when the node has a description of its own (its\n"
+"NodeDescription or the node-name-map's name); the text names such a node\n"
+"NODE \"DESCRIPTION\"[PORT].\n"
 "\n"
 "Multicast: every group's tree joins the dependency graph (a packet enters\n"
 "at any member and leaves each switch through every other port of its\n"
@@ -171,6 +177,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "write-path-sl", required_argument, NULL, OPT_WPSL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -212,6 +219,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_WPSL: a->w_path_sl = optarg; break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': check_usage(stdout); return -1;
 		default: return cli_usage_error("check", "bad option");
 		}
