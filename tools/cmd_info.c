@@ -12,7 +12,8 @@ static void info_usage(FILE *out)
 	fprintf(out,
 "Usage: knsroute info [--json | --links | --nodes] FILE\n"
 "\n"
-"Summarises a topology (ibnetdiscover output or ibsim net file): node and\n"
+"Summarises a topology (ibnetdiscover or iblinkinfo output, opensm-subnet.lst\n"
+"or an ibsim net file): node and\n"
 "link counts, unconnected ports, LIDs, switch port counts, parallel links\n"
 "and connected components. Use /dev/stdin to read a pipe.\n"
 "\n"

@@ -13,7 +13,8 @@ static void topo_usage(FILE *out)
 	fprintf(out,
 "Usage: knsroute topo FILE [--conf F] [--coords] [--json] [--cache-out F]\n"
 "\n"
-"Recognises the fabric in FILE (ibnetdiscover output or ibsim net file) as a\n"
+"Recognises the fabric in FILE (ibnetdiscover or iblinkinfo output,\n"
+"opensm-subnet.lst or an ibsim net file) as a\n"
 "KNS (k-ary n-direct s-indirect), torus or mesh from its links alone and\n"
 "prints the family and sizes (KNS with s > 1: the stages, the radix and\n"
 "every subnet switch's [dimension, position, stage, order]), then the\n"
