@@ -37,14 +37,19 @@ static void check_usage(FILE *out)
 "                      DIR/mfts.dump, DIR/mcast-sl (`knsroute route`\n"
 "                      output's opensm-*.dump and opensm.mcfdbs names\n"
 "                      too), DIR/capture.log (the SM, as --sm-lid and\n"
-"                      --sm-sl); options win\n"
+"                      --sm-sl); an OpenSM dump directory\n"
+"                      (opensm-subnet.lst); an ibdiagnet -vlr output\n"
+"                      directory (ibdiagnet.lst, .fdbs, .mcfdbs, .slvl,\n"
+"                      .psl, .sm); options win\n"
 "  --lfts FILE         opensm-lfts.dump or opensm.fdbs, or ibroute /\n"
 "                      dump_fts / dump_lfts output (told apart\n"
 "                      automatically)\n"
-"  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
-"                      default: every SL on VL 0 everywhere\n"
-"  --path-sl FILE      knsroute path-sl file (\"DLID SL\", \"SLID DLID SL\")\n"
-"                      or `saquery -p` output; default: SL 0 for every pair\n"
+"  --sl2vl FILE        opensm-sl2vl.dump, `smpquery sl2vl` output or\n"
+"                      ibdiagnet.slvl; default: every SL on VL 0\n"
+"                      everywhere\n"
+"  --path-sl FILE      knsroute path-sl file (\"DLID SL\", \"SLID DLID SL\"),\n"
+"                      `saquery -p` output or ibdiagnet.psl; default: SL 0\n"
+"                      for every pair\n"
 "  --mfts FILE         multicast forwarding tables: opensm.mcfdbs, or\n"
 "                      ibroute -M / dump_fts -M / dump_mfts output (with\n"
 "                      or without -n; a block for every switch); adds\n"
@@ -309,21 +314,28 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 	if (!given && a->in.capture_log) {
 		t->sm_sl_taken = sm_from_log(a) && !a->sm_sl_given;
 		a->sm_from = a->in.capture_log;
-	} else if (!given && f->sm_lid) {
-		/* opensm-subnet.lst marks the SM but gives no SL */
-		a->sm_lid = f->sm_lid;
-		a->sm_from = a->in.topo;
+	} else if (!given && (f->sm_lid || a->in.sm_file)) {
+		/* opensm-subnet.lst marks the SM, ibdiagnet.sm names it, but
+		 * neither gives its SL */
+		struct kr_diag d = { 0 };
+		uint16_t lid = f->sm_lid;
+
+		if (!lid && kr_ibdiag_sm_read(a->in.sm_file, &lid, &d))
+			return cli_error(&d);
+		a->sm_lid = lid;
+		a->sm_from = f->sm_lid ? a->in.topo : a->in.sm_file;
 		if (!a->sm_sl_given) {
 			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
 				"SL 0 taken (the file gives none; --sm-sl to "
-				"say)\n", a->in.topo, a->sm_lid);
+				"say)\n", a->sm_from, a->sm_lid);
 			t->sm_sl_taken = 1;
 		}
 	}
 	if (!a->sm_lid && a->sm_sl_given)
 		return cli_usage_error("check", "--sm-sl needs the SM's LID: "
-				       "--sm-lid, a capture's log or the SM "
-				       "mark of opensm-subnet.lst");
+				       "--sm-lid, a capture's log, the SM "
+				       "mark of opensm-subnet.lst or "
+				       "ibdiagnet.sm");
 	if (!a->sm_lid)
 		return 0;
 	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)
