@@ -118,6 +118,30 @@ static void test_sm(void **state)
 	assert_int_equal(d.line, 2);
 }
 
+/* ibdiagnet2.lst prints no description, not even the braces. */
+static void test_lst_without_desc(void **state)
+{
+	static const char lst[] =
+		"{ CA Ports:02 SystemGUID:0002c90300165e63 NodeGUID:0002c90300165e60 "
+		"PortGUID:0002c90300165e61 VenID:000002c9 DevID:1003 Rev:00000000  "
+		"LID:0005 PN:01 } { SW Ports:24 SystemGUID:0002c90300688830 "
+		"NodeGUID:0002c90300688830 PortGUID:0002c90300688830 VenID:000002c9 "
+		"DevID:c738 Rev:000000a1  LID:0002 PN:14 } PHY=4x LOG=ACT SPD=2.5\n";
+	struct kr_fabric f;
+	struct kr_diag d = { 0 };
+	uint32_t h;
+
+	(void)state;
+	assert_int_equal(kr_net_parse(lst, strlen(lst), "ibdiagnet2.lst", &f, &d),
+			 KR_OK);
+	h = kr_node_by_guid(&f, 0x0002c90300165e60);
+	assert_int_equal(f.lid[kr_port(&f, h, 1)], 5);
+	assert_int_equal(f.peer[kr_port(&f, h, 1)],
+			 (int32_t)kr_port(&f, kr_node_by_guid(&f, 0x0002c90300688830), 0x14));
+	assert_string_equal(kr_node_label(&f, h).s, "H-0002c90300165e60");
+	kr_fabric_free(&f);
+}
+
 static void test_errors(void **state)
 {
 	static const struct { int psl; const char *text; unsigned line;
@@ -163,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_slvl),
 		cmocka_unit_test(test_psl),
 		cmocka_unit_test(test_sm),
+		cmocka_unit_test(test_lst_without_desc),
 		cmocka_unit_test(test_errors),
 	};
 
