@@ -7,7 +7,7 @@ writers (ibdebug.tcl: writeLstFile, writeFdbsFile, GetAllSL2VLTables,
 GetAllLidToLidDefaultSLs, DumpSMReport) produce. ibdiagnet itself cannot
 run here (it crashes under ibsim), so this stands in for it.
 
-Usage: ibdiag_dir.py KNSROUTE ROUTE_DIR OUT_DIR SM_LID
+Usage: ibdiag_dir.py KNSROUTE ROUTE_DIR OUT_DIR SM_LID (0: no .sm)
 """
 import os
 import re
@@ -137,7 +137,8 @@ def main():
         dst.write(src.read())
     write_slvl(out, os.path.join(rdir, "opensm-sl2vl.dump"), nodes)
     write_psl(out, os.path.join(rdir, "path-sl"), nodes, lid)
-    write_sm(out, lid, desc, sm_lid)
+    if sm_lid:
+        write_sm(out, lid, desc, sm_lid)
 
 
 main()
