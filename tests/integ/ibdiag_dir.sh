@@ -19,21 +19,25 @@ K=$KR_CLI
 T=$KR_TMP
 D=$T/ibdiag
 
-# 16 switches on LIDs 1-16, the CAs on 17-32; the SM on the first CA
+# 16 switches on LIDs 1-16, the CAs on 17-32; the SM on the first CA;
+# a multicast group, for ibdiagnet.mcfdbs
+printf '0xc000 0 ca(1,1)/0 ca(3,2)/0 ca(2,3)/0\n' >"$T/groups"
 "$K" gen torus --dims 4x4 --p 1 -o "$T/t.net" &&
-	"$K" route "$T/t.net" --out "$T/r" --sm-lid 17 -q >/dev/null &&
+	"$K" route "$T/t.net" --out "$T/r" --sm-lid 17 --mcast-groups "$T/groups" \
+		-q >/dev/null &&
 	python3 "$KR_SRCDIR/tests/integ/ibdiag_dir.py" "$K" "$T/r" "$D" 17 &&
-	for x in lst fdbs mcfdbs slvl psl sm; do [ -s "$D/ibdiagnet.$x" ] || [ $x = mcfdbs ] || exit 1; done
+	for x in lst fdbs mcfdbs slvl psl sm; do [ -s "$D/ibdiagnet.$x" ] || exit 1; done
 kr_ok $? "an ibdiagnet directory written from route's tables"
 
 "$K" check "$D" --json >"$T/dir.json" 2>"$T/dir.err"
 [ $? -eq 0 ] &&
 	jq -e '.verdict == "ok" and .sa.sm_lid == 17 and .undelivered == 0
-		and .assumed.sl_pairs.data == 0 and .assumed.sl2vl_ports == 16' \
+		and .assumed.sl_pairs.data == 0 and .assumed.sl2vl_ports == 16
+		and .multicast.groups == 1 and .classes.multicast.verdict == "ok"' \
 		"$T/dir.json" >/dev/null &&
 	grep -q "the SM from $D/ibdiagnet.sm: LID 17" "$T/dir.err" &&
 	! grep -q "no SL2VL maps\|no path SLs" "$T/dir.err"
-kr_ok $? "check DIR: the SM from .sm, maps from .slvl (CA ports' assumed: ibdiagnet reads switches), every data pair's SL from .psl; ok"
+kr_ok $? "check DIR: the SM from .sm, maps from .slvl (CA ports' assumed: ibdiagnet reads switches), every data pair's SL from .psl, the group from .mcfdbs; ok"
 
 "$K" check "$D/ibdiagnet.lst" --lfts "$D/ibdiagnet.fdbs" --mfts "$D/ibdiagnet.mcfdbs" \
 	--sl2vl "$D/ibdiagnet.slvl" --path-sl "$D/ibdiagnet.psl" --sm-lid 17 \
