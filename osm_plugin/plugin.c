@@ -120,17 +120,34 @@ static unsigned vls_of(struct kr_plugin *pl, osm_physp_t *p)
 	return code >= 5 ? 15 : 1u << (code - 1);
 }
 
+/* A node's description as the log names it: the name opensm.conf's
+ * node_name_map_name gives its GUID (OpenSM opened that map at start), else
+ * its NodeDescription. OpenSM remaps print_desc when the NodeDescription
+ * arrives; asking the map again names a node whose NodeDescription has not.
+ * Returns an allocated string, or NULL when out of memory. */
+static char *node_desc(struct kr_plugin *pl, osm_node_t *node, uint64_t guid)
+{
+	/* remap_node_name writes to its argument, up to byte 63 */
+	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
+
+	snprintf(desc, sizeof(desc), "%s",
+		 node->print_desc ? node->print_desc : "");
+	return remap_node_name(pl->osm->node_name_map, guid, desc);
+}
+
 static int add_node(struct kr_plugin *pl, struct kr_fabric_builder *b,
 		    osm_node_t *node, struct kr_diag *d)
 {
 	unsigned nports = osm_node_get_num_physp(node) - 1;
 	uint64_t guid = cl_ntoh64(osm_node_get_node_guid(node));
 	enum kr_node_type type = (enum kr_node_type)osm_node_get_type(node);
-	char name[KR_GUID_NAME_LEN];
+	char name[KR_GUID_NAME_LEN], *desc = node_desc(pl, node, guid);
 	int id;
 
 	kr_fb_guid_name(name, type, guid);
-	id = kr_fb_add_node(b, type, nports, guid, name, node->print_desc, 0, d);
+	id = kr_fb_add_node(b, type, nports, guid, name,
+			    desc ? desc : node->print_desc, 0, d);
+	free(desc);
 	if (id < 0)
 		return id;
 	kr_fb_set_ids(b, id, cl_ntoh64(node->node_info.sys_guid),

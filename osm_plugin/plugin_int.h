@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <complib/cl_nodenamemap.h>
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_log.h>

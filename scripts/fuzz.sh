@@ -15,7 +15,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-all="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf tables_cache"
+all="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf tables_cache namemap"
 dir='' limit=-runs=1000000
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,19 +48,22 @@ seeds() {
 	tmp=$(mktemp -d) || return 1
 	case $t in
 	net)
-		cp "$data"/*.net "$data"/*.ibnd "$data"/*.lst "$s/"
+		cp "$data"/*.net "$data"/*.ibnd "$data"/*.lst "$data"/ibl_*.txt "$s/"
 		"$kr" gen kns --k 3 --n 2 --p 1 -o "$s/gen-kns.net"
 		"$kr" gen torus --dims 3x2x2 --p 2 --lmc 1 -o "$s/gen-torus.net"
 		"$kr" gen mesh --dims 3x3 --parallel 2 --shuffle 7 -o "$s/gen-mesh.net" ;;
 	lfts|sl2vl|pathsl)
-		"$kr" route "$data/chk_t33.ibnd" --out "$tmp/r" >/dev/null
+		"$kr" route "$data/chk_t33.ibnd" --out "$tmp/r" >/dev/null &&
+			python3 "$top/tests/integ/ibdiag_dir.py" "$kr" "$tmp/r" \
+				"$tmp/ib" 0 || return 1
 		case $t in
 		lfts) cp "$tmp/r/opensm-lfts.dump" "$data"/chk_t33-lfts.dump \
 			"$data"/chk_t33-dump_lfts.txt "$data"/chk_t33-ibroute-*.txt \
 			"$data"/ibnd_mixed_lmc1-opensm.fdbs "$s/" ;;
 		sl2vl) cp "$tmp/r/opensm-sl2vl.dump" "$data"/chk_t33-sl2vl.dump \
-			"$data"/chk_t33-smp-sl2vl.txt "$s/" ;;
-		pathsl) cp "$tmp/r/path-sl" "$data"/chk_t33-saquery.txt "$s/" ;;
+			"$data"/chk_t33-smp-sl2vl.txt "$tmp/ib/ibdiagnet.slvl" "$s/" ;;
+		pathsl) cp "$tmp/r/path-sl" "$data"/chk_t33-saquery.txt \
+			"$tmp/ib/ibdiagnet.psl" "$s/" ;;
 		esac ;;
 	mft) cp "$data"/mcast_t33-mcfdbs.dump "$data"/mcast_t33-dump_mfts.txt \
 		"$data"/mcast_t33-ibroute-M*.txt "$s/" ;;
@@ -68,6 +71,10 @@ seeds() {
 		cp "$data"/mcast_t33-saquery-[gm].txt "$s/"
 		printf '0xC000 0\n0xc00a 1\n# comment\n0xC00C 15\n' > "$s/mlid-sl" ;;
 	guid2lid) cp "$data"/net_mixed.guid2lid "$s/" ;;
+	namemap)
+		printf '# map\n0x0002c9da037b4d46 "sw-x1y2" # rack 1\n%s\n%s\n' \
+			'0x0002c9783aac1b04 row-2 switch # unquoted' \
+			'0x0002c9783aac1b04 "loses"' >"$s/names" ;;
 	coords)
 		"$kr" topo "$data/chk_t33.ibnd" --cache-out "$s/t33.coords" >/dev/null
 		"$kr" gen kns --k 3 --n 2 -o "$tmp/kns.net"

@@ -199,9 +199,54 @@ static int read_ibnd_cache(const char *path, struct kr_fabric *f,
 #endif
 }
 
+static const char *name_map;	/* --node-name-map, NULL: the default */
+
+void cli_name_map(const char *path)
+{
+	name_map = path;
+}
+
+static int read_name_map(struct kr_fabric *f)
+{
+	const char *path = name_map ? name_map : CLI_NAME_MAP_DEFAULT;
+	struct kr_diag d = { 0 };
+	char buf[KR_DIAG_LINE];
+
+	if (!name_map && access(path, F_OK))
+		return 0;
+	if (!kr_name_map_read(path, f, &d))
+		return 0;
+	if (name_map)
+		return cli_error(&d);
+	kr_diag_format(&d, buf, sizeof(buf));
+	cli_say("%s; nodes keep their own descriptions", buf);
+	return 0;
+}
+
+/* The first of names present in dir, into buf; NULL if none is. */
+static const char *dir_file(const char *dir, const char *const *names,
+			    char *buf, size_t size)
+{
+	struct stat st;
+
+	for (; *names; names++) {
+		snprintf(buf, size, "%s/%s", dir, *names);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode))
+			return buf;
+	}
+	return NULL;
+}
+
+/* The topology files a directory may hold, in the order they are taken. */
+static const char *const topo_names[] = { "topology.net", "opensm-subnet.lst",
+					  "ibdiagnet.lst", NULL };
+#define TOPO_NAMES_TEXT "topology.net, opensm-subnet.lst or ibdiagnet.lst"
+
 int cli_read_fabric(const char *path, struct kr_fabric *f)
 {
 	static const char magic[] = CAPTURE_IBND_CACHE_MAGIC;
+	static char in_dir[4200];
+	struct stat st;
 	/* "-" as infiniband-diags tools take it; errors name it in words */
 	const char *src = strcmp(path, "-") ? path : "/dev/stdin";
 	const char *name = src == path ? path : "standard input";
@@ -211,6 +256,13 @@ int cli_read_fabric(const char *path, struct kr_fabric *f)
 	int rc;
 
 	*f = (struct kr_fabric){ 0 };
+	if (src == path && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		src = name = dir_file(path, topo_names, in_dir, sizeof(in_dir));
+		if (!src)
+			return cli_input_error(voice.cmd ? voice.cmd : "knsroute",
+					       "%s: a directory, but without "
+					       TOPO_NAMES_TEXT, path);
+	}
 	cli_progress("reading %s", name);
 	rc = kr_slurp(src, KR_IN_STREAM, &buf, &len, &d);
 	d.file = name;
@@ -220,7 +272,12 @@ int cli_read_fabric(const char *path, struct kr_fabric *f)
 	else if (!rc)
 		rc = kr_net_parse(buf, len, name, f, &d);
 	free(buf);
-	return rc ? cli_error(&d) : 0;
+	if (rc)
+		return cli_error(&d);
+	rc = read_name_map(f);
+	if (rc)
+		kr_fabric_free(f);	/* as a fabric that did not read */
+	return rc;
 }
 
 int cli_write(const char *path, kr_writer_fn *fn, const void *ctx)
@@ -248,30 +305,20 @@ unsigned long cli_number(const char *cmd, const char *opt, const char *s,
 	return v;
 }
 
-/* The first of names present in dir, into buf; NULL if none is. */
-static const char *dir_file(const char *dir, const char *const *names,
-			    char *buf, size_t size)
-{
-	struct stat st;
-
-	for (; *names; names++) {
-		snprintf(buf, size, "%s/%s", dir, *names);
-		if (!stat(buf, &st) && S_ISREG(st.st_mode))
-			return buf;
-	}
-	return NULL;
-}
 
 static int from_dir(const char *cmd, struct cli_inputs *in)
 {
-	static const char *const topo[] = { "topology.net", "opensm-subnet.lst",
-					    NULL };
+	/* ibdiagnet's .lst, .fdbs and .mcfdbs are OpenSM's formats; its .slvl
+	 * and .psl are read by content as the other dumps are */
 	static const char *const lfts[] = { "lfts.dump", "opensm-lfts.dump",
+					    "opensm.fdbs", "ibdiagnet.fdbs",
 					    NULL };
 	static const char *const sl2vl[] = { "sl2vl.dump", "opensm-sl2vl.dump",
-					     NULL };
-	static const char *const psl[] = { "path-sl", NULL };
-	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs", NULL };
+					     "ibdiagnet.slvl", NULL };
+	static const char *const psl[] = { "path-sl", "ibdiagnet.psl", NULL };
+	static const char *const mfts[] = { "mfts.dump", "opensm.mcfdbs",
+					    "ibdiagnet.mcfdbs", NULL };
+	static const char *const sm[] = { "ibdiagnet.sm", NULL };
 	static const char *const msl[] = { "mcast-sl", NULL };
 	static const char *const log[] = { "capture.log", NULL };
 	static const char *const ovl[] = { "oper-vls", NULL };
@@ -287,20 +334,23 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 		return cli_input_error(cmd, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return 0;
-	in->topo = dir_file(dir, topo, in->dir_file[0], sizeof(in->dir_file[0]));
+	in->topo = dir_file(dir, topo_names, in->dir_file[0],
+			    sizeof(in->dir_file[0]));
 	if (!in->topo)
 		return cli_input_error(cmd, "%s: a directory, but without "
-				       "topology.net or opensm-subnet.lst (a "
-				       "capture holds topology.net and "
-				       "lfts.dump, OpenSM's dump directory "
-				       "opensm-subnet.lst and, with -D 0x40, "
-				       "opensm-lfts.dump)", dir);
+				       TOPO_NAMES_TEXT " (a capture holds "
+				       "topology.net and lfts.dump, OpenSM's "
+				       "dump directory opensm-subnet.lst and, "
+				       "with -D 0x40, opensm-lfts.dump, "
+				       "ibdiagnet's output ibdiagnet.lst and "
+				       "ibdiagnet.fdbs)", dir);
 	if (!in->lfts)
 		in->lfts = dir_file(dir, lfts, in->dir_file[1],
 				    sizeof(in->dir_file[1]));
 	if (!in->lfts)
-		return cli_input_error(cmd, "%s: no lfts.dump or "
-				       "opensm-lfts.dump, and no --lfts", dir);
+		return cli_input_error(cmd, "%s: no lfts.dump, opensm-lfts.dump, "
+				       "opensm.fdbs or ibdiagnet.fdbs, and no "
+				       "--lfts", dir);
 	if (!in->sl2vl)
 		in->sl2vl = dir_file(dir, sl2vl, in->dir_file[2],
 				     sizeof(in->dir_file[2]));
@@ -317,6 +367,7 @@ static int from_dir(const char *cmd, struct cli_inputs *in)
 				   sizeof(in->dir_file[6]));
 	in->oper_vls = dir_file(dir, ovl, in->dir_file[8],
 				sizeof(in->dir_file[8]));
+	in->sm_file = dir_file(dir, sm, in->dir_file[9], sizeof(in->dir_file[9]));
 	if (!in->guid2lid)
 		in->guid2lid = dir_file(dir, g2l, in->dir_file[7],
 					sizeof(in->dir_file[7]));

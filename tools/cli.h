@@ -74,22 +74,37 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_input_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Reads a topology ("-": standard input); on failure prints why and
- * returns EXIT_USAGE. */
+/* Reads a topology ("-": standard input; a directory: the topology of a
+ * capture, `route` output, OpenSM's dump or ibdiagnet's output in it),
+ * then names its nodes from the node-name-map (cli_name_map); on failure
+ * prints why and returns EXIT_USAGE. */
 int cli_read_fabric(const char *path, struct kr_fabric *f);
+
+/* --node-name-map FILE, taken by every command that names nodes. Without
+ * it, infiniband-diags' default map is read when it exists; a default map
+ * that does not read is passed over with a warning, as those tools do,
+ * while a named one that does not read is an input error. */
+#define CLI_NAME_MAP_DEFAULT "/etc/rdma/ib-node-name-map"
+enum { CLI_OPT_NAME_MAP = 700 };
+#define CLI_NAME_MAP_OPTION \
+	{ "node-name-map", required_argument, NULL, CLI_OPT_NAME_MAP }
+void cli_name_map(const char *path);
 
 /* What check and path read: a topology and the tables programmed on it.
  * A directory in place of the topology is a capture (topology.net,
- * lfts.dump, sl2vl.dump, path-sl, oper-vls, mfts.dump, mcast-sl) or
+ * lfts.dump, sl2vl.dump, path-sl, oper-vls, mfts.dump, mcast-sl),
  * `knsroute route` output (topology.net,
- * opensm-lfts.dump, opensm-sl2vl.dump, path-sl); files named by options
- * win over the directory's. */
+ * opensm-lfts.dump, opensm-sl2vl.dump, path-sl), OpenSM's dump directory
+ * (opensm-subnet.lst, opensm-lfts.dump or opensm.fdbs, opensm.mcfdbs) or
+ * ibdiagnet's output directory (ibdiagnet.lst, .fdbs, .mcfdbs, .slvl,
+ * .psl, .sm); files named by options win over the directory's. */
 struct cli_inputs {
 	const char *topo, *lfts, *sl2vl, *path_sl, *guid2lid;
 	const char *mfts, *mcast_sl;	/* multicast: MFTs, group SLs */
 	const char *capture_log;	/* a capture's log (DIR only) */
 	const char *oper_vls;		/* a capture's OperVLs (DIR only) */
-	char dir_file[9][4200];	/* paths found in the directory */
+	const char *sm_file;		/* ibdiagnet.sm (DIR only) */
+	char dir_file[10][4200];	/* paths found in the directory */
 };
 /* Reads them all into f and t (what none gave becomes an assumption on
  * record, with a warning on stderr); EXIT_USAGE after printing why. */

@@ -29,21 +29,27 @@ static void check_usage(FILE *out)
 "consecutive hops of a path depend on each other) must have no cycle: a\n"
 "cycle is a credit loop, a possible deadlock.\n"
 "\n"
-"  TOPOLOGY            ibnetdiscover output or ibsim net file; LIDs from\n"
+"  TOPOLOGY            ibnetdiscover or iblinkinfo output, opensm-subnet.lst\n"
+"                      or an ibsim net file; LIDs from\n"
 "                      it, else --guid2lid, else the LFT dump's port GUIDs\n"
 "  DIR                 a capture: DIR/topology.net, DIR/lfts.dump and, if\n"
 "                      there, DIR/sl2vl.dump, DIR/path-sl, DIR/oper-vls,\n"
 "                      DIR/mfts.dump, DIR/mcast-sl (`knsroute route`\n"
 "                      output's opensm-*.dump and opensm.mcfdbs names\n"
 "                      too), DIR/capture.log (the SM, as --sm-lid and\n"
-"                      --sm-sl); options win\n"
+"                      --sm-sl); an OpenSM dump directory\n"
+"                      (opensm-subnet.lst); an ibdiagnet -vlr output\n"
+"                      directory (ibdiagnet.lst, .fdbs, .mcfdbs, .slvl,\n"
+"                      .psl, .sm); options win\n"
 "  --lfts FILE         opensm-lfts.dump or opensm.fdbs, or ibroute /\n"
 "                      dump_fts / dump_lfts output (told apart\n"
 "                      automatically)\n"
-"  --sl2vl FILE        opensm-sl2vl.dump or `smpquery sl2vl` output;\n"
-"                      default: every SL on VL 0 everywhere\n"
-"  --path-sl FILE      knsroute path-sl file (\"DLID SL\", \"SLID DLID SL\")\n"
-"                      or `saquery -p` output; default: SL 0 for every pair\n"
+"  --sl2vl FILE        opensm-sl2vl.dump, `smpquery sl2vl` output or\n"
+"                      ibdiagnet.slvl; default: every SL on VL 0\n"
+"                      everywhere\n"
+"  --path-sl FILE      knsroute path-sl file (\"DLID SL\", \"SLID DLID SL\"),\n"
+"                      `saquery -p` output or ibdiagnet.psl; default: SL 0\n"
+"                      for every pair\n"
 "  --mfts FILE         multicast forwarding tables: opensm.mcfdbs, or\n"
 "                      ibroute -M / dump_fts -M / dump_mfts output (with\n"
 "                      or without -n; a block for every switch); adds\n"
@@ -71,6 +77,8 @@ static void check_usage(FILE *out)
 "  --write-lfts FILE   write the LFTs read as an opensm-lfts.dump\n"
 "  --write-sl2vl FILE  write the maps read as an opensm-sl2vl.dump\n"
 "  --write-path-sl FILE  write the path SLs read as a path-sl file\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                      map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help          this text\n"
 "\n");
 	fprintf(out,
@@ -100,18 +108,22 @@ static void check_usage_more(FILE *out)
 	fputs(
 "JSON keys: pairs, sources, destinations, delivered, undelivered, fail\n"
 "{no_entry, down_port, loop, wrong_dest, vl15, oper_vl}, examples [{src,\n"
-"src_port, slid, dlid, reason, at, at_port, vl}], hops [pairs by link\n"
-"count], links {count, max, mean, top [{node, node_port, peer, peer_port,\n"
-"load}]}, vls {max_vl, oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
+"src_name, src_port, slid, dlid, reason, at, at_name, at_port, vl}], hops\n"
+"[pairs by link count], links {count, max, mean, top [{node, name,\n"
+"node_port, peer, peer_name, peer_port, load}]}, vls {max_vl,\n"
+"oper_vl_ports, ports_by_vls [{vls, ports}]}, cdg\n"
 "{channels, dependencies}, sa {sm_lid, sl, perfmgr_sl, pairs} (with\n"
 "--sm-lid), multicast {groups, dependencies} (with --mfts),\n"
 "assumed {exact, sl2vl_ports, ports, sl_pairs {data, management}, sl_taken,\n"
 "lids_without_port, ports_without_lid, groups_sl}, classes {data, all and,\n"
 "with groups, multicast: {pairs, delivered, verdict, loop_sl_pairs,\n"
 "loop_map_deps, credit_loop}}, credit_loop (the deciding class's: null or\n"
-"[{node, node_port, vl, slid, dlid (mlid for a tree's hop), assumed [sl,\n"
-"sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
+"[{node, name, node_port, vl, slid, dlid (mlid for a tree's hop), assumed\n"
+"[sl, sl2vl]}]), dests (cas, all), verdict (ok, undelivered, credit_loop,\n"
 "assumed_credit_loop, or nothing_checked when no pair had LIDs: exit 2).\n"
+"A *name key is there when the node has a description of its own (its\n"
+"NodeDescription or the node-name-map's name); the text names such a node\n"
+"NODE \"DESCRIPTION\"[PORT].\n"
 "\n"
 "Multicast: every group's tree joins the dependency graph (a packet enters\n"
 "at any member and leaves each switch through every other port of its\n"
@@ -171,6 +183,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "write-path-sl", required_argument, NULL, OPT_WPSL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -212,6 +225,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_WPSL: a->w_path_sl = optarg; break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': check_usage(stdout); return -1;
 		default: return cli_usage_error("check", "bad option");
 		}
@@ -300,21 +314,28 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 	if (!given && a->in.capture_log) {
 		t->sm_sl_taken = sm_from_log(a) && !a->sm_sl_given;
 		a->sm_from = a->in.capture_log;
-	} else if (!given && f->sm_lid) {
-		/* opensm-subnet.lst marks the SM but gives no SL */
-		a->sm_lid = f->sm_lid;
-		a->sm_from = a->in.topo;
+	} else if (!given && (f->sm_lid || a->in.sm_file)) {
+		/* opensm-subnet.lst marks the SM, ibdiagnet.sm names it, but
+		 * neither gives its SL */
+		struct kr_diag d = { 0 };
+		uint16_t lid = f->sm_lid;
+
+		if (!lid && kr_ibdiag_sm_read(a->in.sm_file, &lid, &d))
+			return cli_error(&d);
+		a->sm_lid = lid;
+		a->sm_from = f->sm_lid ? a->in.topo : a->in.sm_file;
 		if (!a->sm_sl_given) {
 			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
 				"SL 0 taken (the file gives none; --sm-sl to "
-				"say)\n", a->in.topo, a->sm_lid);
+				"say)\n", a->sm_from, a->sm_lid);
 			t->sm_sl_taken = 1;
 		}
 	}
 	if (!a->sm_lid && a->sm_sl_given)
 		return cli_usage_error("check", "--sm-sl needs the SM's LID: "
-				       "--sm-lid, a capture's log or the SM "
-				       "mark of opensm-subnet.lst");
+				       "--sm-lid, a capture's log, the SM "
+				       "mark of opensm-subnet.lst or "
+				       "ibdiagnet.sm");
 	if (!a->sm_lid)
 		return 0;
 	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)

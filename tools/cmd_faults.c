@@ -60,6 +60,8 @@ static void faults_usage(FILE *out)
 "  --json               one JSON object instead of the text lines\n"
 "  -q, --quiet          no progress lines on stderr (else one every ~2 s)\n"
 "  -v, --verbose        one line per trial on stderr: faults and outcome\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                       map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help           this text\n"
 "Plan options, as for knsroute route (--no-check is refused: the check is\n"
 "each trial's verdict):\n"
@@ -123,6 +125,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 		{ "mcast", no_argument, NULL, OPT_MCAST },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
@@ -159,6 +162,7 @@ static int parse_args(int argc, char **argv, struct faults_args *a)
 		case OPT_MCAST: a->mcast = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 'v': a->verbose = 1; break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': faults_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("faults", "bad option");
 		}

@@ -13,6 +13,7 @@ static void path_usage(FILE *out)
 	fprintf(out,
 "Usage: knsroute path TOPOLOGY|DIR SRC DST [--lfts FILE] [--sl2vl FILE]\n"
 "                     [--path-sl FILE] [--guid2lid FILE] [--json]\n"
+"                     [--node-name-map FILE]\n"
 "\n"
 "Follows the LFTs from SRC to DST and prints every hop: node, in port, out\n"
 "port and the VL its SL2VL map gives the pair's SL there, to delivery or to\n"
@@ -26,8 +27,12 @@ static void path_usage(FILE *out)
 "                      switch: port 0); the SLID is the source's base LID,\n"
 "                      the DLID the LID given or the destination's base LID\n"
 "  --json              one JSON object: slid, dlid, sl, sl_assumed, hops\n"
-"                      [{node, in, out, vl, map_assumed}], result\n"
-"                      (delivered or a check failure name), at, at_port\n"
+"                      [{node, name, in, out, vl, map_assumed}], result\n"
+"                      (delivered or a check failure name), at, at_name,\n"
+"                      at_port (the names where the node has a\n"
+"                      description of its own)\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                      map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 delivered, 1 not delivered, 2 usage or input error.\n");
@@ -60,9 +65,16 @@ static int resolve(const struct kr_fabric *f, const char *arg, uint32_t *slot,
 
 static void text_path(const struct kr_fabric *f, const struct kr_path *p)
 {
+	int w = 24;	/* the node column: as wide as its widest label */
+
+	for (unsigned i = 0; i < p->nhop; i++) {
+		int n = (int)strlen(kr_node_label(f, p->hop[i].node).s);
+
+		w = n > w ? n : w;
+	}
 	printf("SLID %u -> DLID %u, SL %u%s\n", p->slid, p->dlid, p->sl,
 	       p->sl_assumed ? " (assumed: no input gave it)" : "");
-	printf("  %-4s %-24s %4s %4s  %s\n", "hop", "node", "in", "out", "VL");
+	printf("  %-4s %-*s %4s %4s  %s\n", "hop", w, "node", "in", "out", "VL");
 	for (unsigned i = 0; i < p->nhop; i++) {
 		const struct kr_hop *h = &p->hop[i];
 		char in[8] = "-", out[8] = "-", vl[24] = "-";
@@ -74,15 +86,24 @@ static void text_path(const struct kr_fabric *f, const struct kr_path *p)
 		if (h->out && h->out != KR_NO_PORT)
 			snprintf(vl, sizeof(vl), "%u%s", h->vl, h->why ?
 				 " (map assumed)" : "");
-		printf("  %-4u %-24s %4s %4s  %s\n", i, kr_node_name(f, h->node),
-		       in, out, vl);
+		printf("  %-4u %-*s %4s %4s  %s\n", i, w,
+		       kr_node_label(f, h->node).s, in, out, vl);
 	}
 	if (p->fail < 0)
-		printf("delivered at %s[%u]\n", kr_node_name(f, f->owner[p->at]),
-		       kr_port_num(f, p->at));
+		printf("delivered at %s\n", kr_port_label(f, p->at).s);
 	else
-		printf("not delivered: %s at %s[%u]\n", fail_names[p->fail],
-		       kr_node_name(f, f->owner[p->at]), kr_port_num(f, p->at));
+		printf("not delivered: %s at %s\n", fail_names[p->fail],
+		       kr_port_label(f, p->at).s);
+}
+
+/* , "KEY": "DESCRIPTION" where the node has one of its own */
+static void json_name(const struct kr_fabric *f, uint32_t node,
+		      const char *key)
+{
+	if (!kr_node_described(f, node))
+		return;
+	printf(", \"%s\": ", key);
+	kr_json_string(stdout, kr_node_desc(f, node));
 }
 
 static void json_path(const struct kr_fabric *f, const struct kr_path *p)
@@ -97,6 +118,7 @@ static void json_path(const struct kr_fabric *f, const struct kr_path *p)
 
 		printf("%s{\"node\": ", i ? ", " : "");
 		kr_json_string(stdout, kr_node_name(f, h->node));
+		json_name(f, h->node, "name");
 		printf(", \"in\": %u, \"out\": ", h->in);
 		if (h->out == KR_NO_PORT)
 			printf("null, \"vl\": null");
@@ -107,6 +129,7 @@ static void json_path(const struct kr_fabric *f, const struct kr_path *p)
 	printf("], \"result\": \"%s\", \"at\": ",
 	       p->fail < 0 ? "delivered" : fail_names[p->fail]);
 	kr_json_string(stdout, kr_node_name(f, f->owner[p->at]));
+	json_name(f, f->owner[p->at], "at_name");
 	printf(", \"at_port\": %u}\n", kr_port_num(f, p->at));
 }
 
@@ -121,6 +144,7 @@ static int parse_args(int argc, char **argv, struct cli_inputs *in,
 		{ "path-sl", required_argument, NULL, OPT_PSL },
 		{ "guid2lid", required_argument, NULL, OPT_G2L },
 		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -134,6 +158,7 @@ static int parse_args(int argc, char **argv, struct cli_inputs *in,
 		case OPT_PSL: in->path_sl = optarg; break;
 		case OPT_G2L: in->guid2lid = optarg; break;
 		case OPT_JSON: *json = 1; cli_json_errors(); break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': path_usage(stdout); return -1;
 		default: return cli_usage_error("path", "bad option");
 		}

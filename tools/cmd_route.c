@@ -15,7 +15,9 @@ static void route_usage(FILE *out)
 "Usage: knsroute route TOPOLOGY --out DIR [OPTIONS]\n"
 "\n"
 "Dry run of the OpenSM engine: recognises the fabric in TOPOLOGY\n"
-"(ibnetdiscover output or ibsim net file), routes it, plans SLs and VLs,\n"
+"(ibnetdiscover or iblinkinfo output, opensm-subnet.lst or an ibsim net\n"
+"file; a directory: its topology.net, opensm-subnet.lst or\n"
+"ibdiagnet.lst), routes it, plans SLs and VLs,\n"
 "checks the result for undelivered pairs and credit loops, and writes into\n"
 "DIR (all files or none):\n"
 "  opensm-lfts.dump   LFTs, byte for byte as OpenSM dumps them\n"
@@ -49,6 +51,8 @@ PLAN_OPTIONS_HELP
 "                       repair, check}, out; or error and phase\n"
 "  -q, --quiet          no progress lines on stderr\n"
 "  -v, --verbose        progress lines from the start (else after 2 s)\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                       map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 routed and checked, 1 a fabric that is not KNS, torus or\n"
@@ -71,6 +75,7 @@ static int parse_args(int argc, char **argv, struct route_args *a)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
@@ -89,6 +94,7 @@ static int parse_args(int argc, char **argv, struct route_args *a)
 		case 'j': a->json = 1; cli_json_errors(); break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': route_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("route", "bad option");
 		}

@@ -113,6 +113,8 @@ static void sim_usage(FILE *out)
 "  --links FILE        each linked port's utilisation over the measured\n"
 "                      cycles, as CSV (node,port,peer,peer_port,\n"
 "                      utilisation); not with --sweep\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                      map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help          this text\n"
 "\n");
 	sim_usage_keys(out);
@@ -162,6 +164,7 @@ static const struct option sim_opts[] = {
 	{ "flow-samples", required_argument, NULL, OPT_FSAMPLES },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "links", required_argument, NULL, OPT_LINKS },
+	CLI_NAME_MAP_OPTION,
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 }
 };
@@ -347,6 +350,7 @@ static int traffic_opt(int c, struct sim_args *a)
 	case OPT_FSAMPLES: a->samples = (unsigned)NUM("flow-samples", 1, 1u << 20); break;
 	case OPT_CSV: a->csv = 1; break;
 	case OPT_LINKS: a->links = optarg; break;
+	case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 	default: return 1;
 	}
 	return 0;

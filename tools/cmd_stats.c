@@ -41,6 +41,8 @@ static void stats_usage(FILE *out)
 "                       [{guid, name, ports [{port, to, vl [destinations\n"
 "                       per VL]}]}], balance {vls, port_vls, max, mean}\n"
 PLAN_OPTIONS_HELP
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
+"                       map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help           this text\n");
 }
 
@@ -63,6 +65,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		{ "sl2vl", required_argument, NULL, OPT_SL2VL },
 		{ "path-sl", required_argument, NULL, OPT_PATHSL },
 		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		PLAN_OPTIONS,
 		{ 0 }
@@ -85,6 +88,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		case OPT_SL2VL: a->sl2vl = optarg; break;
 		case OPT_PATHSL: a->path_sl = optarg; break;
 		case OPT_JSON: a->json = 1; cli_json_errors(); break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': stats_usage(stdout); exit(cli_flush_stdout(0));
 		default: return cli_usage_error("stats", "bad option");
 		}
@@ -114,6 +118,23 @@ static uint32_t find_switch(const struct kr_fabric *f, const char *s)
 	return KR_NONE;
 }
 
+/* What a switch port leads to: the text names the peer with its
+ * description, JSON by the id the other keys use. */
+static struct kr_label port_to(const struct kr_fabric *f, uint32_t slot,
+			       int json)
+{
+	struct kr_label l = { "(this switch)" };
+
+	if (kr_port_num(f, slot) && f->peer[slot] < 0)
+		snprintf(l.s, sizeof(l.s), "(no link)");
+	else if (kr_port_num(f, slot) && json)
+		snprintf(l.s, sizeof(l.s), "%s",
+			 kr_node_name(f, f->owner[f->peer[slot]]));
+	else if (kr_port_num(f, slot))
+		l = kr_node_label(f, f->owner[f->peer[slot]]);
+	return l;
+}
+
 /* The destinations per VL of a switch's ports, in text or as the JSON
  * "switches" element; VLs up to the highest any port uses. */
 static void print_switch(const struct kr_fabric *f, const struct kr_tables *t,
@@ -131,18 +152,17 @@ static void print_switch(const struct kr_fabric *f, const struct kr_tables *t,
 		kr_json_string(stdout, kr_node_name(f, sw));
 		fputs(", \"ports\": [", stdout);
 	} else {
-		printf("switch 0x%016" PRIx64 " \"%s\": destinations per output "
+		printf("switch 0x%016" PRIx64 " %s: destinations per output "
 		       "port and VL\n  port  %-24s", f->guid[sw],
-		       kr_node_name(f, sw), "to");
+		       kr_node_label(f, sw).s, "to");
 		for (unsigned vl = 0; vl < top; vl++)
 			printf(" %5s%u", "VL", vl);
 		printf("\n");
 	}
 	for (unsigned p = 0; p <= f->nports[sw]; p++) {
 		uint32_t slot = kr_port(f, sw, p), sum = 0;
-		const char *to = p == 0 ? "(this switch)" :
-				 f->peer[slot] < 0 ? "(no link)" :
-				 kr_node_name(f, f->owner[f->peer[slot]]);
+		struct kr_label peer = port_to(f, slot, json);
+		const char *to = peer.s;
 
 		for (unsigned vl = 0; vl < KR_NSL; vl++)
 			sum += counts[p * KR_NSL + vl];

@@ -13,8 +13,10 @@ static void topo_usage(FILE *out)
 	fprintf(out,
 "Usage: knsroute topo FILE [--conf F] [--coords] [--json] [--cache-out F]\n"
 "\n"
-"Recognises the fabric in FILE (ibnetdiscover output or ibsim net file) as a\n"
-"KNS (k-ary n-direct s-indirect), torus or mesh from its links alone and\n"
+"Recognises the fabric in FILE (ibnetdiscover or iblinkinfo output,\n"
+"opensm-subnet.lst or an ibsim net file; a directory: its topology.net,\n"
+"opensm-subnet.lst or ibdiagnet.lst) as a KNS (k-ary n-direct\n"
+"s-indirect), torus or mesh from its links alone and\n"
 "prints the family and sizes (KNS with s > 1: the stages, the radix and\n"
 "every subnet switch's [dimension, position, stage, order]), then the\n"
 "expected links and switches that are missing. Pendant switches (trees\n"
@@ -36,6 +38,8 @@ static void topo_usage(FILE *out)
 "                 is recognised: error (and report, one line per conflict)\n"
 "  --cache-out F  write the coordinates file F (atomically), the cache that\n"
 "                 keeps labels stable across sweeps (coords_cache)\n"
+"  --node-name-map FILE  names for node GUIDs (infiniband-diags' map;\n"
+"                 default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help     this text\n"
 "\n"
 "Exit status: 0 recognised, 1 not recognised, 2 usage or input error.\n");
@@ -58,7 +62,7 @@ static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *
 		kr_topo_fmt_pos(t, t->sw_xline[s], t->sw_xdim[s], line,
 				sizeof(line));
 		fprintf(out, "  [%u, %s, %u, %u] %s\n", t->sw_xdim[s], line,
-			t->sw_stage[s], t->sw_order[s], kr_node_name(f, s));
+			t->sw_stage[s], t->sw_order[s], kr_node_label(f, s).s);
 	}
 }
 
@@ -112,7 +116,7 @@ static void coords(FILE *out, const struct kr_fabric *f, const struct kr_topo *t
 			else
 				fprintf(out, " %u", kr_topo_coord(t, pos, d));
 		}
-		fprintf(out, "  # %s\n", kr_node_name(f, s));
+		fprintf(out, "  # %s\n", kr_node_label(f, s).s);
 	}
 }
 
@@ -223,6 +227,7 @@ int cmd_topo(int argc, char **argv)
 		{ "coords", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "cache-out", required_argument, NULL, 'o' },
+		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -236,6 +241,7 @@ int cmd_topo(int argc, char **argv)
 		case 'C': o.coords = 1; break;
 		case 'j': o.json = 1; cli_json_errors(); break;
 		case 'o': o.cache_out = optarg; break;
+		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': topo_usage(stdout); return 0;
 		default: return cli_usage_error("topo", "bad option");
 		}

@@ -28,6 +28,9 @@ static const char *name_of(const struct kr_fabric *f, uint32_t slot)
 	return kr_node_name(f, f->owner[slot]);
 }
 
+/* "NAME \"DESC\"[PORT]", for people */
+#define LABEL(f, slot) (kr_port_label(f, slot).s)
+
 /* Ports grouped by the set of VLs they send on: masks sorted, runs counted
  * by the caller. NULL when out of memory; *n = 0 when nothing was sent.
  * Two byte-wise counting passes: a summary is written after the check,
@@ -110,10 +113,9 @@ static void text_pairs(FILE *out, const struct kr_fabric *f,
 	for (unsigned i = 0; i < r->nex; i++) {
 		const struct kr_check_example *e = &r->ex[i];
 
-		fprintf(out, "  %s[%u] (LID %u) -> LID %u: %s at %s[%u]",
-			name_of(f, e->src), port_of(f, e->src), e->slid, e->dlid,
-			fail_names[e->reason], name_of(f, e->at),
-			port_of(f, e->at));
+		fprintf(out, "  %s (LID %u) -> LID %u: %s at %s",
+			LABEL(f, e->src), e->slid, e->dlid,
+			fail_names[e->reason], LABEL(f, e->at));
 		if (e->reason == KR_CHECK_VL15 || e->reason == KR_CHECK_OPER_VL)
 			fprintf(out, " VL %u", e->vl);
 		fputc('\n', out);
@@ -139,8 +141,7 @@ static void text_links(FILE *out, const struct kr_fabric *f,
 	for (unsigned i = 0; i < r->ntop; i++) {
 		uint32_t s = r->top[i].slot, p = (uint32_t)f->peer[s];
 
-		fprintf(out, "  %s[%u] -> %s[%u]: %llu\n", name_of(f, s),
-			port_of(f, s), name_of(f, p), port_of(f, p),
+		fprintf(out, "  %s -> %s: %llu\n", LABEL(f, s), LABEL(f, p),
 			(unsigned long long)r->top[i].load);
 	}
 }
@@ -263,9 +264,9 @@ static void text_witness(FILE *out, const struct kr_fabric *f,
 		const struct kr_check_chan *h = &c->cycle[i];
 		const struct kr_check_chan *n = &c->cycle[(i + 1) % c->ncycle];
 
-		fprintf(out, "      %s[%u] VL %u -> %s[%u] VL %u   LID %u -> "
-			"%s%s%s\n", name_of(f, h->slot), port_of(f, h->slot),
-			h->vl, name_of(f, n->slot), port_of(f, n->slot), n->vl,
+		fprintf(out, "      %s VL %u -> %s VL %u   LID %u -> "
+			"%s%s%s\n", LABEL(f, h->slot),
+			h->vl, LABEL(f, n->slot), n->vl,
 			h->slid, hop_dest(h, dest, sizeof(dest)),
 			h->assumed & KR_CHECK_ASSUMED_SL ? "  (SL assumed)" : "",
 			h->assumed & KR_CHECK_ASSUMED_MAP ? "  (SL2VL map assumed)"
@@ -365,11 +366,19 @@ static int write_text(FILE *out, const struct kr_fabric *f,
 /* ------------------------------------------------------------------ */
 /* JSON                                                               */
 
+/* "KEY": node, "KEY_port": port, and where the node has a description
+ * (NodeDescription or node-name-map) "KEY_name" ("name" for "node"); the
+ * node keys stay the ids every other file uses. */
 static void json_port(FILE *out, const char *key, const struct kr_fabric *f,
 		      uint32_t slot)
 {
 	fprintf(out, "\"%s\": ", key);
 	kr_json_string(out, name_of(f, slot));
+	if (kr_node_described(f, f->owner[slot])) {
+		fprintf(out, strcmp(key, "node") ? ", \"%s_name\": "
+			: ", \"name\": ", key);
+		kr_json_string(out, kr_node_desc(f, f->owner[slot]));
+	}
 	fprintf(out, ", \"%s_port\": %u", key, port_of(f, slot));
 }
 

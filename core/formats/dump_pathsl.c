@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Path SLs: knsroute's path-sl file and `saquery -p` output.
+/* Path SLs: knsroute's path-sl file, `saquery -p` output and ibdiagnet's
+ * ibdiagnet.psl (written with -vlr).
  *
  * path-sl: "DLID SL" gives the SL every source uses towards DLID, "SLID
  * DLID SL" overrides it for one pair; LIDs decimal or 0x-hex, '#' starts a
@@ -8,6 +9,10 @@
  * t->dlid_sl plus the pairs that differ from it, and t->sl_given: a "DLID
  * SL" line speaks for every source, PathRecords only for the pairs they
  * list (all of a DLID's CA sources, or each listed pair kept on its own).
+ * ibdiagnet asks the SA for every pair of ports and writes "0xNODEGUID
+ * DLID SL" (DLID and SL decimal, ibdmchk(1)): the source is a node, so
+ * each of its ports with a LID (a switch's port 0) is a source, and the
+ * records count as PathRecords do.
  *
  * A path-sl that knsroute wrote (its first line says so) ends with "# end:
  * D DLID lines, P pair lines": cut anywhere, the file would still parse,
@@ -28,7 +33,7 @@ struct rec {			/* one pair as read, with its line */
 	unsigned line;
 };
 
-enum { PSL_UNKNOWN, PSL_TEXT, PSL_SAQUERY };
+enum { PSL_UNKNOWN, PSL_TEXT, PSL_SAQUERY, PSL_IBDIAG };
 
 struct psl_parse {
 	struct dump_lines r;
@@ -146,6 +151,33 @@ static int text_line(struct psl_parse *ps, const char *s)
 	return KR_OK;
 }
 
+/* "0xNODEGUID DLID SL": a record from every source port of the node. */
+static int ibdiag_line(struct psl_parse *ps, const char *s)
+{
+	const struct kr_fabric *f = ps->f;
+	uint64_t guid, dlid, sl;
+	uint32_t node, first, last;
+	int rc = KR_OK;
+
+	if (!dump_hex_guid(&s, &guid) ||
+	    (s = dump_skip_ws(s), !dump_number(&s, 0xffff, &dlid)) ||
+	    (s = dump_skip_ws(s), !dump_number(&s, KR_NSL - 1, &sl)) ||
+	    !dump_blank(s))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected "
+			       "\"0xNODEGUID DLID SL\" with an SL from 0 to 15 "
+			       "(an ibdiagnet.psl line)");
+	node = kr_node_by_guid(f, guid);
+	if (node == KR_NONE)
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "unknown node "
+			       "GUID 0x%016llx", (unsigned long long)guid);
+	first = f->port0[node] + !kr_is_switch(f, node);
+	last = kr_is_switch(f, node) ? first + 1 : f->port0[node + 1];
+	for (uint32_t p = first; !rc && p < last; p++)
+		if (f->lid[p] && (kr_is_switch(f, node) || f->peer[p] >= 0))
+			rc = add_rec(ps, f->lid[p], dlid, sl, ps->r.lineno);
+	return rc;
+}
+
 static int pr_flush(struct psl_parse *ps)
 {
 	unsigned line = ps->pr_line;
@@ -197,9 +229,11 @@ static void detect(struct psl_parse *ps, const char *s)
 {
 	if (!strncmp(s, PSL_HEADER, strlen(PSL_HEADER)))
 		ps->ours = true;
+	/* ibdiagnet's lines start with a 16-digit GUID, ours with a LID */
 	if (*s && *s != '#' && strncmp(s, "ibwarn:", 7))
-		ps->fmt = strncmp(s, "PathRecord dump:", 16) ? PSL_TEXT
-							      : PSL_SAQUERY;
+		ps->fmt = !strncmp(s, "PathRecord dump:", 16) ? PSL_SAQUERY
+			  : strspn(s + 2, "0123456789abcdefABCDEF") == 16 &&
+			    !strncmp(s, "0x", 2) ? PSL_IBDIAG : PSL_TEXT;
 }
 
 static int parse_line(struct psl_parse *ps)
@@ -208,6 +242,8 @@ static int parse_line(struct psl_parse *ps)
 
 	if (ps->fmt == PSL_UNKNOWN)
 		detect(ps, s);
+	if (ps->fmt == PSL_IBDIAG && *s && *s != '#')
+		return ibdiag_line(ps, s);
 	if (ps->fmt != PSL_SAQUERY)
 		return text_line(ps, s);
 	if (!*s || !strncmp(s, "ibwarn:", 7))
@@ -358,8 +394,8 @@ static int psl_run(const struct dump_src *src, const struct kr_fabric *f,
 	dump_lines_init(&ps.r, src);
 	while ((rc = dump_next_line(&ps.r, d)) > 0 && !(rc = parse_line(&ps)))
 		;
-	saquery = ps.fmt == PSL_SAQUERY;
-	if (!rc && saquery)
+	saquery = ps.fmt == PSL_SAQUERY || ps.fmt == PSL_IBDIAG;
+	if (!rc && ps.fmt == PSL_SAQUERY)
 		rc = pr_flush(&ps);
 	if (!rc && ps.ours && !ps.end_line)
 		rc = kr_fail(d, KR_EPARSE, ps.r.lineno, "cut short: no \"%s\" "

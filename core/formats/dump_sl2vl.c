@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* SL2VL dumps: OpenSM's opensm-sl2vl.dump and `smpquery sl2vl` output.
+/* SL2VL dumps: OpenSM's opensm-sl2vl.dump, `smpquery sl2vl` output and
+ * ibdiagnet's ibdiagnet.slvl (written with -vlr).
  *
  * OpenSM writes one block per port GUID: "Switch 0x<guid>, base LID <n>,
  * "<desc>"" (or "Channel Adapter", "Router"), two '#' title lines, then
  * "IN OUT : vl0 .. vl15" lines (a CA: the single line "0 0 :" for its port)
  * and a '#' separator. smpquery prints "# SL2VL table: Lid <n>" and
- * "ports: in I, out O: | vl0| .. | vl15|". Both may be mixed in one file. */
+ * "ports: in I, out O: | vl0| .. | vl15|". ibdiagnet writes a line per
+ * (switch, in port, out port) with the map as the SL2VL attribute holds
+ * it, two SLs to a byte, the lower SL in the high nibble (ibdmchk(1)):
+ * "0xNODEGUID IN OUT 0x01 0x23 0x45 0x67 0x89 0xab 0xcd 0xe7"; it reads
+ * only switches. All three may be mixed in one file. */
 #include "kr_dump.h"
 
 #include <inttypes.h>
@@ -171,6 +176,35 @@ static int map_line(struct sl2vl_parse *ps, const char *s, bool smp)
 	return store_map(ps, in, out, map);
 }
 
+/* "0xNODEGUID IN OUT" and eight "0xHL" bytes: SL 2i in H, 2i+1 in L. */
+static int ibdiag_line(struct sl2vl_parse *ps, const char *s)
+{
+	uint64_t guid, in, out, map = 0, b;
+	uint32_t node;
+	bool ok = dump_hex_guid(&s, &guid) &&
+		  (s = dump_skip_ws(s), dump_number(&s, 255, &in)) &&
+		  (s = dump_skip_ws(s), dump_number(&s, 255, &out));
+
+	for (unsigned i = 0; ok && i < KR_NSL / 2; i++) {
+		s = dump_skip_ws(s);
+		ok = s[0] == '0' && s[1] == 'x' && dump_number(&s, 0xff, &b);
+		map = kr_map_set(kr_map_set(map, 2 * i, (unsigned)(b >> 4)),
+				 2 * i + 1, (unsigned)(b & 15));
+	}
+	if (!ok || !dump_blank(s))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "expected "
+			       "\"0xNODEGUID IN OUT\" and 8 bytes \"0x01 0x23 "
+			       "...\", two SLs' VLs each (an ibdiagnet.slvl "
+			       "line)");
+	node = kr_node_by_guid(ps->f, guid);
+	if (node == KR_NONE || !kr_is_switch(ps->f, node))
+		return kr_fail(ps->d, KR_EPARSE, ps->r.lineno, "0x%016" PRIx64
+			       " is not a switch's node GUID in the topology",
+			       guid);
+	ps->slot = ps->f->port0[node];
+	return store_map(ps, in, out, map);
+}
+
 static int parse_line(struct sl2vl_parse *ps)
 {
 	const char *s = ps->r.line;
@@ -187,6 +221,8 @@ static int parse_line(struct sl2vl_parse *ps)
 	}
 	if (s[0] == 'p')
 		return map_line(ps, s, true);
+	if (s[0] == '0' && s[1] == 'x')
+		return ibdiag_line(ps, s);
 	if (s[0] >= '0' && s[0] <= '9')
 		return map_line(ps, s, false);
 	return kr_fail(ps->d, KR_EPARSE, ps->r.lineno,

@@ -57,6 +57,13 @@ int kr_sl2vl_read(const char *path, const struct kr_fabric *f,
 int kr_sl2vl_write(FILE *out, const struct kr_fabric *f,
 		   const struct kr_tables *t);
 
+/* The master SM's LID from ibdiagnet's ibdiagnet.sm (the first port
+ * under "SM - master"); KR_EPARSE, naming the line, when there is none or
+ * its line has no LID. */
+int kr_ibdiag_sm_parse(const char *buf, size_t len, uint16_t *lid,
+		       struct kr_diag *d);
+int kr_ibdiag_sm_read(const char *path, uint16_t *lid, struct kr_diag *d);
+
 /* Replaces t's path SLs (dlid_sl, pair_sl). From saquery output, each DLID
  * gets the SL most of its records carry and the other records become
  * pairs; pairs the output does not list take that per-DLID SL. */

@@ -29,6 +29,13 @@ int kr_net_write(FILE *out, const struct kr_fabric *f);
  * LIDs of the ports it names and re-indexes them. */
 int kr_guid2lid_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
 
+/* infiniband-diags' node-name-map ("GUID \"NAME\"" lines, # comments):
+ * each node of f the map names gets the name as its description. Every
+ * line is checked first, so on error (naming the line) f is unchanged. */
+int kr_name_map_parse(const char *buf, size_t len, struct kr_fabric *f,
+		      struct kr_diag *d);
+int kr_name_map_read(const char *path, struct kr_fabric *f, struct kr_diag *d);
+
 /* The tables cache (knsroute.conf tables_cache): of tables t on f, what a
  * later start needs to repair as if t were still in force (kr_repair's
  * prev): every LID's SL, the pair SLs, the repaired destinations in their

@@ -104,13 +104,18 @@ static int end_record(struct lst *x, struct span *s, struct lst_end *n)
 	    !field(s, "Rev:", UINT32_MAX, &rev))
 		return bad(x, "VenID:, DevID: and Rev: in hex");
 	skip_ws(s);
-	if (!eat(s, '{'))
+	/* ibdiagnet2.lst leaves the description out, braces and all */
+	if (starts(s, "LID:")) {
+		n->desc = (struct span){ s->p, s->p };
+	} else if (!eat(s, '{')) {
 		return bad(x, "the node description in braces");
-	n->desc.p = s->p;
-	if (!(close = desc_end(s)))
-		return bad(x, "\"} LID:\" after the description");
-	n->desc.e = close;
-	s->p = close + 1;
+	} else {
+		n->desc.p = s->p;
+		if (!(close = desc_end(s)))
+			return bad(x, "\"} LID:\" after the description");
+		n->desc.e = close;
+		s->p = close + 1;
+	}
 	if (!field(s, "LID:", 0xbfff, &n->lid) ||
 	    !field(s, "PN:", 254, &n->port) || !n->port || n->port > n->nports)
 		return bad(x, "\"LID:\" and \"PN:\" with a port of the node");

@@ -675,6 +675,8 @@ int kr_net_parse(const char *buf, size_t len, const char *name,
 
 	if (lst_detect(buf, len))
 		return lst_parse(buf, len, name, f, d);
+	if (ibl_detect(buf, len))
+		return ibl_parse(buf, len, name, f, d);
 	*f = (struct kr_fabric){ 0 };
 	if (d)
 		d->file = name;

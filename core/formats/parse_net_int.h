@@ -111,4 +111,10 @@ bool lst_detect(const char *buf, size_t len);
 int lst_parse(const char *buf, size_t len, const char *name,
 	      struct kr_fabric *f, struct kr_diag *d);
 
+/* iblinkinfo output, plain or -l (parse_ibl.c): told apart by its first
+ * line too. */
+bool ibl_detect(const char *buf, size_t len);
+int ibl_parse(const char *buf, size_t len, const char *name,
+	      struct kr_fabric *f, struct kr_diag *d);
+
 #endif

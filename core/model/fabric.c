@@ -2,6 +2,7 @@
 /* Lookups over a built fabric: GUID hashes and the LID index. */
 #include "kr_fabric.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,27 @@ static bool lid_slot(const struct kr_fabric *f, uint32_t slot)
 static const char *slot_name(const struct kr_fabric *f, uint32_t slot)
 {
 	return kr_node_name(f, f->owner[slot]);
+}
+
+struct kr_label kr_node_label(const struct kr_fabric *f, uint32_t node)
+{
+	struct kr_label l;
+
+	if (kr_node_described(f, node))
+		snprintf(l.s, sizeof(l.s), "%s \"%s\"", kr_node_name(f, node),
+			 kr_node_desc(f, node));
+	else
+		snprintf(l.s, sizeof(l.s), "%s", kr_node_name(f, node));
+	return l;
+}
+
+struct kr_label kr_port_label(const struct kr_fabric *f, uint32_t slot)
+{
+	struct kr_label l = kr_node_label(f, f->owner[slot]);
+	size_t n = strlen(l.s);
+
+	snprintf(l.s + n, sizeof(l.s) - n, "[%u]", kr_port_num(f, slot));
+	return l;
 }
 
 /* kr_index_hash_fn of the two GUID indexes. */

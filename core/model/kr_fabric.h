@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kr_base.h"
 #include "kr_index.h"
@@ -82,6 +83,30 @@ static inline const char *kr_node_desc(const struct kr_fabric *f, uint32_t node)
 {
 	return f->strtab + f->desc_off[node];
 }
+
+/* Whether a node has a description that says more than its name: what
+ * a NodeDescription or a node-name-map gives it (a topology without
+ * descriptions gets its names as descriptions). */
+static inline bool kr_node_described(const struct kr_fabric *f, uint32_t node)
+{
+	const char *desc = kr_node_desc(f, node);
+
+	return *desc && strcmp(desc, kr_node_name(f, node));
+}
+
+/* A node as reports name it: its name, then its description in quotes
+ * when it has one of its own (S-0002c9000000000f "sw-x1y2"); an admin
+ * knows nodes by description, the other files by name. Returned by value
+ * so that one message can name several nodes: kr_node_label(f, a).s lives
+ * to the end of the full expression (C11 6.2.4). Longer labels are cut. */
+enum { KR_LABEL_LEN = 200 };
+struct kr_label {
+	char s[KR_LABEL_LEN];
+};
+struct kr_label kr_node_label(const struct kr_fabric *f, uint32_t node);
+/* The same for the node owning a port slot, with the port number in
+ * brackets: S-0002c9000000000f "sw-x1y2"[3]. */
+struct kr_label kr_port_label(const struct kr_fabric *f, uint32_t slot);
 
 /* The slot that carries traffic for a node: slot 0 of a switch, else the
  * given port. Its LID range is lid .. lid + 2^lmc - 1. */

@@ -154,9 +154,8 @@ int kr_sim_write_text(FILE *out, const struct kr_fabric *f,
 		"%u channels wait in a cycle (each for the next, the last for "
 		"the first):\n", (unsigned long long)r->deadlock_at, r->ncycle);
 	for (uint32_t i = 0; i < r->ncycle; i++)
-		fprintf(out, "  %s[%u] VL %u\n",
-			kr_node_name(f, f->owner[r->cycle_slot[i]]),
-			kr_port_num(f, r->cycle_slot[i]), r->cycle_vl[i]);
+		fprintf(out, "  %s VL %u\n",
+			kr_port_label(f, r->cycle_slot[i]).s, r->cycle_vl[i]);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -130,9 +130,9 @@ static int cut_off(struct kp *kp, struct uf *u, unsigned d, const uint64_t *key,
 			free(cand);
 		if (!nfree) {
 			free(hroot);
-			return kr_fail(kp->h->d, KR_ETOPO, 0, "router \"%s\" fits no "
+			return kr_fail(kp->h->d, KR_ETOPO, 0, "router %s fits no "
 				       "place in dimension %u",
-				       kr_node_name(kp->h->f, e), d);
+				       kr_node_label(kp->h->f, e).s, d);
 		}
 		if (nfree > 1 && add_open(kp, d, e, cand)) {
 			free(cand);
@@ -358,9 +358,9 @@ static int choose(struct kp *kp, uint8_t *busy)
 			continue;
 		for (unsigned c = 0; c < kp->h->k; c++)
 			n += oc->cand[c];
-		notes_add(kp->h->notes, "router \"%s\" placed at %u in "
+		notes_add(kp->h->notes, "router %s placed at %u in "
 			  "dimension %u of the %u places its missing links "
-			  "leave open", kr_node_name(kp->h->f, oc->root),
+			  "leave open", kr_node_label(kp->h->f, oc->root).s,
 			  kp->h->hp[(size_t)oc->root * kp->h->n + oc->d],
 			  oc->d, n);
 		free(oc->cand);
@@ -425,10 +425,10 @@ static int settle_open(struct kp *kp)
 	free(busy);
 	for (unsigned i = 0; i < kp->nopen; i++)
 		if (kp->open[i].cand)
-			return kr_fail(h->d, KR_ETOPO, 0, "router \"%s\" cannot be "
+			return kr_fail(h->d, KR_ETOPO, 0, "router %s cannot be "
 				       "placed in dimension %u: too many links "
 				       "around it are missing",
-				       kr_node_name(h->f, kp->open[i].root),
+				       kr_node_label(h->f, kp->open[i].root).s,
 				       kp->open[i].d);
 	return KR_OK;
 }

@@ -69,6 +69,7 @@ static void ksub_free(struct ksub *k)
 	tg_free(&k->cg);
 	free(k->view.guid);
 	free(k->view.name_off);
+	free(k->view.desc_off);
 }
 
 /* Whether v could be a router that lost its CAs: a switch without CAs
@@ -272,11 +273,14 @@ static int contract(struct ksub *k)
 	k->view.strtab = f->strtab;
 	k->view.guid = malloc(((size_t)n + 1) * sizeof(*k->view.guid));
 	k->view.name_off = malloc(((size_t)n + 1) * sizeof(*k->view.name_off));
-	if (!rc && (!k->view.guid || !k->view.name_off))
+	/* messages name a router by its label, description and all */
+	k->view.desc_off = malloc(((size_t)n + 1) * sizeof(*k->view.desc_off));
+	if (!rc && (!k->view.guid || !k->view.name_off || !k->view.desc_off))
 		rc = KR_ENOMEM;
 	for (uint32_t i = 0; !rc && i < n; i++) {
 		k->view.guid[i] = f->guid[k->rep[i]];
 		k->view.name_off[i] = f->name_off[k->rep[i]];
+		k->view.desc_off[i] = f->desc_off[k->rep[i]];
 	}
 out:
 	free(off);

@@ -452,11 +452,11 @@ void pendant_note(const struct kr_fabric *f, struct kr_topo *t)
 		for (uint32_t s = f->port0[v] + 1; s < f->port0[v + 1]; s++)
 			strays += f->peer[s] >= 0 &&
 				  t->port_dir[s] == KR_DIR_NONE;
-		notes_add(&n, "pendant switch \"%s\" (%u CAs) hangs off \"%s\": "
-			  "a tree off grid switch \"%s\", routed through it%s",
-			  kr_node_name(f, v), pendant_ca_links(f, v),
-			  kr_node_name(f, t->sw_parent[v]),
-			  kr_node_name(f, t->sw_host[v]), strays ?
+		notes_add(&n, "pendant switch %s (%u CAs) hangs off %s: "
+			  "a tree off grid switch %s, routed through it%s",
+			  kr_node_label(f, v).s, pendant_ca_links(f, v),
+			  kr_node_label(f, t->sw_parent[v]).s,
+			  kr_node_label(f, t->sw_host[v]).s, strays ?
 			  "; its cables to other switches are not used" : "");
 	}
 	if (!n.oom && n.buf && (r = malloc(had + n.len + 1))) {

@@ -44,8 +44,9 @@ static int connected(struct rctx *x)
 	for (uint32_t v = 0; v < g->n && tail < g->n; v++)
 		if (!seen[v]) {
 			rc = kr_fail(x->d, KR_ETOPO, 0, "the switches fall apart: "
-				     "\"%s\" cannot reach \"%s\"",
-				     kr_node_name(x->f, 0), kr_node_name(x->f, v));
+				     "%s cannot reach %s",
+				     kr_node_label(x->f, 0).s,
+				     kr_node_label(x->f, v).s);
 			break;
 		}
 out:
@@ -197,8 +198,8 @@ static void conf_basics(struct rctx *x)
 
 	for (uint32_t s = 0; s < x->f->nsw && c->p; s++)
 		if (x->g->nca[s] > c->p) {
-			notes_add(x->conflicts, "p %u: switch \"%s\" has %u CAs",
-				  c->p, kr_node_name(x->f, s), x->g->nca[s]);
+			notes_add(x->conflicts, "p %u: switch %s has %u CAs",
+				  c->p, kr_node_label(x->f, s).s, x->g->nca[s]);
 			break;
 		}
 }
@@ -326,13 +327,13 @@ static const char *leaf_hint(const struct rctx *x, char *buf, size_t len)
 	buf[0] = '\0';
 	for (uint32_t v = 0; g->n > 2 && v < g->n; v++)
 		if (g->nca[v] && tg_deg(g, v) == 1) {
-			snprintf(buf, len, "; switch \"%s\" reaches the others "
-				 "only through \"%s\": a leaf switch hanging "
+			snprintf(buf, len, "; switch %.100s reaches the others "
+				 "only through %.100s: a leaf switch hanging "
 				 "off the grid, and the rest reads as no grid "
 				 "either, or a grid switch whose other links "
 				 "are down",
-				 kr_node_name(x->f, v),
-				 kr_node_name(x->f, g->nbr[g->off[v]]));
+				 kr_node_label(x->f, v).s,
+				 kr_node_label(x->f, g->nbr[g->off[v]]).s);
 			break;
 		}
 	return buf;
@@ -341,8 +342,8 @@ static const char *leaf_hint(const struct rctx *x, char *buf, size_t len)
 static int recognize(struct rctx *x, struct kr_topo *t)
 {
 	enum kr_family fam[2];
-	char why[2][401];	/* both, with their prefixes, fit a diag */
-	char leaf[256];
+	char why[2][281];	/* both, with their prefixes and the */
+	char leaf[400];		/* hint, fit a diag */
 	unsigned nfam, i;
 	int rc = direct(x, t);
 
@@ -361,7 +362,7 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 		rc = try_family(x, fam[i], t);
 		if (rc != KR_ETOPO || x->conflicts->n > before)
 			return rc;
-		snprintf(why[i], sizeof(why[i]), "%.400s", x->d->msg);
+		snprintf(why[i], sizeof(why[i]), "%.280s", x->d->msg);
 	}
 	leaf_hint(x, leaf, sizeof(leaf));
 	if (nfam == 1)

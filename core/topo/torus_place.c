@@ -450,9 +450,9 @@ static int settle_list(struct search *sr, struct ptab *t, int tie)
 	if (!sr->nbest || (sr->nbest > 1 && !tie) || !sr->budget)
 		return 0;
 	if (sr->nbest > 1)
-		notes_add(p->notes, "switch \"%s\"%s placed by choice: %u "
+		notes_add(p->notes, "switch %s%s placed by choice: %u "
 			  "arrangements fit its links equally",
-			  kr_node_name(p->f, sr->cl[0]),
+			  kr_node_label(p->f, sr->cl[0]).s,
 			  sr->m > 1 ? " and the unplaced ones next to it" : "",
 			  sr->nbest);
 	for (unsigned j = 0; j < sr->m; j++) {

@@ -6,7 +6,7 @@
 # scripts/fuzz.sh's default (1M inputs per target).
 set -u
 secs=${KR_FUZZ_SECS:-3}
-targets="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf tables_cache"
+targets="net lfts sl2vl pathsl mft mcast_sl guid2lid coords conf tables_cache namemap"
 echo "1..$(echo $targets | wc -w)"
 n=0
 for t in $targets; do

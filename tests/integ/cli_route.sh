@@ -125,7 +125,7 @@ kr_ok $? "gen: --mesh-dims makes a dimension a line"
 # each, and the summary says which each took.
 "$K" gen kns --k 4 --n 2 --p 2 --fail 2 --seed 3 -o "$T/kf.net" 2>/dev/null &&
 	"$K" route "$T/kf.net" --out "$T/kf" -q >/dev/null &&
-	[ "$(grep -c '^recognition: router "router([01],2)" placed at [0-3] in dimension 0 of the 2 places' "$T/kf/summary")" -eq 2 ]
+	[ "$(grep -c '^recognition: router router([01],2) placed at [0-3] in dimension 0 of the 2 places' "$T/kf/summary")" -eq 2 ]
 kr_ok $? "route: routers placed by choice are named in the summary"
 
 # A mesh with 25 of its 180 links out at a first sweep: refused, with the

@@ -3,13 +3,14 @@
 # Every form ibnetdiscover writes a fabric in is read to the same fabric,
 # and so is OpenSM's opensm-subnet.lst:
 # plain output, grouped output (-g) and the binary cache (--cache FILE,
-# detected by its magic wherever a topology is read), all taken from one simulated fabric after OpenSM gave it LIDs, and
+# detected by its magic wherever a topology is read), and iblinkinfo's
+# two forms, all taken from one simulated fabric after OpenSM gave it LIDs, and
 # compared through `knsroute info` (links, nodes with port GUIDs, counts
 # and LIDs).
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 8
+kr_plan 9
 if ! kr_have_sim; then
 	kr_skip_rest "ibsim, opensm, ibnetdiscover or libumad2sim not installed"
 	kr_done
@@ -57,6 +58,18 @@ kr_sim_try "$T/steps.net" ibnetdiscover -s &&
 	{ "$K" info "$T/ports.txt" >/dev/null 2>"$T/ports.err"; [ $? -eq 2 ]; } &&
 	grep -q 'ports.txt:1: a port list (`ibnetdiscover -p` output)' "$T/ports.err"
 kr_ok $? "ibnetdiscover -s reads as the plain output; -p is refused by name"
+
+# iblinkinfo, plain and -l: the same fabric as far as it tells (CAs are
+# named by port GUID, as it prints no CA node GUID, so --links and
+# --nodes are compared between the two forms and --json with the rest).
+kr_sim_try "$T/ibl.txt" iblinkinfo &&
+	kr_sim_try "$T/ibl-l.txt" iblinkinfo -l &&
+	grep -q '^Switch: 0x' "$T/ibl.txt" && grep -q '^0x[0-9a-f]* "' "$T/ibl-l.txt" &&
+	same_info "$T/ibl.txt" "$T/ibl-l.txt" &&
+	"$K" info --json "$T/ibl.txt" >"$T/ibl.json" &&
+	diff -u "$T/plain.net.info--json" "$T/ibl.json" >&2 &&
+	"$K" topo "$T/ibl.txt" | grep -q "^torus 3x3 (wrap x,y), p=2, parallel 1: 9 switches, 18 CAs$"
+kr_ok $? "iblinkinfo and iblinkinfo -l read as the fabric ibnetdiscover saw; topo recognises it"
 
 # A grouped file that lost its section header's form is refused with the line.
 sed 's/^Non-Chassis Nodes$/Non-Chassis Nodes:/' "$T/grouped.net" >"$T/bad.net"

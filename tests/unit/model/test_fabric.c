@@ -43,6 +43,12 @@ static void test_builder_switches_first(void **state)
 	assert_string_equal(kr_node_desc(&f, 2), "host one");
 	assert_string_equal(kr_node_desc(&f, 1), "B");	/* desc defaults to name */
 	assert_int_equal(kr_fb_final_id(fb, h2), 3);
+	/* labels quote a description only when it says more than the name */
+	assert_string_equal(kr_node_label(&f, 2).s, "h1 \"host one\"");
+	assert_string_equal(kr_node_label(&f, 1).s, "B");
+	assert_string_equal(kr_port_label(&f, kr_port(&f, 2, 1)).s,
+			    "h1 \"host one\"[1]");
+	assert_string_equal(kr_port_label(&f, kr_port(&f, 0, 3)).s, "A[3]");
 	/* A[3] <-> B[3] both ways, and A[2] unlinked */
 	assert_int_equal(f.peer[kr_port(&f, 0, 3)], (int)kr_port(&f, 1, 3));
 	assert_int_equal(f.peer[kr_port(&f, 1, 3)], (int)kr_port(&f, 0, 3));
