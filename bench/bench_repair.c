@@ -33,6 +33,7 @@ static double sweep(const struct kr_fabric *f, const struct kr_topo *t,
 		    const char *label, double *cpu)
 {
 	struct kr_slvl p;
+	struct kr_tables_patch patch;
 	struct kr_diag d = { 0 };
 	double t0, c0;
 
@@ -40,7 +41,8 @@ static double sweep(const struct kr_fabric *f, const struct kr_topo *t,
 		die(label, &d);
 	t0 = bench_now();
 	c0 = bench_cpu_now();
-	if (kr_repair(f, t, c, &p, prev, r, st, &d))
+	if (kr_repair(f, t, c, &p, prev, r, &patch, st, &d) ||
+	    kr_tables_patch(r, &patch))
 		die(label, &d);
 	*cpu = bench_cpu_now() - c0;
 	t0 = bench_now() - t0;

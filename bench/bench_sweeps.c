@@ -35,12 +35,14 @@ static int sweep(const struct kr_fabric *f, const struct kr_topo *t,
 	struct kr_repair_stats st;
 	struct kr_check_report rep;
 	struct kr_check_opts o = { .max_examples = 1 };
+	struct kr_tables_patch patch;
 	struct kr_diag d = { 0 };
 	int rc;
 
 	kr_conf_init(&c);
 	if (kr_route(f, t, &c, r, &d) || kr_slvl_plan(f, t, &c, r, &p, &d) ||
-	    kr_repair(f, t, &c, &p, prev, r, &st, &d))
+	    kr_repair(f, t, &c, &p, prev, r, &patch, &st, &d) ||
+	    kr_tables_patch(r, &patch))
 		die(label, &d);
 	kr_slvl_free(&p);
 	rc = kr_check_run(f, r, &o, &rep, &d);

@@ -196,6 +196,7 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		   struct kr_diag *d)
 {
 	const struct kr_tables *in_force = prev ? &prev->tables : was;
+	struct kr_tables_patch patch;
 	double t0 = kr_now_ms();
 	int rc;
 
@@ -227,7 +228,9 @@ static int compute(const struct kr_fabric *f, const struct kr_conf *c,
 		start(c, p, KR_PHASE_REPAIR);
 		t0 = kr_now_ms();
 		rc = kr_repair(f, &p->topo, c, &p->slvl, in_force, &p->tables,
-			       &p->repair, d);
+			       &patch, &p->repair, d);
+		if (!rc)
+			rc = kr_tables_patch(&p->tables, &patch);
 		/* the multicast forest: the same live links and up*-down*
 		 * ranks as the repair's detour layer */
 		if (!rc)

@@ -387,6 +387,7 @@ static int broadcast_group(const struct bench *b, const struct kr_slvl *sl,
 static void pipeline(struct bench *b, struct outcome *o)
 {
 	struct kr_tables t = { 0 };
+	struct kr_tables_patch patch;
 	struct kr_slvl sl = { 0 };
 	struct kr_check_report rep = { 0 };
 	struct kr_check_opts co = { 0 };
@@ -405,7 +406,10 @@ static void pipeline(struct bench *b, struct outcome *o)
 	if (!rc) {
 		o->failed = KR_PHASE_REPAIR;
 		o->repair_ran = 1;
-		rc = kr_repair(b->f, b->topo, b->c, &sl, NULL, &t, &o->st, &d);
+		rc = kr_repair(b->f, b->topo, b->c, &sl, NULL, &t, &patch,
+			       &o->st, &d);
+		if (!rc)
+			rc = kr_tables_patch(&t, &patch);
 		/* the labels are the intact fabric's, so kr_repair's count of
 		 * recognised faults is 0: the trial knows its own */
 		o->st.faults = b->nfault;

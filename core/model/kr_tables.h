@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* What a fabric is programmed with: LFTs, SL2VL maps and path SLs.
  *
- * The router and planner produce it, the dump readers fill it from any
- * engine's files, the checker and the dump writers read it, the plugin copies
- * it into OpenSM. One struct for all of them keeps the data flow one way. */
+ * The router writes the LFTs, the SL/VL planner the SLs and maps, fault
+ * repair a patch of them (struct kr_tables_patch) that the plan applies;
+ * the dump readers fill it from any engine's files, the checker and the
+ * dump writers read it, the plugin copies it into OpenSM. One struct for
+ * all of them keeps the data flow one way. */
 #ifndef KR_TABLES_H
 #define KR_TABLES_H
 
@@ -49,6 +51,19 @@ static inline int kr_mgroup_has(const struct kr_mgroup *g, uint32_t sw,
 	return (int)(g->ports[(size_t)sw * KR_MCAST_WORDS + port / 64] >>
 		     (port % 64) & 1);
 }
+
+/* What fault repair changes in the tables kr_route and kr_slvl_plan made:
+ * repair/ writes it, kr_tables_patch applies it, so each of the plugin's
+ * fields has one writer per stage (docs/design.md, "Pipeline"). */
+struct kr_tables_patch {
+	uint8_t *dlid_sl;	/* [stride] every LID's SL after repair */
+	struct kr_sl_pair *pair_sl;	/* pairs moved off their LID's SL */
+	size_t npair_sl;
+	uint16_t *repaired;	/* as kr_tables' repaired, nrepaired */
+	uint32_t nrepaired;
+	struct kr_lft_fix *fixes;	/* as kr_tables' fixes, nfixes */
+	size_t nfixes;
+};
 
 struct kr_tables {
 	uint32_t nsw;
@@ -161,6 +176,11 @@ int kr_tables_init_unset(struct kr_tables *t, const struct kr_fabric *f,
  * made whole: the LFTs of routed, kr_route's tables of the same fabric,
  * with t's fixes applied. */
 int kr_tables_refill(struct kr_tables *t, const struct kr_tables *routed);
+/* Applies p to t, the tables it was made for: the LFT entries of its
+ * fixes written, its SLs, pairs, repaired LIDs and fixes handed over (p
+ * is left empty). */
+int kr_tables_patch(struct kr_tables *t, struct kr_tables_patch *p);
+void kr_tables_patch_free(struct kr_tables_patch *p);
 /* Sorts pair_sl and drops exact duplicates; a pair given twice with
  * different SLs is reported. */
 int kr_tables_sort_pairs(struct kr_tables *t, struct kr_diag *d);

@@ -273,6 +273,13 @@ int kr_tables_hops(const struct kr_fabric *f, const struct kr_tables *t,
 	return KR_OK;
 }
 
+static void apply_fixes(struct kr_tables *t, const struct kr_lft_fix *fix,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		t->lft[(size_t)fix[i].sw * t->stride + fix[i].lid] = fix[i].port;
+}
+
 int kr_tables_refill(struct kr_tables *t, const struct kr_tables *routed)
 {
 	size_t n = (size_t)routed->nsw * routed->stride;
@@ -283,10 +290,36 @@ int kr_tables_refill(struct kr_tables *t, const struct kr_tables *routed)
 	if (!(t->lft = malloc(n + 1)))
 		return KR_ENOMEM;
 	memcpy(t->lft, routed->lft, n);
-	for (size_t i = 0; i < t->nfixes; i++)
-		t->lft[(size_t)t->fixes[i].sw * t->stride + t->fixes[i].lid] =
-			t->fixes[i].port;
+	apply_fixes(t, t->fixes, t->nfixes);
 	return KR_OK;
+}
+
+int kr_tables_patch(struct kr_tables *t, struct kr_tables_patch *p)
+{
+	apply_fixes(t, p->fixes, p->nfixes);
+	if (p->dlid_sl && t->dlid_sl)
+		memcpy(t->dlid_sl, p->dlid_sl, t->stride);
+	free(t->pair_sl);
+	free(t->repaired);
+	free(t->fixes);
+	t->pair_sl = p->pair_sl;
+	t->npair_sl = p->npair_sl;
+	t->repaired = p->repaired;
+	t->nrepaired = p->nrepaired;
+	t->fixes = p->fixes;
+	t->nfixes = p->nfixes;
+	free(p->dlid_sl);
+	*p = (struct kr_tables_patch){ 0 };
+	return kr_tables_sort_pairs(t, NULL);
+}
+
+void kr_tables_patch_free(struct kr_tables_patch *p)
+{
+	free(p->dlid_sl);
+	free(p->pair_sl);
+	free(p->repaired);
+	free(p->fixes);
+	*p = (struct kr_tables_patch){ 0 };
 }
 
 void kr_tables_free(struct kr_tables *t)

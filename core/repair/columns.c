@@ -56,23 +56,22 @@ void repair_get_column(const struct repair *r, unsigned lid, uint8_t *col)
 	memcpy(col, r->bylid + (size_t)lid * r->nsw, r->nsw);
 }
 
-/* Writes the column of a repaired destination back (both copies), once:
- * what it changes are kr_route's entries, which t->fixes records. Adds
- * how many to *changed. */
+/* Writes the column of a repaired destination back, once: what it
+ * changes are kr_route's entries, which out->fixes records. Adds how many
+ * to *changed. */
 int repair_put_column(struct repair *r, unsigned lid, const uint8_t *col,
 		      uint64_t *changed)
 {
-	struct kr_tables *t = r->t;
+	struct kr_tables_patch *o = r->out;
 	uint8_t *c = r->bylid + (size_t)lid * r->nsw;
 
-	if (kr_grow(&t->fixes, &r->fixes_cap, t->nfixes + r->nsw,
-		    sizeof(*t->fixes)))
+	if (kr_grow(&o->fixes, &r->fixes_cap, o->nfixes + r->nsw,
+		    sizeof(*o->fixes)))
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (c[s] != col[s]) {
 			c[s] = col[s];
-			t->lft[(size_t)s * r->stride + lid] = col[s];
-			t->fixes[t->nfixes++] = (struct kr_lft_fix){
+			o->fixes[o->nfixes++] = (struct kr_lft_fix){
 				s, (uint16_t)lid, col[s] };
 			++*changed;
 		}

@@ -119,10 +119,10 @@ int repair_add_surviving(struct repair *r)
 		repair_get_column(r, lid, r->col);
 		if (!repair_recall(r, &x))
 			repair_remember(r, &x);
-		if (r->memo_sls[r->memo_cur][1] >> r->t->dlid_sl[lid] & 1)
+		if (r->memo_sls[r->memo_cur][1] >> r->out->dlid_sl[lid] & 1)
 			continue;	/* deps_once would find them in */
 		repair_walk(r, r->col, &x, r->dist);
-		rc = repair_deps_once(r, &x, r->t->dlid_sl[lid], SRC_ALL);
+		rc = repair_deps_once(r, &x, r->out->dlid_sl[lid], SRC_ALL);
 	}
 	return rc;
 }
@@ -221,7 +221,7 @@ static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
 			return KR_ECYCLE;
 		st->dests_updn++;
 		st->dests_detour++;
-		r->t->dlid_sl[x->lid] = (uint8_t)was;
+		r->out->dlid_sl[x->lid] = (uint8_t)was;
 		return KR_OK;
 	}
 	if (was != sl && !repair_is_tree_sl(p, was))
@@ -236,7 +236,7 @@ static int as_before(struct repair *r, const struct rdest *x, unsigned sl,
 		if (was != sl) {
 			rc = repair_deps(r, x, r->col, r->dist, was, SRC_ALL);
 			if (!rc) {
-				r->t->dlid_sl[x->lid] = (uint8_t)was;
+				r->out->dlid_sl[x->lid] = (uint8_t)was;
 				st->dests_detour++;
 			}
 		} else if (repair_ask_sls(r, x, sl)) {
@@ -252,7 +252,7 @@ int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 {
 	struct rdest x;
 	uint32_t updn = st->dests_updn;
-	unsigned sl = r->t->dlid_sl[lid];
+	unsigned sl = r->out->dlid_sl[lid];
 	bool held = r->held && r->held[lid], later;
 	enum col_mode mode = r->first_mode;	/* prev_later_kind's, if later */
 	int rc, a_over, b_over;
@@ -317,13 +317,13 @@ int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 done:
 	if (rc)
 		return rc;
-	r->t->repaired[r->t->nrepaired++] = (uint16_t)lid;
+	r->out->repaired[r->out->nrepaired++] = (uint16_t)lid;
 	st->dests_repaired++;
 	if ((rc = repair_put_column(r, lid, r->col, &st->entries_changed)))
 		return rc;
 	/* a layer of repaired trees keeps the repair's kind of route (it is
 	 * the thesis' extra virtual channel); up*-down* is a kind of its own */
 	repair_count_pairs(r, &x, 1, st->dests_updn != updn,
-		    r->t->dlid_sl[lid] != plan_sl[lid], st);
+		    r->out->dlid_sl[lid] != plan_sl[lid], st);
 	return KR_OK;
 }

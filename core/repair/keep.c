@@ -22,7 +22,7 @@ static unsigned old_sl_of(const struct kr_tables *old, const uint8_t *plan_sl,
 static unsigned new_sl_of(const struct repair *r, unsigned slid, unsigned dlid)
 {
 	return r->pair_sl[slid] != KR_NO_SL ? r->pair_sl[slid] :
-	       r->t->dlid_sl[dlid];
+	       r->out->dlid_sl[dlid];
 }
 
 /* Packets still sent on a pair's old SL (applications keep PathRecords)
@@ -94,7 +94,7 @@ static int stale_pass(struct repair *r, const struct kr_tables *old,
 		for (end = k; end < r->npairs && r->pairs[end].dlid == lid; end++)
 			;
 		if ((end > k || old_pairs[lid] ||
-		     old_sl_of(old, plan_sl, 0, lid) != r->t->dlid_sl[lid]) &&
+		     old_sl_of(old, plan_sl, 0, lid) != r->out->dlid_sl[lid]) &&
 		    repair_dest_of(r, lid, &x))
 			rc = stale_dest(r, &x, old, plan_sl, k, end, st);
 		for (; k < end; k++)
@@ -315,16 +315,11 @@ static int repair_cut(struct repair *r, uint8_t *cut, const uint8_t *plan_sl,
 		      struct kr_repair_stats *st, struct kr_diag *d)
 {
 	const struct kr_tables *prev = r->prev;
-	struct kr_tables *t = r->t;
+	struct kr_tables_patch *o = r->out;
 	int rc = find_held(r, plan_sl);
 
-	free(t->repaired);
-	t->nrepaired = 0;
-	free(t->fixes);
-	t->fixes = NULL;
-	t->nfixes = 0;
 	r->fixes_cap = 0;
-	if (!(t->repaired = malloc((r->nlids + 1) * sizeof(*t->repaired))))
+	if (!(o->repaired = malloc((r->nlids + 1) * sizeof(*o->repaired))))
 		return KR_ENOMEM;
 	if (!rc)
 		rc = keep_routes(r, cut);
@@ -406,10 +401,9 @@ int repair_run(struct repair *r, const struct kr_tables *prev, bool whole,
 	if (!rc)
 		rc = stale_pass(r, prev, plan_sl, st);
 	if (!rc && r->npairs) {
-		r->t->pair_sl = r->pairs;
-		r->t->npair_sl = r->npairs;
+		r->out->pair_sl = r->pairs;
+		r->out->npair_sl = r->npairs;
 		r->pairs = NULL;
-		rc = kr_tables_sort_pairs(r->t, d);
 	}
 	return rc;
 }

@@ -71,20 +71,23 @@ struct kr_repair_stats {
 };
 
 /* Repairs t (from kr_route and kr_slvl_plan, which reserved the detour
- * layers) in place on the live fabric f. prev (NULL: the plan's SLs) is
- * the tables in force before: their path SLs, per destination and per
- * pair, for the stale-SL proof, and to keep them: the destinations their
- * repair made go first, in its order, their routes that stay on the SLs
- * they had, before any route that changed (a switch's row in prev is the
- * one sending its own LID to port 0). It is ignored unless its LIDs are
- * t's. Fails with
- * KR_ECYCLE when a destination cannot be admitted and no detour layer is
- * left (d names it); pairs that no physical path joins are counted, not
- * failed on. */
+ * layers) on the live fabric f into *out, which kr_tables_patch applies
+ * to t: the LFT entries it changes, every LID's SL, the pairs moved off
+ * their LID's SL and the LIDs repaired in order. t itself is only read.
+ * prev (NULL: the plan's SLs) is the tables in force before: their path
+ * SLs, per destination and per pair, for the stale-SL proof, and to keep
+ * them: the destinations their repair made go first, in its order, their
+ * routes that stay on the SLs they had, before any route that changed (a
+ * switch's row in prev is the one sending its own LID to port 0). It is
+ * ignored unless its LIDs are t's. Fails with KR_ECYCLE when a
+ * destination cannot be admitted and no detour layer is left (d names
+ * it), *out then empty; pairs that no physical path joins are counted,
+ * not failed on. */
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
-	      const struct kr_tables *prev, struct kr_tables *t,
-	      struct kr_repair_stats *st, struct kr_diag *d);
+	      const struct kr_tables *prev, const struct kr_tables *t,
+	      struct kr_tables_patch *out, struct kr_repair_stats *st,
+	      struct kr_diag *d);
 
 /* What the repair did ("2 faults: 40 of 96 destinations repaired (...)"),
  * the LFT entries it changed, the CA pairs by kind of route, and the SLs

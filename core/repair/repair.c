@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fault repair, destination by destination (kr_repair.h has the idea):
  * the driver. Each pass repairs every destination cut by the faults
- * (keep.c, dest.c) with one kind of intermediates first (search.c, then
- * general.c), placing each pair on an SL (sls.c); the better of the
- * passes stays. repair_int.h has the state they share. */
+ * (keep.c, dest.c) with one kind of column first (search.c, general.c,
+ * ring.c), placing each pair on an SL (sls.c), into a patch of its own;
+ * the best pass's patch is the result. repair_int.h has the state they
+ * share. */
 #include "kr_repair.h"
 
 #include <stdio.h>
@@ -13,16 +14,22 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-/* One repair of t in place, trying mode first for every destination. */
+/* One repair of t into *out, trying mode first for every destination. */
 static int repair_pass(const struct repair *proto, enum col_mode mode,
 		       const struct kr_tables *prev, bool whole,
-		       uint8_t *plan_sl, struct kr_repair_stats *st,
-		       struct kr_diag *d)
+		       uint8_t *plan_sl, struct kr_tables_patch *out,
+		       struct kr_repair_stats *st, struct kr_diag *d)
 {
 	struct repair r = *proto;
 	uint8_t *cut = calloc(r.stride + 1, 1);
 	int rc = cut ? KR_OK : KR_ENOMEM;
 
+	*out = (struct kr_tables_patch){ .dlid_sl = malloc(r.stride + 1) };
+	if (!out->dlid_sl)
+		rc = KR_ENOMEM;
+	else
+		memcpy(out->dlid_sl, plan_sl, r.stride);
+	r.out = out;
 	r.first_mode = mode;
 	*st = (struct kr_repair_stats){ .faults = r.topo->nmissing_link +
 						  r.topo->nmissing_sw +
@@ -32,6 +39,8 @@ static int repair_pass(const struct repair *proto, enum col_mode mode,
 		rc = repair_run(&r, prev, whole, plan_sl, cut, st, d);
 	repair_teardown(&r);
 	free(cut);
+	if (rc)
+		kr_tables_patch_free(out);
 	return rc;
 }
 
@@ -55,76 +64,25 @@ static int perfect(const struct kr_repair_stats *st)
 	return !st->pairs_sl_changed && !st->dests_detour;
 }
 
-/* The entries and SLs a pass writes, to run another from the same start. */
-struct tables_state {
-	uint8_t *lft, *dlid_sl;
-	struct kr_sl_pair *pair_sl;
-	size_t npair_sl;
-	uint16_t *repaired;
-	uint32_t nrepaired;
-	struct kr_lft_fix *fixes;
-	size_t nfixes;
-};
-
-static void swap_state(struct kr_tables *t, struct tables_state *s)
+/* Another pass trying mode first (rc, *st, *out: the best so far); the
+ * better of the two stays. */
+static int another_pass(const struct repair *proto, enum col_mode mode,
+			const struct kr_tables *prev, uint8_t *plan_sl, int rc,
+			struct kr_tables_patch *out, struct kr_repair_stats *st,
+			struct kr_diag *d)
 {
-	struct tables_state tmp = { t->lft, t->dlid_sl, t->pair_sl, t->npair_sl,
-				    t->repaired, t->nrepaired, t->fixes,
-				    t->nfixes };
-
-	t->lft = s->lft;
-	t->dlid_sl = s->dlid_sl;
-	t->pair_sl = s->pair_sl;
-	t->npair_sl = s->npair_sl;
-	t->repaired = s->repaired;
-	t->nrepaired = s->nrepaired;
-	t->fixes = s->fixes;
-	t->nfixes = s->nfixes;
-	*s = tmp;
-}
-
-static void free_state(struct tables_state *s)
-{
-	free(s->lft);
-	free(s->dlid_sl);
-	free(s->pair_sl);
-	free(s->repaired);
-	free(s->fixes);
-}
-
-/* A pass trying mode first from the tables at the start (kept in
- * start; rc and st: the best pass so far, its tables in t); the better
- * of the two stays in t. */
-static int another_pass(struct repair *proto, enum col_mode mode,
-			const struct kr_tables *prev, uint8_t *plan_sl,
-			const struct tables_state *start, int rc,
-			struct kr_repair_stats *st, struct kr_diag *d)
-{
-	struct kr_tables *t = proto->t;
-	size_t nlft = (size_t)t->nsw * t->stride;
-	struct tables_state best = { .lft = malloc(nlft + 1),
-				     .dlid_sl = malloc(t->stride + 1) };
+	struct kr_tables_patch out2;
 	struct kr_repair_stats st2;
-	int rc2;
+	int rc2 = repair_pass(proto, mode, prev, false, plan_sl, &out2, &st2, d);
 
-	if (!best.lft || !best.dlid_sl) {
-		free_state(&best);
-		return KR_ENOMEM;
-	}
-	memcpy(best.lft, start->lft, nlft);
-	memcpy(best.dlid_sl, start->dlid_sl, t->stride);
-	swap_state(t, &best);	/* best: the best so far */
-	rc2 = repair_pass(proto, mode, prev, false, plan_sl, &st2, d);
 	if (rc2 == KR_OK && (rc || better(&st2, st))) {
+		kr_tables_patch_free(out);
+		*out = out2;
 		*st = st2;
-		rc = KR_OK;
-	} else if (rc2 == KR_ENOMEM) {
-		rc = rc2;
-	} else {
-		swap_state(t, &best);
+		return KR_OK;
 	}
-	free_state(&best);
-	return rc;
+	kr_tables_patch_free(&out2);
+	return rc2 == KR_ENOMEM ? rc2 : rc;
 }
 
 /* Anchored intermediates come first: their turns cannot close a loop
@@ -138,20 +96,20 @@ static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED, COL_FREE,
 
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
-	      const struct kr_tables *prev, struct kr_tables *t,
-	      struct kr_repair_stats *st, struct kr_diag *d)
+	      const struct kr_tables *prev, const struct kr_tables *t,
+	      struct kr_tables_patch *out, struct kr_repair_stats *st,
+	      struct kr_diag *d)
 {
 	struct repair proto = { .f = f, .topo = topo, .c = c, .plan = plan,
 				.t = t, .sm_sw = KR_NONE,
 				.nsw = f->nsw, .stride = t->stride,
 				.max_int = c ? c->max_intermediates : 2 };
-	size_t nlft = (size_t)t->nsw * t->stride;
-	struct tables_state start = { 0 };
 	uint8_t *plan_sl = malloc(t->stride + 1);
 	double t0 = kr_now_ms();
 	bool whole = false;
 	int rc = plan_sl ? KR_OK : KR_ENOMEM;
 
+	*out = (struct kr_tables_patch){ 0 };
 	if (!rc && (!t->dlid_sl || t->npair_sl))
 		rc = kr_fail(d, KR_EINVAL, 0, "repair needs one SL per "
 			     "destination LID");
@@ -162,30 +120,18 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 		if (repair_sls_in_force(prev, plan_sl, t->stride))
 			rc = repair_lfts_live(&proto, &whole);
 	}
-	/* A whole fabric's pass changes nothing and is perfect, so only a
-	 * broken one needs the start kept for a second pass (on the large
-	 * fabrics the copy would cost more than the pass). */
-	if (!rc && !whole) {
-		start.lft = malloc(nlft + 1);
-		start.dlid_sl = malloc(t->stride + 1);
-		if (start.lft && start.dlid_sl) {
-			memcpy(start.lft, t->lft, nlft);
-			memcpy(start.dlid_sl, t->dlid_sl, t->stride);
-		} else {
-			rc = KR_ENOMEM;
-		}
-	}
 	if (!rc)
 		rc = repair_pass(&proto, pass_mode[0], prev, whole, plan_sl,
-				 st, d);
+				 out, st, d);
 	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
 			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
 		if (pass_mode[i] != COL_RING || topo->family == KR_FAMILY_TORUS)
 			rc = another_pass(&proto, pass_mode[i], prev, plan_sl,
-					  &start, rc, st, d);
+					  rc, out, st, d);
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
-	free_state(&start);
+	if (rc)
+		kr_tables_patch_free(out);
 	free(plan_sl);
 	st->ms = kr_now_ms() - t0;
 	return rc;

@@ -44,10 +44,11 @@ struct repair {
 	const struct kr_topo *topo;
 	const struct kr_conf *c;	/* NULL: defaults */
 	const struct kr_slvl *plan;
-	struct kr_tables *t;
+	const struct kr_tables *t;	/* kr_route's and the plan's */
+	struct kr_tables_patch *out;	/* what the pass changes in them */
 	uint32_t nsw, stride;
 	uint8_t *bylid;		/* [stride * nsw] t->lft by LID, kept equal */
-	size_t fixes_cap;	/* room in t->fixes */
+	size_t fixes_cap;	/* room in out->fixes */
 	unsigned max_int;
 	unsigned *lids;		/* [nlids] destinations, by target switch */
 	uint32_t nlids;

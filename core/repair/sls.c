@@ -249,7 +249,7 @@ bool repair_ask_sls(struct repair *r, const struct rdest *x, unsigned sl)
  * (split_pairs). */
 int repair_move_pairs(struct repair *r, const struct rdest *x)
 {
-	unsigned sl = r->t->dlid_sl[x->lid];
+	unsigned sl = r->out->dlid_sl[x->lid];
 
 	repair_ask_sls(r, x, sl);
 	return repair_split_pairs(r, x, sl);
@@ -284,7 +284,7 @@ int repair_to_detour(struct repair *r, const struct rdest *x,
 					     p->tree_sl[i], SRC_ALL)
 			       : repair_deps_once(r, x, p->tree_sl[i], SRC_ALL);
 			if (!rc)
-				r->t->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
+				r->out->dlid_sl[x->lid] = (uint8_t)p->tree_sl[i];
 		}
 	}
 	if (rc != KR_ECYCLE)
@@ -296,6 +296,6 @@ int repair_to_detour(struct repair *r, const struct rdest *x,
 		return kr_fail(d, KR_ECYCLE, 0, "detour layer closes a credit "
 			       "loop for LID %u", x->lid);
 	if (!rc)
-		r->t->dlid_sl[x->lid] = (uint8_t)p->detour_sl;
+		r->out->dlid_sl[x->lid] = (uint8_t)p->detour_sl;
 	return rc;
 }
