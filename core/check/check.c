@@ -28,28 +28,49 @@
 /* ------------------------------------------------------------------ */
 /* Run                                                                */
 
-/* One pass over the destinations: data (CA sources to CA LIDs) or
- * management (every source to switch LIDs, switch sources to CA LIDs). */
+/* Which sources a pass takes towards lid into *srcs; false: none (data:
+ * CA sources to CA LIDs; management: every source to switch LIDs,
+ * switch sources and the SM to CA LIDs). */
+static bool pass_srcs(const struct walk *w, unsigned lid, bool mgmt,
+		      unsigned *srcs)
+{
+	const struct kr_fabric *f = w->f;
+	bool sw = kr_is_switch(f, f->owner[f->lid_port[lid]]);
+
+	if (!mgmt && !sw)
+		*srcs = SRC_CA;
+	else if (mgmt && sw)
+		*srcs = SRC_ANY;
+	else if (mgmt && (w->o->switch_sources || w->sm_slot != KR_NONE))
+		*srcs = w->o->switch_sources ? SRC_SW : 0;
+	else
+		return false;
+	return true;
+}
+
+/* One pass over the destinations, in the grouped order when there is one
+ * (check_group.c), else in LID order a block at a time. */
 static int walk_pass(struct walk *w, bool mgmt)
 {
 	const struct kr_fabric *f = w->f;
 	unsigned loaded = 0;	/* the block in w->col, + 1; 0: none */
 	int rc = KR_OK;
 
-	for (unsigned lid = 1; !rc && !w->incr_cycle && lid <= f->max_lid; lid++) {
-		unsigned srcs;
-		bool sw;
+	for (uint32_t i = 0; w->gcol && !rc && !w->incr_cycle && i < w->ngroup;
+	     i++) {
+		unsigned srcs, lid = w->glid[i];
 
-		if (!check_is_dest(f, lid) || (w->only && !w->only[lid]))
+		if (!pass_srcs(w, lid, mgmt, &srcs))
 			continue;
-		sw = kr_is_switch(f, f->owner[f->lid_port[lid]]);
-		if (!mgmt && !sw)
-			srcs = SRC_CA;
-		else if (mgmt && sw)
-			srcs = SRC_ANY;
-		else if (mgmt && (w->o->switch_sources || w->sm_slot != KR_NONE))
-			srcs = w->o->switch_sources ? SRC_SW : 0;
-		else
+		w->row = w->gcol + (size_t)i * f->nsw;
+		rc = check_one_dest(w, lid, srcs);
+	}
+	for (unsigned lid = 1; !w->gcol && !rc && !w->incr_cycle &&
+			       lid <= f->max_lid; lid++) {
+		unsigned srcs;
+
+		if (!check_is_dest(f, lid) || (w->only && !w->only[lid]) ||
+		    !pass_srcs(w, lid, mgmt, &srcs))
 			continue;
 		/* only blocks with a DLID of this pass: the management pass of
 		 * a large fabric walks few of them (its switches' LIDs) */
@@ -129,8 +150,13 @@ static int walk_mcast(struct walk *w, uint32_t data_deps)
 static int walk_all(struct walk *w)
 {
 	struct kr_check_report *r = w->r;
-	int rc = walk_pass(w, false);
-	uint32_t data_deps = w->g.nedge;
+	uint32_t data_deps;
+	int rc;
+
+	if (check_group_dests(w))
+		check_group_free(w);	/* short of memory: in LID order */
+	rc = walk_pass(w, false);
+	data_deps = w->g.nedge;
 
 	r->cls[KR_CHECK_DATA].pairs = r->pairs;
 	r->cls[KR_CHECK_DATA].delivered = r->delivered;
@@ -143,6 +169,7 @@ static int walk_all(struct walk *w)
 	if (!rc)
 		rc = check_class_loop(w, KR_CHECK_ALL);
 	r->deps = w->g.nedge;
+	check_group_free(w);
 	if (!rc)
 		rc = walk_mcast(w, data_deps);
 	return rc;

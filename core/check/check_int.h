@@ -134,6 +134,12 @@ struct walk {
 				 * rows are a stride apart, so reading a
 				 * column per DLID would miss the cache at
 				 * every switch */
+	/* A full check's destinations grouped by the switch delivering them
+	 * (check_group.c), their columns transposed in that order; NULL in
+	 * a check of marked DLIDs, which walks blocks in LID order. */
+	unsigned *glid;		/* [ngroup] the DLIDs */
+	uint8_t *gcol;		/* [ngroup * nsw] their columns */
+	uint32_t ngroup;
 	const uint8_t *row;	/* the current DLID's column, by switch */
 	uint32_t gen;		/* per DLID */
 	/* Where a packet sent out of a switch port goes, one load instead of
@@ -364,5 +370,8 @@ int check_walk_chain(struct walk *w, uint32_t u, unsigned sl, uint32_t tag);
 int check_one_dest(struct walk *w, unsigned dlid, unsigned srcs);
 void check_load_block(struct walk *w, unsigned base);
 bool check_is_dest(const struct kr_fabric *f, unsigned lid);
+/* check_group.c: w->glid, w->gcol for a full check; freed by the second */
+int check_group_dests(struct walk *w);
+void check_group_free(struct walk *w);
 
 #endif
