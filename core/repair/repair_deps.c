@@ -73,8 +73,17 @@ void repair_undo(struct repair *r, uint32_t mark)
 	kr_cdg_truncate(&r->g, mark);
 }
 
-/* Switches with a route, farthest from the target first (counting sort). */
-static uint32_t by_distance(struct repair *r, const uint32_t *dist)
+void repair_walk_rerouted(struct repair *r, const struct rdest *x)
+{
+	repair_walk(r, r->col, x, r->dist);
+	for (uint32_t u = 0; u < r->nsw; u++)
+		if (r->lvl[u] == LVL_NONE && r->dist[u] != UNREACHED) {
+			r->lvl[u] = LVL_GENERAL;
+			r->cost[u] = r->dist[u];
+		}
+}
+
+uint32_t repair_by_distance(struct repair *r, const uint32_t *dist)
 {
 	uint32_t nsw = r->nsw, *cnt = r->cnt, n = 0, maxd = 0;
 
@@ -143,7 +152,7 @@ static int hop(struct repair *r, const struct rdest *x, const uint8_t *col,
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		const uint32_t *dist, unsigned sl, int sources)
 {
-	uint32_t n = by_distance(r, dist), mark = r->g.nedge;
+	uint32_t n = repair_by_distance(r, dist), mark = r->g.nedge;
 	uint16_t *outvl = r->outvl;
 	int rc = KR_OK;
 

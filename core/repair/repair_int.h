@@ -144,6 +144,14 @@ static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
 void repair_walk(struct repair *r, const uint8_t *col, const struct rdest *x,
 		 uint32_t *dist);
 
+/* Switches with a route in dist, farthest from the target first, into
+ * r->order; returns how many. */
+uint32_t repair_by_distance(struct repair *r, const uint32_t *dist);
+/* repair_walk of r->col, and the switches it newly reaches (r->lvl
+ * LVL_NONE) counted as routed anew: their traffic is admitted, their
+ * kind read from their path's shape (classify_paths). */
+void repair_walk_rerouted(struct repair *r, const struct rdest *x);
+
 /* Which CAs' traffic a dependency walk follows: all, or only those on
  * switches with r->moved[sw] set. */
 enum { SRC_ALL, SRC_MOVED };

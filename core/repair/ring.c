@@ -16,8 +16,6 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-/* The n-th live port of switch u pointing in direction dir (a grid
- * direction), of those there are; KR_NO_PORT: none. */
 static bool is_live_dir(const struct repair *r, uint32_t u, unsigned p,
 			unsigned dir)
 {
@@ -25,6 +23,8 @@ static bool is_live_dir(const struct repair *r, uint32_t u, unsigned p,
 	       repair_next(r, u, p) != KR_NONE;
 }
 
+/* The n-th live port of switch u pointing in direction dir (a grid
+ * direction), of those there are; KR_NO_PORT: none. */
 static unsigned live_port(const struct repair *r, uint32_t u, unsigned dir,
 			  unsigned n)
 {
@@ -83,25 +83,19 @@ void repair_ring_column(struct repair *r, const struct rdest *x)
 		return;
 	kr_route_order(t, r->c, (x->lid - base) % r->plan->nvn, order);
 	for (uint32_t u = 0; u < r->nsw; u++) {
-		unsigned d, c, dir, p;
+		unsigned d, c, p;
+		bool plus;
 
 		if (r->dist[u] != UNREACHED || t->sw_pos[u] == KR_NONE ||
 		    (d = next_dim(r, order, u, pos)) == KR_NO_DIM ||
 		    !t->wrap[d] || t->k[d] < 3)
 			continue;
 		c = kr_topo_coord(t, pos, d);
-		if (way_live(r, u, 2 * d, c) == way_live(r, u, 2 * d + 1, c))
+		plus = way_live(r, u, 2 * d, c);
+		if (plus == way_live(r, u, 2 * d + 1, c))
 			continue;	/* both: cut later; neither: split */
-		dir = way_live(r, u, 2 * d, c) ? 2 * d : 2 * d + 1;
-		if ((p = live_port(r, u, dir, x->lid)) != KR_NO_PORT)
+		if ((p = live_port(r, u, 2 * d + !plus, x->lid)) != KR_NO_PORT)
 			r->col[u] = (uint8_t)p;
 	}
-	repair_walk(r, r->col, x, r->dist);
-	/* routed anew: their traffic is admitted, their kind read from
-	 * their path's shape (classify_paths) */
-	for (uint32_t u = 0; u < r->nsw; u++)
-		if (r->lvl[u] == LVL_NONE && r->dist[u] != UNREACHED) {
-			r->lvl[u] = LVL_GENERAL;
-			r->cost[u] = r->dist[u];
-		}
+	repair_walk_rerouted(r, x);
 }

@@ -8,8 +8,6 @@
  * them are routed anew, so admission sees their dependencies. */
 #include "kr_repair.h"
 
-#include <string.h>
-
 #include "repair_int.h"
 
 /* Whether the SM node's traffic (the SA's, its PerfMgr's) could not ride
@@ -82,27 +80,15 @@ static void climb_to_root(struct repair *r, uint8_t *fixed)
 }
 
 /* ok[w]: w's route along r->col only descends to x's target (ranks
- * rise hop by hop); switches nearest the target first, by r->dist. */
+ * rise hop by hop); switches nearest the target first. */
 static void descending(struct repair *r, const struct rdest *x, uint8_t *ok)
 {
-	uint32_t *cnt = r->cnt, maxd = 0;
+	uint32_t n = repair_by_distance(r, r->dist);
 
-	for (uint32_t u = 0; u < r->nsw; u++) {
+	for (uint32_t u = 0; u < r->nsw; u++)
 		ok[u] = u == x->target;
-		if (r->dist[u] != UNREACHED && r->dist[u] > maxd)
-			maxd = r->dist[u];
-	}
-	memset(cnt, 0, (maxd + 2) * sizeof(*cnt));
-	for (uint32_t u = 0; u < r->nsw; u++)
-		if (r->dist[u] != UNREACHED)
-			cnt[r->dist[u] + 1]++;
-	for (uint32_t d = 1; d <= maxd + 1; d++)
-		cnt[d] += cnt[d - 1];
-	for (uint32_t u = 0; u < r->nsw; u++)
-		if (r->dist[u] != UNREACHED)
-			r->order[cnt[r->dist[u]]++] = u;
-	for (uint32_t i = 0; i < cnt[maxd]; i++) {
-		uint32_t u = r->order[i], v = repair_next(r, u, r->col[u]);
+	while (n--) {
+		uint32_t u = r->order[n], v = repair_next(r, u, r->col[u]);
 
 		if (u != x->target && v != KR_NONE)
 			ok[u] = ok[v] && r->rank[v] > r->rank[u];
@@ -180,9 +166,6 @@ bool repair_fit_sa(struct repair *r, const struct rdest *x)
 	for (uint32_t u = 0; u < r->nsw; u++)
 		if (r->lvl[u] == LVL_GOOD && meets(r, x, fixed, u))
 			r->lvl[u] = LVL_GENERAL;
-	repair_walk(r, r->col, x, r->dist);
-	for (uint32_t u = 0; u < r->nsw; u++)
-		if (r->lvl[u] == LVL_NONE && r->dist[u] != UNREACHED)
-			r->lvl[u] = LVL_GENERAL;
+	repair_walk_rerouted(r, x);
 	return true;
 }
