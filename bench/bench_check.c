@@ -202,11 +202,13 @@ static void run_case(const struct bench_case *c)
 	struct kr_fabric f;
 	struct kr_tables t;
 	struct kr_diag d = { 0 };
+	struct kr_gen_opts go = c->o;
 	double t0, t1;
 	int rc;
 
-	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) || route_minhop(&f, &t)) {
-		fprintf(stderr, "%s: %s\n", c->name, d.msg);
+	bench_gen(c->name, &go, &f);
+	if (route_minhop(&f, &t)) {
+		fprintf(stderr, "%s: out of memory\n", c->name);
 		exit(1);
 	}
 	t0 = bench_now();
@@ -300,13 +302,14 @@ static void run_mcast_case(const struct bench_case *c)
 	struct kr_plan p;
 	struct kr_conf conf;
 	struct kr_mcast_info info;
+	struct kr_gen_opts go = c->o;
 	uint32_t *member, n = 0;
 	double full, incr;
 	int rc_full, rc_incr;
 
 	kr_conf_init(&conf);
-	if (kr_gen(&c->o, &f, NULL, NULL, NULL, &d) ||
-	    kr_plan_build(&f, &conf, &p, &d)) {
+	bench_gen(c->name, &go, &f);
+	if (kr_plan_build(&f, &conf, &p, &d)) {
 		fprintf(stderr, "%s: %s\n", c->name, d.msg);
 		exit(1);
 	}
@@ -355,6 +358,7 @@ int main(int argc, char **argv)
 			"[NAME-PREFIX]\n");
 		return 2;
 	}
+	bench_say_order();
 	if (all || !strcmp(which, "minhop")) {
 		printf("%-20s %6s %5s %12s %8s %12s %9s %9s  %s\n", "minhop",
 		       "CAs", "sw", "pairs", "time/s", "pairs/s", "channels",

@@ -4,11 +4,13 @@
  * before its check), the repair alone, and how many LFT entries differ from
  * the pristine tables (only destinations the fault touched may change),
  * and the time and size of the tables cache the plugin then writes
- * (into a temporary file, best of 3); then a second link down with the first sweep's tables in force, as the
- * plugin's next sweep repairs it (keeping the SLs of routes that stay).
+ * (into a temporary file, best of 3); then a second link down with the
+ * first sweep's tables in force, as the plugin's next sweep repairs it
+ * (keeping the SLs of routes that stay).
  * Each row is the best of 3 runs (wall, and the repair's CPU time, which
- * other load on the machine inflates less); the link is the first
- * inter-switch link of the middle switch, so runs are repeatable. An
+ * other load on the machine inflates less); the links are picked by
+ * their place in the recognised structure (cut_at), so runs are
+ * repeatable and LID orders compare. An
  * argument keeps only the rows whose label contains it, for profiling one
  * fabric. */
 #include <stdio.h>
@@ -75,17 +77,46 @@ static double cache_write(const struct kr_fabric *f, const struct kr_tables *r,
 	return best * 1e3;
 }
 
-/* The first inter-switch link of switch sw or after it, taken out. */
-static void cut_from(struct kr_fabric *f, uint32_t sw)
+/* Where switch sw sits in the recognised structure, whatever the GUIDs
+ * and LIDs: its grid position, or past them a KNS crossbar's dimension
+ * and line. */
+static uint64_t place(const struct kr_topo *t, uint32_t sw)
 {
-	for (; sw < f->nsw; sw++)
-		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++)
-			if (f->peer[s] >= 0 &&
-			    kr_is_switch(f, f->owner[f->peer[s]])) {
-				f->peer[f->peer[s]] = -1;
-				f->peer[s] = -1;
-				return;
-			}
+	if (t->sw_pos[sw] != KR_NONE)
+		return t->sw_pos[sw];
+	return t->npos + (uint64_t)t->sw_xdim[sw] * t->npos + t->sw_xline[sw];
+}
+
+/* Takes out the link from the switch at grid position pos (or the next
+ * one there is) to its neighbour of least place. Recognition names a
+ * fabric's dimensions and directions in an order its numbering decides,
+ * so on fabrics whose dimensions are all alike (the rows below) that link
+ * plays the same part in the routes however the fabric is numbered, and
+ * LID orders compare. */
+static void cut_at(struct kr_fabric *f, const struct kr_topo *t, uint32_t pos)
+{
+	uint32_t best = KR_NONE;
+	uint64_t best_place = UINT64_MAX;
+	int32_t sw = -1;
+
+	for (; pos < t->npos && (sw = t->pos_sw[pos]) < 0; pos++)
+		;
+	for (uint32_t s = f->port0[sw] + 1; sw >= 0 && s < f->port0[sw + 1]; s++) {
+		uint32_t o;
+
+		if (f->peer[s] < 0 || !kr_is_switch(f, o = f->owner[f->peer[s]]))
+			continue;
+		if (place(t, o) < best_place) {
+			best_place = place(t, o);
+			best = s;
+		}
+	}
+	if (best == KR_NONE) {
+		fprintf(stderr, "bench_repair: no link to cut at %u\n", pos);
+		exit(1);
+	}
+	f->peer[f->peer[best]] = -1;
+	f->peer[best] = -1;
 }
 
 /* A second link down, the first sweep's tables prev in force: the
@@ -97,7 +128,7 @@ static void second_link(struct kr_fabric *f, const struct kr_topo *t,
 	struct kr_repair_stats st;
 	double best = 1e9, cpu;
 
-	cut_from(f, f->nsw / 4);
+	cut_at(f, t, t->npos / 4);
 	for (int i = 0; i < 3; i++) {
 		struct kr_tables r;
 		double rep = sweep(f, t, c, prev, &r, &st, label, &cpu);
@@ -117,8 +148,6 @@ static void run(const char *label, const char *family, const char *dims,
 	struct kr_tables pristine, r;
 	struct kr_repair_stats st;
 	double best = 1e9, best_rep = 1e9, best_cpu = 1e9, cpu, kb, cache_ms;
-	uint32_t mid, slot = KR_NONE;
-	int32_t peer;
 	size_t changed = 0, entries;
 
 	if (only && !strstr(label, only))
@@ -126,14 +155,7 @@ static void run(const char *label, const char *family, const char *dims,
 	kr_conf_init(&c);
 	bench_fabric(label, family, dims, p, &f, &t);
 	sweep(&f, &t, &c, NULL, &pristine, &st, label, &cpu);
-	for (mid = f.nsw / 2; slot == KR_NONE; mid++)
-		for (uint32_t s = f.port0[mid] + 1; s < f.port0[mid + 1]; s++)
-			if (f.peer[s] >= 0 && kr_is_switch(&f, f.owner[f.peer[s]])) {
-				slot = s;
-				break;
-			}
-	peer = f.peer[slot];
-	f.peer[slot] = f.peer[peer] = -1;
+	cut_at(&f, &t, t.npos / 2);
 	for (int i = 0; i < 3; i++) {
 		double t0 = bench_now(), rep = sweep(&f, &t, &c, NULL, &r, &st,
 						     label, &cpu);
@@ -163,6 +185,7 @@ static void run(const char *label, const char *family, const char *dims,
 int main(int argc, char **argv)
 {
 	only = argc > 1 ? argv[1] : NULL;
+	bench_say_order();
 	printf("%-24s %6s %6s %10s %9s %9s %9s %6s %6s %9s %8s %8s %9s %6s\n",
 	       "fabric, 1 link down", "CAs", "sw", "entries", "sweep ms",
 	       "repair ms", "cpu ms", "dests", "detour", "changed",
@@ -173,6 +196,6 @@ int main(int argc, char **argv)
 	run("kns 32-ary 2-direct p8", "kns", "32x32", 8);
 	run("torus 8x8x8 p1", "torus", "8x8x8", 1);
 	run("torus 8x8x8 p4", "torus", "8x8x8", 4);
-	run("torus 8x8x16 p8", "torus", "8x8x16", 8);
+	run("torus 8x8x8 p16", "torus", "8x8x8", 16);
 	return 0;
 }

@@ -77,10 +77,8 @@ static void run_subnets(unsigned k, unsigned n, unsigned p, unsigned radix)
 
 	for (unsigned i = 0; i < n; i++)
 		o.k[i] = k;
-	if (kr_gen(&o, &f, NULL, NULL, NULL, &d)) {
-		fprintf(stderr, "kns k%u n%u radix %u: %s\n", k, n, radix, d.msg);
-		exit(1);
-	}
+	snprintf(label, sizeof(label), "kns k%u n%u radix %u", k, n, radix);
+	bench_gen(label, &o, &f);
 	for (int i = 0; i < 3; i++) {
 		if (kr_plan_build(&f, NULL, &plan, &d)) {
 			fprintf(stderr, "kns k%u n%u radix %u: %s\n", k, n, radix,
@@ -101,6 +99,7 @@ static void run_subnets(unsigned k, unsigned n, unsigned p, unsigned radix)
 
 int main(void)
 {
+	bench_say_order();
 	printf("%-26s %7s %6s %10s %9s %9s %7s\n", "fabric", "CAs", "sw",
 	       "entries", "route ms", "Mentry/s", "x memset");
 	run("kns 8-ary 2-direct p16", "kns", "8x8", 16);

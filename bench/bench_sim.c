@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 	const char *prefix = argc > 1 ? argv[1] : "";
 	static const double loads[] = { 0.6, 1.0 };
 
+	bench_say_order();
 	printf("%-16s %5s %4s %8s %10s %7s %8s %8s %8s\n", "fabric", "CAs",
 	       "load", "accepted", "hops", "cpu s", "Mhops/s", "LFT MB",
 	       "peak MB");

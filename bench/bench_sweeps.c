@@ -217,6 +217,7 @@ int main(int argc, char **argv)
 	};
 	const char *only = argc > 1 ? argv[1] : NULL;
 
+	bench_say_order();
 	printf("Link a out, then a and b (second), then b back (back): CA "
 	       "pairs on the same route\nbefore and after, how many of them "
 	       "changed SL, and all pairs that changed SL.\n\n");

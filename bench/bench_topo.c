@@ -27,16 +27,6 @@ static unsigned links_of(const struct kr_fabric *f, unsigned *sw_links)
 	return n;
 }
 
-/* kr_gen's shuffled names are random 32-bit tags that can collide in
- * fabrics this big; another seed then does. */
-static int gen(struct kr_gen_opts *o, struct kr_fabric *f, struct kr_diag *d)
-{
-	for (int i = 0; i < 8; i++, o->shuffle_seed++)
-		if (!kr_gen(o, f, NULL, NULL, NULL, d))
-			return 0;
-	return -1;
-}
-
 static void run(enum kr_family fam, const char *dims, unsigned p, int faulty)
 {
 	struct kr_gen_opts o = { .family = fam, .p = p, .parallel = 1,
@@ -50,17 +40,13 @@ static void run(enum kr_family fam, const char *dims, unsigned p, int faulty)
 	kr_parse_dims(dims, o.k, &o.ndim, &d);
 	for (unsigned i = 0; i < o.ndim; i++)
 		o.wrap[i] = 1;
-	if (gen(&o, &f, &d)) {
-		fprintf(stderr, "%s: %s\n", dims, d.msg);
-		exit(1);
-	}
+	bench_gen(dims, &o, &f);
 	links = links_of(&f, &swl);
 	if (faulty) {	/* again, without 1% of the switch links */
 		kr_fabric_free(&f);
 		o.fail = swl / 100;
 		o.fail_seed = 7;
-		if (gen(&o, &f, &d))
-			exit(1);
+		bench_gen(dims, &o, &f);
 		links = links_of(&f, &swl);
 	}
 	for (int i = 0; i < 3; i++) {

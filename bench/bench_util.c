@@ -22,15 +22,50 @@ double bench_cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+const char *bench_order(void)
+{
+	const char *e = getenv("KR_BENCH_ORDER");
+
+	return e && !strcmp(e, "grouped") ? "grouped" : "discovery";
+}
+
+void bench_say_order(void)
+{
+	printf("# LIDs in %s order%s\n", bench_order(),
+	       strcmp(bench_order(), "grouped") ?
+	       " (shuffled GUIDs; KR_BENCH_ORDER=grouped: per switch)" : "");
+}
+
+void bench_gen(const char *label, struct kr_gen_opts *o, struct kr_fabric *f)
+{
+	struct kr_diag d = { 0 };
+	int rc = KR_EINVAL;
+
+	if (strcmp(bench_order(), "grouped")) {
+		o->shuffle = 1;
+		o->shuffle_seed = o->shuffle_seed ? o->shuffle_seed : 42;
+	}
+	/* shuffled names are random 32-bit tags that can collide in fabrics
+	 * this big; another seed then does */
+	for (int i = 0; i < 8 && rc; i++, o->shuffle_seed++)
+		rc = kr_gen(o, f, NULL, NULL, NULL, &d);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", label, d.msg);
+		exit(1);
+	}
+}
+
 void bench_plan(const char *label, const struct kr_gen_opts *o,
 		struct kr_fabric *f, struct kr_plan *p)
 {
+	struct kr_gen_opts go = *o;
 	struct kr_diag d = { 0 };
 	struct kr_conf c;
 
 	kr_conf_init(&c);
 	c.check = 0;
-	if (kr_gen(o, f, NULL, NULL, NULL, &d) || kr_plan_build(f, &c, p, &d)) {
+	bench_gen(label, &go, f);
+	if (kr_plan_build(f, &c, p, &d)) {
 		fprintf(stderr, "%s: %s\n", label, d.msg);
 		exit(1);
 	}
@@ -48,8 +83,8 @@ void bench_fabric(const char *label, const char *family, const char *dims,
 	for (unsigned i = 0; i < o.ndim; i++)
 		o.wrap[i] = 1;
 	kr_conf_init(&c);
-	if (kr_gen(&o, f, NULL, NULL, NULL, &d) ||
-	    kr_topo_recognize(f, &c, t, &d)) {
+	bench_gen(label, &o, f);
+	if (kr_topo_recognize(f, &c, t, &d)) {
 		fprintf(stderr, "%s: %s\n", label, d.msg);
 		exit(1);
 	}

@@ -160,6 +160,7 @@ int main(int argc, char **argv)
 		perror("bench_write: mkdtemp");
 		return 1;
 	}
+	bench_say_order();
 	printf("# dry-run files by kr_plan_write_dir into %s, best of 3 by CPU;"
 	       " dd: the same bytes by write() of 1 MiB\n", dir);
 	printf("%-22s %9s %8s %8s %8s %7s %7s %6s\n", "fabric", "MB", "cpu ms",
