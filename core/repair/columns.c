@@ -115,6 +115,37 @@ static int list_sources(struct repair *r)
 	return KR_OK;
 }
 
+/* r->link_*: every switch's links to other switches, as repair_next
+ * sees them, in port order. */
+static int list_links(struct repair *r)
+{
+	uint32_t n = 0;
+
+	if (!(r->link_start = malloc((r->nsw + 1) * sizeof(uint32_t))))
+		return KR_ENOMEM;
+	for (int fill = 0; fill < 2; fill++, n = 0) {
+		for (uint32_t u = 0; u < r->nsw; u++) {
+			r->link_start[u] = n;
+			for (unsigned p = 1; p <= r->f->nports[u]; p++) {
+				uint32_t v = repair_next(r, u, p);
+
+				if (v == KR_NONE)
+					continue;
+				if (fill) {
+					r->link_to[n] = v;
+					r->link_port[n] = (uint8_t)p;
+				}
+				n++;
+			}
+		}
+		r->link_start[r->nsw] = n;
+		if (!fill && (!(r->link_to = malloc((n + 1) * sizeof(uint32_t))) ||
+			      !(r->link_port = malloc(n + 1))))
+			return KR_ENOMEM;
+	}
+	return KR_OK;
+}
+
 int repair_setup(struct repair *r)
 {
 	uint32_t nsw = r->nsw;
@@ -154,13 +185,16 @@ int repair_setup(struct repair *r)
 			r->isw[r->ni++] = s;
 		}
 	}
-	return list_sources(r);
+	return list_links(r) ? KR_ENOMEM : list_sources(r);
 }
 
 void repair_teardown(struct repair *r)
 {
 	free(r->src_start);
 	free(r->src_port);
+	free(r->link_start);
+	free(r->link_to);
+	free(r->link_port);
 	free(r->isw);
 	free(r->isw_of);
 	free(r->hops);

@@ -55,6 +55,12 @@ struct repair {
 
 	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
 	uint32_t *src_port;	/* the CA port slots */
+	/* the links repair_next takes, per switch (CSR): searches walk
+	 * these rather than every port, CA ports among them in whatever
+	 * order the fabric numbers them */
+	uint32_t *link_start;	/* [nsw+1] */
+	uint32_t *link_to;	/* the switch at the other end */
+	uint8_t *link_port;	/* the port it leaves by */
 
 	uint32_t ni;		/* intermediates: grid switches with a LID */
 	uint32_t *isw;		/* [ni] their switch ids */

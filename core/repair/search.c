@@ -172,10 +172,10 @@ void repair_live_distances(struct repair *r, uint32_t target)
 	while (head < tail) {
 		uint32_t u = r->queue[head++];
 
-		for (unsigned p = 1; p <= r->f->nports[u]; p++) {
-			uint32_t v = repair_next(r, u, p);
+		for (uint32_t l = r->link_start[u]; l < r->link_start[u + 1]; l++) {
+			uint32_t v = r->link_to[l];
 
-			if (v != KR_NONE && r->live[v] == UNREACHED) {
+			if (r->live[v] == UNREACHED) {
 				r->live[v] = r->live[u] + 1;
 				r->queue[tail++] = v;
 			}
