@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Multicast trees (kr_mcast.h): the master forest is the BFS forest behind
- * the up*-down* ranks, each switch hanging off its neighbour one level up
- * with the lowest GUID (by its lowest port, when links are parallel): GUIDs
- * and port numbers, not node order, so the plugin and `knsroute route` on
- * a capture build the same trees. Any such forest link joins two levels,
- * so it is an up hop one way and a down hop the other. A group's
+ * the up*-down* ranks, each switch hanging off the parent kr_updn_up_port
+ * names (the repair admits routes against the same forest). Any such
+ * forest link joins two levels, so it is an up hop one way and a down hop
+ * the other. A group's
  * tree keeps the forest links whose two sides both hold members of the
  * group: counting member switches per subtree in reverse BFS order finds
  * them in one pass, so a group costs O(switches + members). */
@@ -28,17 +27,13 @@ void kr_mtree_free(struct kr_mtree *t)
 static void hang(const struct kr_fabric *f, const struct kr_topo *topo,
 		 struct kr_mtree *t, const uint32_t *lvl, uint32_t v)
 {
-	t->parent[v] = KR_NONE;
-	for (unsigned p = 1; p <= f->nports[v]; p++) {
-		uint32_t u = kr_updn_next(f, topo, v, p);
+	unsigned p = kr_updn_up_port(f, topo, lvl, v);
 
-		if (u == KR_NONE || lvl[u] + 1 != lvl[v] ||
-		    (t->parent[v] != KR_NONE && f->guid[u] >= f->guid[t->parent[v]]))
-			continue;
-		t->parent[v] = u;
-		t->up[v] = (uint8_t)p;
-		t->down[v] = (uint8_t)kr_port_num(f, (uint32_t)f->peer[f->port0[v] + p]);
-	}
+	t->parent[v] = p ? kr_updn_next(f, topo, v, p) : KR_NONE;
+	if (!p)
+		return;
+	t->up[v] = (uint8_t)p;
+	t->down[v] = (uint8_t)kr_port_num(f, (uint32_t)f->peer[f->port0[v] + p]);
 }
 
 int kr_mtree_build(const struct kr_fabric *f, const struct kr_topo *topo,

@@ -226,6 +226,7 @@ void repair_teardown(struct repair *r)
 	free(r->pairs);
 	free(r->rank);
 	free(r->comp);
+	free(r->up_port);
 	free(r->seen);
 	free(r->camask);
 	kr_cdg_free(&r->g);

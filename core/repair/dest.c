@@ -119,12 +119,13 @@ int repair_add_surviving(struct repair *r)
 		repair_get_column(r, lid, r->col);
 		if (!repair_recall(r, &x))
 			repair_remember(r, &x);
-		if (r->memo_sls[r->memo_cur][1] >> r->out->dlid_sl[lid] & 1)
+		rc = repair_sa_surviving(r, &x);
+		if (rc || r->memo_sls[r->memo_cur][1] >> r->out->dlid_sl[lid] & 1)
 			continue;	/* deps_once would find them in */
 		repair_walk(r, r->col, &x, r->dist);
 		rc = repair_deps_once(r, &x, r->out->dlid_sl[lid], SRC_ALL);
 	}
-	return rc;
+	return rc ? rc : repair_add_forest(r);
 }
 
 /* The moved pairs of r->col's repair of x on a layer of repaired trees,

@@ -298,7 +298,7 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 			if (!r->moved[s] || !same_route(r, &x, s) ||
 			    (was = repair_sl_before(r, &x, s)) == KR_NO_SL)
 				continue;
-			rc = repair_deps_from(r, &x, r->col, was, s);
+			rc = repair_deps_from(r, &x, r->col, was, s, false);
 			if (rc == KR_ECYCLE)
 				rc = KR_OK;
 		}

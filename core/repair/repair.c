@@ -94,6 +94,23 @@ static int another_pass(const struct repair *proto, enum col_mode mode,
 static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED, COL_FREE,
 						   COL_RING };
 
+/* Every pass there is reason for; the best one's patch into out. */
+static int passes(const struct repair *proto, const struct kr_tables *prev,
+		  bool whole, uint8_t *plan_sl, struct kr_tables_patch *out,
+		  struct kr_repair_stats *st, struct kr_diag *d)
+{
+	const struct kr_topo *topo = proto->topo;
+	int rc = repair_pass(proto, pass_mode[0], prev, whole, plan_sl, out, st,
+			     d);
+
+	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
+			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
+		if (pass_mode[i] != COL_RING || topo->family == KR_FAMILY_TORUS)
+			rc = another_pass(proto, pass_mode[i], prev, plan_sl,
+					  rc, out, st, d);
+	return rc;
+}
+
 int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 	      const struct kr_conf *c, const struct kr_slvl *plan,
 	      const struct kr_tables *prev, const struct kr_tables *t,
@@ -121,13 +138,13 @@ int kr_repair(const struct kr_fabric *f, const struct kr_topo *topo,
 			rc = repair_lfts_live(&proto, &whole);
 	}
 	if (!rc)
-		rc = repair_pass(&proto, pass_mode[0], prev, whole, plan_sl,
-				 out, st, d);
-	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
-			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
-		if (pass_mode[i] != COL_RING || topo->family == KR_FAMILY_TORUS)
-			rc = another_pass(&proto, pass_mode[i], prev, plan_sl,
-					  rc, out, st, d);
+		rc = passes(&proto, prev, whole, plan_sl, out, st, d);
+	/* the SM node's routes admitted off the ranks left the detour layer
+	 * no room: they keep to the ranks, which always leaves it some */
+	if (rc == KR_ECYCLE && t->sm_lid) {
+		proto.sa_strict = 1;
+		rc = passes(&proto, prev, whole, plan_sl, out, st, d);
+	}
 	if (rc == KR_ENOMEM)
 		kr_fail(d, rc, 0, "out of memory");
 	if (rc)

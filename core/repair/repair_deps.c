@@ -48,7 +48,7 @@ static uint32_t *seen_way(struct repair *r, uint32_t from, uint32_t to)
 			((to * 0x9e3779b1u) >> (32 - SEEN_WAYS_LOG))];
 }
 
-static int emit(struct repair *r, uint32_t from, uint32_t to)
+int repair_emit(struct repair *r, uint32_t from, uint32_t to)
 {
 	uint32_t *way = seen_way(r, from, to);
 	int rc;
@@ -124,6 +124,14 @@ static uint16_t ca_vls(struct repair *r, uint32_t y, unsigned out, unsigned sl)
 	return (uint16_t)*m;
 }
 
+/* The VL switch y's own packets (port 0) leave it on towards out. */
+static uint16_t own_vl(const struct repair *r, uint32_t y, unsigned out,
+		       unsigned sl)
+{
+	return (uint16_t)(1u << kr_map_vl(kr_tables_sl2vl(r->f, r->t, y, 0, out),
+					  sl));
+}
+
 /* Packets for x leaving switch y through col[y] on the VLs vls: the
  * switch they enter next (*xs) and the VL they leave it on (*vl), and,
  * unless xs delivers them, their dependencies into that channel. */
@@ -144,7 +152,7 @@ static int hop(struct repair *r, const struct rdest *x, const uint8_t *col,
 		return KR_OK;	/* delivered: nothing waits beyond */
 	for (unsigned v = 0; v < 16 && !rc; v++)
 		if (vls >> v & 1)
-			rc = emit(r, from + v,
+			rc = repair_emit(r, from + v,
 				  (f->port0[*xs] + col[*xs]) * 16 + *vl);
 	return rc;
 }
@@ -164,8 +172,10 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 
 		if (y == x->target)
 			continue;	/* delivered: nothing waits beyond */
-		if (sources == SRC_ALL || r->moved[y])
+		if (sources != SRC_MOVED || r->moved[y])
 			outvl[y] |= ca_vls(r, y, col[y], sl);
+		if (sources == SRC_MGMT)
+			outvl[y] |= own_vl(r, y, col[y], sl);
 		if (!outvl[y])
 			continue;	/* no traffic to this destination here */
 		rc = hop(r, x, col, sl, y, outvl[y], &xs, &vl);
@@ -177,10 +187,11 @@ int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 }
 
 int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
-		     unsigned sl, uint32_t s)
+		     unsigned sl, uint32_t s, bool own)
 {
 	uint32_t mark = r->g.nedge, n = 0, xs;
-	uint16_t vls = ca_vls(r, s, col[s], sl);
+	uint16_t vls = ca_vls(r, s, col[s], sl) |
+		       (own ? own_vl(r, s, col[s], sl) : 0);
 	unsigned vl;
 	int rc = KR_OK;
 

@@ -4,6 +4,7 @@
 #ifndef KR_REPAIR_INT_H
 #define KR_REPAIR_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kr_cdg.h"
@@ -129,6 +130,11 @@ struct repair {
 	uint32_t *comp;		/* [nsw] connected component: its root */
 	uint32_t sm_sw;		/* the SM's switch, root of its component
 				 * (t->sm_lid), KR_NONE: unknown */
+	uint8_t *up_port;	/* [nsw] port to the multicast forest's
+				 * parent (kr_updn_up_port), 0: a root */
+	int sa_strict;		/* the SM node's routes must keep to the
+				 * ranks (repair_sa_breaks_ranks) rather
+				 * than only close no loop */
 
 	struct kr_cdg g;	/* channels: switch port slot * 16 + VL */
 	uint32_t *camask;	/* [channels] VLs of a switch's CAs towards
@@ -158,9 +164,10 @@ uint32_t repair_by_distance(struct repair *r, const uint32_t *dist);
  * kind read from their path's shape (classify_paths). */
 void repair_walk_rerouted(struct repair *r, const struct rdest *x);
 
-/* Which CAs' traffic a dependency walk follows: all, or only those on
- * switches with r->moved[sw] set. */
-enum { SRC_ALL, SRC_MOVED };
+/* Which sources' traffic a dependency walk follows: all CAs, only those
+ * on switches with r->moved[sw] set, or the SM node's management
+ * traffic: every CA and every switch itself (to the SM's LID). */
+enum { SRC_ALL, SRC_MOVED, SRC_MGMT };
 
 /* Channel dependencies of destination x's traffic on SL sl along col
  * (dist from repair_walk), from the sources picked, into r->g: added in
@@ -168,9 +175,13 @@ enum { SRC_ALL, SRC_MOVED };
  * leaves the graph as it was before the call). */
 int repair_deps(struct repair *r, const struct rdest *x, const uint8_t *col,
 		const uint32_t *dist, unsigned sl, int sources);
-/* The same for the CAs of switch s alone, along their route. */
+/* The same for the CAs of switch s alone, along their route, and with
+ * own set for s's own packets (port 0) too. */
 int repair_deps_from(struct repair *r, const struct rdest *x, const uint8_t *col,
-		     unsigned sl, uint32_t s);
+		     unsigned sl, uint32_t s, bool own);
+/* One dependency between two channels (port slot * 16 + VL), as
+ * repair_deps adds them. */
+int repair_emit(struct repair *r, uint32_t from, uint32_t to);
 /* Takes the edges added since the graph had mark of them out again. */
 void repair_undo(struct repair *r, uint32_t mark);
 
@@ -216,11 +227,21 @@ void repair_column(struct repair *r, const struct rdest *x,
  * r->dist (from repair_walk) */
 void repair_ring_column(struct repair *r, const struct rdest *x);
 
-/* sa_path.c: whether the SM node's routes in r->col break the up*-down*
- * VL they ride, and those routes fitted to it where they would (true:
- * r->col, r->dist, r->lvl changed) */
-int repair_sa_refuses(const struct repair *r, const struct rdest *x);
+/* sa_path.c: the SM node's routes in r->col fitted to the up*-down*
+ * order of the VL they ride where their dependencies would close a loop
+ * (true: r->col, r->dist, r->lvl changed) */
 bool repair_fit_sa(struct repair *r, const struct rdest *x);
+
+/* sa_deps.c: the multicast VL's other traffic in the graph: the
+ * multicast forest and the SM node's packets along the surviving routes
+ * (in bulk, before admission); whether the SM node's routes in r->col
+ * leave the VL's up*-down* order, and whether its packets along them
+ * (r->dist the column's walk) would close a loop, their dependencies
+ * kept when not */
+int repair_add_forest(struct repair *r);
+int repair_sa_surviving(struct repair *r, const struct rdest *x);
+int repair_sa_breaks_ranks(const struct repair *r, const struct rdest *x);
+int repair_sa_refuses(struct repair *r, const struct rdest *x);
 
 /* memo.c: the column memo */
 int repair_recall(struct repair *r, const struct rdest *x);

@@ -11,6 +11,8 @@
  * traffic, which rides this VL, needs no down-then-up turn. */
 #include "repair_int.h"
 
+#include <stdlib.h>
+
 #include "kr_updn.h"
 
 int repair_updn_ranks(struct repair *r)
@@ -18,6 +20,10 @@ int repair_updn_ranks(struct repair *r)
 	r->sm_sw = kr_updn_sm_switch(r->f, r->t->sm_lid);
 	kr_updn_ranks(r->f, r->topo, r->sm_sw, r->rank, r->comp, r->cnt,
 		      r->queue);
+	if (!(r->up_port = malloc(r->nsw + 1)))
+		return KR_ENOMEM;
+	for (uint32_t v = 0; v < r->nsw; v++)	/* r->cnt: the BFS levels */
+		r->up_port[v] = (uint8_t)kr_updn_up_port(r->f, r->topo, r->cnt, v);
 	return KR_OK;
 }
 

@@ -1,47 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The SM node's routes in a repaired column, made to fit the up*-down*
- * VL they ride (see repair_sa_refuses): instead of moving the destination
- * off its SL when a detour takes the SM's packets sideways, the switches
- * on their way are pointed along a shortest live path, which only
- * descends from the SM's switch (or, to the SM's own LID, only climbs).
- * Other switches' packets that joined that way follow it too; all of
- * them are routed anew, so admission sees their dependencies. */
+ * VL they ride where they would close a loop there (see sa_deps.c):
+ * instead of moving the destination off its SL, the switches on their
+ * way are pointed along a shortest live path, which only descends from
+ * the SM's switch (or, to the SM's own LID, only climbs). Other switches'
+ * packets that joined that way follow it too; all of them are routed
+ * anew, so admission sees their dependencies. */
 #include "kr_repair.h"
 
 #include "repair_int.h"
-
-/* Whether the SM node's traffic (the SA's, its PerfMgr's) could not ride
- * r->col. It shares the multicast and up*-down* VL (sm_sl joins the
- * multicast SLs, and the PerfMgr's SL 0 is one unless knsroute.conf says
- * otherwise) but follows the unicast LFTs: the queries and replies
- * to the SM's LID must only climb towards the SM's switch, the root of the
- * ranks, and what it sends to a CA or switch LID only descend from there,
- * or the VL's up*-down* order breaks. Routes
- * that survive faults are shortest, so they do; a repaired column that
- * does not is refused like one closing a loop, and up*-down* (which does,
- * from or to the root) takes x in the end. */
-int repair_sa_refuses(const struct repair *r, const struct rdest *x)
-{
-	uint32_t u = r->sm_sw, v, n = 0;
-
-	if (u == KR_NONE)
-		return 0;
-	if (x->lid == r->t->sm_lid) {
-		for (u = 0; u < r->nsw; u++)
-			if ((v = repair_next(r, u, r->col[u])) != KR_NONE &&
-			    r->rank[v] >= r->rank[u])
-				return 1;
-		return 0;
-	}
-	if (r->comp[x->target] != r->comp[u])
-		return 0;
-	for (; u != x->target && n++ < r->nsw; u = v) {
-		v = repair_next(r, u, r->col[u]);
-		if (v == KR_NONE || r->rank[v] <= r->rank[u])
-			return 1;
-	}
-	return 0;
-}
 
 /* The port of u to a live neighbour one BFS level nearer the root (the
  * lowest rank of them), 0: none (u is the root, or in another tree). */
@@ -155,7 +122,7 @@ bool repair_fit_sa(struct repair *r, const struct rdest *x)
 {
 	uint8_t *fixed = r->seed;	/* free scratch after route_general */
 
-	if (r->sm_sw == KR_NONE || !repair_sa_refuses(r, x))
+	if (!repair_sa_breaks_ranks(r, x) || !repair_sa_refuses(r, x))
 		return false;
 	for (uint32_t u = 0; u < r->nsw; u++)
 		fixed[u] = 0;

@@ -156,7 +156,7 @@ static int admit_asking(struct repair *r, const struct rdest *x, unsigned v,
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		if (r->held_sl[s] != v)
 			continue;
-		rc = repair_deps_from(r, x, r->col, v, s);
+		rc = repair_deps_from(r, x, r->col, v, s, false);
 		if (rc && rc != KR_ECYCLE)
 			return rc;
 		r->held_sl[s] = rc ? (uint8_t)next : (uint8_t)(v | PLACED);

@@ -44,6 +44,13 @@ static inline uint32_t kr_updn_next(const struct kr_fabric *f,
 void kr_updn_ranks(const struct kr_fabric *f, const struct kr_topo *topo,
 		   uint32_t prefer, uint32_t *rank, uint32_t *comp,
 		   uint32_t *lvl, uint32_t *queue);
+/* The port of switch v to its parent in the multicast master forest:
+ * the neighbour one level up (lvl from kr_updn_ranks) with the lowest
+ * GUID, by its lowest port when links are parallel; 0 for a root. GUIDs
+ * and port numbers, not node order, so that the plugin and a dry run on
+ * a capture hang every switch the same way. */
+unsigned kr_updn_up_port(const struct kr_fabric *f, const struct kr_topo *topo,
+			 const uint32_t *lvl, uint32_t v);
 /* The switch of the port owning sm_lid (kr_tables.sm_lid): the switch
  * itself or the one a CA port is linked to; KR_NONE when unknown. */
 uint32_t kr_updn_sm_switch(const struct kr_fabric *f, unsigned sm_lid);

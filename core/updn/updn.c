@@ -104,3 +104,21 @@ void kr_updn_ranks(const struct kr_fabric *f, const struct kr_topo *topo,
 		done = end;
 	}
 }
+
+unsigned kr_updn_up_port(const struct kr_fabric *f, const struct kr_topo *topo,
+			 const uint32_t *lvl, uint32_t v)
+{
+	unsigned best = 0;
+	uint32_t parent = KR_NONE;
+
+	for (unsigned p = 1; p <= f->nports[v]; p++) {
+		uint32_t u = kr_updn_next(f, topo, v, p);
+
+		if (u == KR_NONE || lvl[u] + 1 != lvl[v] ||
+		    (parent != KR_NONE && f->guid[u] >= f->guid[parent]))
+			continue;
+		parent = u;
+		best = p;
+	}
+	return best;
+}
