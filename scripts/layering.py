@@ -22,7 +22,8 @@ import subprocess
 import sys
 
 # Which stages a stage may use, below it in the pipeline. plan.c (TOP)
-# may use them all; output, the plan as files, only reads a finished plan.
+# may use them all; output, the plan as files, only reads a finished plan;
+# draw, pictures and the report page, only reads a finished check.
 STAGE_USES = {
     'model': [],
     'formats': ['model'],
@@ -40,11 +41,13 @@ STAGE_USES = {
     'stats': ['model'],
     'sim': ['model', 'formats', 'conf', 'topo', 'route', 'slvl', 'check',
             'stats'],
+    'draw': ['model', 'formats', 'topo', 'check'],
     'output': ['model', 'formats', 'conf', 'topo', 'budget', 'updn', 'route', 'slvl',
                'cdg', 'repair', 'mcast', 'check', 'stats', 'TOP'],
 }
 TOP_FILES = {'core/plan.c', 'core/kr.h', 'core/kr_plan.h'}
-STAGE_USES['TOP'] = [s for s in STAGE_USES if s not in ('output', 'sim')]
+STAGE_USES['TOP'] = [s for s in STAGE_USES
+                     if s not in ('output', 'sim', 'draw')]
 
 
 def git_files(root, *patterns):

@@ -189,7 +189,7 @@ static unsigned nclass(const struct kr_check_report *r)
 /* The class the verdict and exit status stand for: the counted one, or
  * with multicast when only that shows a (proven or assumed) loop, as
  * kr_check_run decides. */
-static unsigned deciding(const struct kr_check_report *r)
+unsigned kr_check_deciding(const struct kr_check_report *r)
 {
 	unsigned k = counted(r);
 	const struct kr_check_class *c = &r->cls[k];
@@ -204,7 +204,7 @@ static unsigned deciding(const struct kr_check_report *r)
 	return k;
 }
 
-static const char *verdict_name(const struct kr_check_class *c)
+const char *kr_check_verdict(const struct kr_check_class *c)
 {
 	if (c->delivered < c->pairs)
 		return "undelivered";
@@ -325,8 +325,8 @@ static void text_unproven(FILE *out, const struct kr_check_class *c,
 
 static void text_verdict(FILE *out, const struct kr_check_report *r)
 {
-	bool mcast = deciding(r) == KR_CHECK_MCAST;
-	const struct kr_check_class *c = &r->cls[deciding(r)];
+	bool mcast = kr_check_deciding(r) == KR_CHECK_MCAST;
+	const struct kr_check_class *c = &r->cls[kr_check_deciding(r)];
 	bool undel = c->delivered < c->pairs;
 
 	if (!r->pairs)
@@ -504,13 +504,13 @@ static void json_classes(FILE *out, const struct kr_fabric *f,
 			"\"verdict\": \"%s\", \"loop_sl_pairs\": %u, "
 			"\"loop_map_deps\": %u, \"credit_loop\": ", k ? ",\n  " : "",
 			class_names[k], (unsigned long long)c->pairs,
-			(unsigned long long)c->delivered, verdict_name(c),
+			(unsigned long long)c->delivered, kr_check_verdict(c),
 			c->loop_sl_pairs, c->loop_map_deps);
 		json_witness(out, f, c);
 		fputc('}', out);
 	}
 	fprintf(out, "},\n \"credit_loop\": ");
-	json_witness(out, f, &r->cls[deciding(r)]);
+	json_witness(out, f, &r->cls[kr_check_deciding(r)]);
 	fprintf(out, ",\n");
 }
 
@@ -547,7 +547,7 @@ static int write_json(FILE *out, const struct kr_fabric *f,
 	json_classes(out, f, r);
 	fprintf(out, " \"dests\": \"%s\", \"verdict\": \"%s\"}\n",
 		r->dests == KR_CHECK_DESTS_CAS ? "cas" : "all",
-		r->pairs ? verdict_name(&r->cls[deciding(r)]) : "nothing_checked");
+		r->pairs ? kr_check_verdict(&r->cls[kr_check_deciding(r)]) : "nothing_checked");
 	return KR_OK;
 }
 

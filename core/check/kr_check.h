@@ -250,6 +250,13 @@ int kr_check_path(const struct kr_fabric *f, const struct kr_tables *t,
 		  uint32_t src, unsigned dlid, struct kr_path *p);
 void kr_path_free(struct kr_path *p);
 
+/* The class whose verdict and witness the report leads with: the
+ * counted one, or multicast when only the trees close a loop. */
+unsigned kr_check_deciding(const struct kr_check_report *r);
+/* A class's verdict as the JSON spells it: ok, undelivered, credit_loop,
+ * assumed_credit_loop. */
+const char *kr_check_verdict(const struct kr_check_class *c);
+
 /* Human summary (json = 0) or one JSON object; KR_EIO on write error. */
 int kr_check_report_write(FILE *out, const struct kr_fabric *f,
 			  const struct kr_check_report *r, int json);
