@@ -49,8 +49,8 @@ struct kr_draw_text {		/* a caption: a slice's coordinates */
 struct kr_draw_layout {
 	double width, height;
 	struct kr_draw_box *box;	/* switches first, box i = switch i
-					 * for i < nsw; missing ones after */
-	uint32_t nbox, nsw;
+					 * for a switch i; missing ones after */
+	uint32_t nbox;
 	struct kr_draw_half *half;
 	uint32_t nhalf, half_cap;
 	struct kr_draw_text *text;

@@ -265,8 +265,9 @@ static int missing_links(const struct grid *g, struct kr_draw_layout *l)
 	return KR_OK;
 }
 
-/* Which tick is which dimension, on the picture's first line. */
-static int ticks_caption(struct kr_draw_layout *l, const struct kr_topo *t)
+/* Which tick is which dimension, and what a subnet misses, on the
+ * picture's first line. */
+static int first_line(struct kr_draw_layout *l, const struct kr_topo *t)
 {
 	static const char *const where[] = {
 		"up-right (+), down-left (-)", "up-left (+), down-right (-)",
@@ -274,10 +275,18 @@ static int ticks_caption(struct kr_draw_layout *l, const struct kr_topo *t)
 		"steep up-left (+)" };
 	char s[64], nm[16];
 
+	if (t->nmissing_sublink || t->nmissing_subsw) {
+		/* recognition counts them but does not say where */
+		snprintf(s, sizeof(s), "missing inside subnets: %u links, %u "
+			 "switches", t->nmissing_sublink, t->nmissing_subsw);
+		if (draw_add_text(l, DRAW_MARGIN, 14, s))
+			return KR_ENOMEM;
+	}
 	for (unsigned d = 2; d < t->ndim; d++) {
 		snprintf(s, sizeof(s), "%s links: ticks %s",
 			 kr_dim_name(d, nm, sizeof(nm)), where[(d - 2) % 6]);
-		if (draw_add_text(l, DRAW_MARGIN + 300.0 * (d - 2), 14, s))
+		if (draw_add_text(l, DRAW_MARGIN + 300.0 * (d - 2 + (t->s > 1)),
+				  14, s))
 			return KR_ENOMEM;
 	}
 	return KR_OK;
@@ -305,7 +314,7 @@ static int captions(const struct grid *g, struct kr_draw_layout *l)
 		if (draw_add_text(l, x, y - 6, s))
 			return KR_ENOMEM;
 	}
-	return ticks_caption(l, t);
+	return first_line(l, t);
 }
 
 int kr_draw_layout_grid(const struct kr_fabric *f, const struct kr_topo *t,

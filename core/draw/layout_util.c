@@ -9,7 +9,7 @@
 int draw_layout_init(struct kr_draw_layout *l, const struct kr_fabric *f,
 		     uint32_t nmissing)
 {
-	*l = (struct kr_draw_layout){ .nsw = f->nsw, .nbox = f->nsw };
+	*l = (struct kr_draw_layout){ .nbox = f->nsw };
 	l->box = calloc((size_t)f->nsw + nmissing + 1, sizeof(*l->box));
 	l->slot_half = malloc(((size_t)f->nport + 1) * sizeof(*l->slot_half));
 	if (!l->box || !l->slot_half) {
