@@ -23,6 +23,7 @@ int cmd_faults(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 /* knsroute check --live [capture options] [check options]: capture into a
  * temporary directory, then run check on it. */
 int cmd_check_live(int argc, char **argv, int (*check)(int, char **));

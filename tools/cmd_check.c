@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pictures.h"
 
 static void check_usage_more(FILE *out);
 
@@ -18,7 +19,7 @@ static void check_usage(FILE *out)
 "                      [--max-examples N] [--switch-sources]\n"
 "                      [--sm-lid LID [--sm-sl SL]]\n"
 "                      [--write-lfts FILE] [--write-sl2vl FILE]\n"
-"                      [--write-path-sl FILE]\n"
+"                      [--write-path-sl FILE] [--svg FILE]\n"
 "       knsroute check DIR [OPTIONS]\n"
 "       knsroute check --live [CAPTURE OPTIONS] [OPTIONS]\n"
 "\n"
@@ -77,6 +78,10 @@ static void check_usage(FILE *out)
 "  --write-lfts FILE   write the LFTs read as an opensm-lfts.dump\n"
 "  --write-sl2vl FILE  write the maps read as an opensm-sl2vl.dump\n"
 "  --write-path-sl FILE  write the path SLs read as a path-sl file\n"
+"  --svg FILE          draw the fabric into FILE (SVG, as topo --svg), each\n"
+"                      link direction coloured by its CA-to-CA paths (a\n"
+"                      legend gives the scale) and the credit loop's\n"
+"                      witness, if any, as numbered arrows with their VLs\n"
 "  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
 "                      map; default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help          this text\n"
@@ -139,7 +144,7 @@ static void check_usage_more(FILE *out)
 
 struct check_args {
 	struct cli_inputs in;
-	const char *w_lfts, *w_sl2vl, *w_path_sl;
+	const char *w_lfts, *w_sl2vl, *w_path_sl, *svg;
 	struct kr_check_opts o;
 	unsigned sm_lid, sm_sl;
 	int sm_sl_given;
@@ -149,7 +154,7 @@ struct check_args {
 
 enum { OPT_LFTS = 256, OPT_SL2VL, OPT_PSL, OPT_G2L, OPT_JSON, OPT_MAXEX,
        OPT_SWSRC, OPT_WLFTS, OPT_WSL2VL, OPT_WPSL, OPT_DESTS, OPT_MFTS,
-       OPT_MSL, OPT_SMLID, OPT_SMSL };
+       OPT_MSL, OPT_SMLID, OPT_SMSL, OPT_SVG };
 
 static int parse_dests(const char *s)
 {
@@ -181,6 +186,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "write-lfts", required_argument, NULL, OPT_WLFTS },
 		{ "write-sl2vl", required_argument, NULL, OPT_WSL2VL },
 		{ "write-path-sl", required_argument, NULL, OPT_WPSL },
+		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		CLI_NAME_MAP_OPTION,
@@ -223,6 +229,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case OPT_WLFTS: a->w_lfts = optarg; break;
 		case OPT_WSL2VL: a->w_sl2vl = optarg; break;
 		case OPT_WPSL: a->w_path_sl = optarg; break;
+		case OPT_SVG: a->svg = optarg; break;
 		case 'q': a->level = CLI_QUIET; break;
 		case 'v': a->level = CLI_VERBOSE; break;
 		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
@@ -350,6 +357,32 @@ static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
 	return 0;
 }
 
+/* The fabric with r's load and witness, laid out as topo --svg does. */
+static int draw(const struct check_args *a, const struct kr_fabric *f,
+		const struct kr_check_report *r)
+{
+	struct kr_draw_layout l;
+	struct kr_topo t;
+	char title[600];
+	struct kr_draw_opts o = { .id = "check", .title = title };
+	int known = pictures_recognise(f, &t), rc;
+
+	if (known < 0)
+		return EXIT_USAGE;
+	rc = pictures_layout(f, known ? &t : NULL, &l);
+	if (!rc) {
+		snprintf(title, sizeof(title), "%s: %s; link load%s", a->in.topo,
+			 l.how, r->cls[kr_check_deciding(r)].ncycle ?
+			 " and the credit loop" : "");
+		pictures_check_opts(r, &o);
+		rc = pictures_write(a->svg, f, &l, &o);
+		kr_draw_layout_free(&l);
+	}
+	if (known)
+		kr_topo_free(&t);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .o = { .max_examples = 10,
@@ -397,7 +430,7 @@ int cmd_check(int argc, char **argv)
 				"every CA port a LID (a topology with LIDs, "
 				"--guid2lid, or an LFT dump naming port GUIDs)\n");
 			rc = EXIT_USAGE;
-		} else {
+		} else if (!a.svg || !(rc = draw(&a, &f, &r))) {
 			rc = res == KR_EASSUMED ? EXIT_ASSUMED
 			     : res ? EXIT_PROBLEM : 0;
 		}

@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pictures.h"
 
 static void topo_usage(FILE *out)
 {
 	fprintf(out,
 "Usage: knsroute topo FILE [--conf F] [--coords] [--json] [--cache-out F]\n"
+"                     [--svg F]\n"
 "\n"
 "Recognises the fabric in FILE (ibnetdiscover or iblinkinfo output,\n"
 "opensm-subnet.lst or an ibsim net file; a directory: its topology.net,\n"
@@ -38,6 +40,11 @@ static void topo_usage(FILE *out)
 "                 is recognised: error (and report, one line per conflict)\n"
 "  --cache-out F  write the coordinates file F (atomically), the cache that\n"
 "                 keeps labels stable across sweeps (coords_cache)\n"
+"  --svg F        draw the fabric into F (SVG, written atomically): the\n"
+"                 grid by its coordinates (KNS crossbars as\n"
+"                 bars beside their lines), missing links dashed red,\n"
+"                 missing switches as dashed red boxes; a fabric not\n"
+"                 recognised is laid out by Graphviz's dot\n"
 "  --node-name-map FILE  names for node GUIDs (infiniband-diags' map;\n"
 "                 default /etc/rdma/ib-node-name-map when there)\n"
 "  -h, --help     this text\n"
@@ -139,7 +146,7 @@ static void json_report(FILE *out, const char *report)
 }
 
 struct topo_opts {
-	const char *file, *conf, *cache_out;
+	const char *file, *conf, *cache_out, *svg;
 	int coords, json;
 };
 
@@ -192,6 +199,23 @@ static int write_cache(const char *path, const struct kr_fabric *f,
 	return kr_topo_cache_save(path, KR_TO_NAMED, f, t, &d) ? cli_error(&d) : 0;
 }
 
+/* The picture, recognised (t) or not (NULL): laid out by dot then. */
+static int draw(const struct topo_opts *o, const struct kr_fabric *f,
+		const struct kr_topo *t)
+{
+	struct kr_draw_layout l;
+	char title[600];
+	struct kr_draw_opts d = { .id = "topo", .title = title };
+	int rc = pictures_layout(f, t, &l);
+
+	if (rc)
+		return rc;
+	snprintf(title, sizeof(title), "%s: %s", o->file, l.how);
+	rc = pictures_write(o->svg, f, &l, &d);
+	kr_draw_layout_free(&l);
+	return rc;
+}
+
 static int run(const struct topo_opts *o)
 {
 	struct kr_fabric f;
@@ -207,6 +231,15 @@ static int run(const struct topo_opts *o)
 		return EXIT_USAGE;
 	d = (struct kr_diag){ .file = o->file };
 	rc = kr_topo_recognize(&f, &c, &t, &d);
+	if (o->svg && (!rc || rc == KR_ETOPO)) {
+		int drawn = draw(o, &f, rc ? NULL : &t);
+
+		if (drawn) {
+			kr_topo_free(&t);
+			kr_fabric_free(&f);
+			return drawn;
+		}
+	}
 	if (rc == KR_ETOPO)
 		rc = failed(o, &t, &d);
 	else if (rc)
@@ -227,6 +260,7 @@ int cmd_topo(int argc, char **argv)
 		{ "coords", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "cache-out", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, 's' },
 		CLI_NAME_MAP_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -241,6 +275,7 @@ int cmd_topo(int argc, char **argv)
 		case 'C': o.coords = 1; break;
 		case 'j': o.json = 1; cli_json_errors(); break;
 		case 'o': o.cache_out = optarg; break;
+		case 's': o.svg = optarg; break;
 		case CLI_OPT_NAME_MAP: cli_name_map(optarg); break;
 		case 'h': topo_usage(stdout); return 0;
 		default: return cli_usage_error("topo", "bad option");

@@ -23,6 +23,7 @@ static const struct {
 	{ "stats", cmd_stats, "destinations per output port and VL" },
 	{ "faults", cmd_faults, "random link or switch faults: how repair copes" },
 	{ "sim", cmd_sim, "traffic simulation: throughput, latency, deadlock" },
+	{ "report", cmd_report, "one HTML page: check, plan, pictures, results" },
 };
 
 static void usage(FILE *out)

@@ -14,7 +14,7 @@ if [ ! -x "$KR_CLI" ] || ! command -v python3 >/dev/null; then
 	kr_done
 fi
 T=$KR_TMP
-CMDS="gen info topo route capture check path stats faults sim"
+CMDS="gen info topo route capture check path stats faults sim report"
 for c in $CMDS; do
 	"$KR_CLI" "$c" --help >"$T/$c.help" || exit 99
 done
