@@ -32,18 +32,26 @@ void kr_draw_layout_free(struct kr_draw_layout *l)
 	*l = (struct kr_draw_layout){ 0 };
 }
 
+/* Room for one more of n elements of size in *a, doubling *cap. */
+static int grow(void **a, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t want = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (n < *cap)
+		return KR_OK;
+	if (!(p = realloc(*a, (size_t)want * size)))
+		return KR_ENOMEM;
+	*a = p;
+	*cap = want;
+	return KR_OK;
+}
+
 int draw_add_half(struct kr_draw_layout *l, uint32_t slot, double x1,
 		  double y1, double x2, double y2)
 {
-	if (l->nhalf == l->half_cap) {
-		uint32_t cap = l->half_cap ? 2 * l->half_cap : 64;
-		struct kr_draw_half *h = realloc(l->half, cap * sizeof(*h));
-
-		if (!h)
-			return KR_ENOMEM;
-		l->half = h;
-		l->half_cap = cap;
-	}
+	if (grow((void **)&l->half, &l->half_cap, l->nhalf, sizeof(*l->half)))
+		return KR_ENOMEM;
 	if (slot != KR_NONE)
 		l->slot_half[slot] = l->nhalf;
 	l->half[l->nhalf++] = (struct kr_draw_half){ x1, y1, x2, y2, slot };
@@ -52,15 +60,8 @@ int draw_add_half(struct kr_draw_layout *l, uint32_t slot, double x1,
 
 int draw_add_text(struct kr_draw_layout *l, double x, double y, const char *s)
 {
-	if (l->ntext == l->text_cap) {
-		uint32_t cap = l->text_cap ? 2 * l->text_cap : 16;
-		struct kr_draw_text *t = realloc(l->text, cap * sizeof(*t));
-
-		if (!t)
-			return KR_ENOMEM;
-		l->text = t;
-		l->text_cap = cap;
-	}
+	if (grow((void **)&l->text, &l->text_cap, l->ntext, sizeof(*l->text)))
+		return KR_ENOMEM;
 	l->text[l->ntext] = (struct kr_draw_text){ .x = x, .y = y };
 	snprintf(l->text[l->ntext].s, sizeof(l->text[0].s), "%s", s);
 	l->ntext++;

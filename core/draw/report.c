@@ -282,29 +282,47 @@ static void cell_value(FILE *out, const struct draw_json_member *m)
 	fputs("</td>", out);
 }
 
+#define FAULTS_JSON "the JSON object of knsroute faults --json"
+#define SIM_JSON "JSON objects of knsroute sim --json, one a line"
+
+/* The first object of a results file into m, then the file's heading and
+ * the start of its table: the object's member count, or -1 with d saying
+ * where the file stops being what was expected. */
+static int results_start(FILE *out, const struct kr_report_file *rf,
+			 const char *expected, const char *cls,
+			 struct draw_json_member *m, struct kr_diag *d)
+{
+	size_t at = 0;
+	int n = draw_json_object(rf->text, &at, m, JSON_MEMBERS);
+
+	if (n < 0) {
+		kr_fail(d, KR_EPARSE, 0, "%s: byte %zu: expected %s", rf->name,
+			at + 1, expected);
+		return -1;
+	}
+	fputs("<h3>", out);
+	html(out, rf->name);
+	fprintf(out, "</h3>\n<table class=\"%s\">", cls);
+	return n;
+}
+
 /* A faults file: one object, a row per member. */
 static int faults_table(FILE *out, const struct kr_report_file *rf,
 			struct kr_diag *d)
 {
 	struct draw_json_member m[JSON_MEMBERS];
-	size_t at = 0;
-	int n = draw_json_object(rf->text, &at, m, JSON_MEMBERS);
+	int n = results_start(out, rf, FAULTS_JSON, "faults", m, d);
 
 	if (n < 0)
-		return kr_fail(d, KR_EPARSE, 0, "%s: byte %zu: expected the "
-			       "JSON object of knsroute faults --json",
-			       rf->name, at + 1);
-	fputs("<h3>", out);
-	html(out, rf->name);
-	fputs("</h3>\n<table class=\"faults\">\n", out);
+		return KR_EPARSE;
 	for (int i = 0; i < n; i++) {
-		fputs("<tr><th>", out);
+		fputs("\n<tr><th>", out);
 		html_n(out, m[i].key, m[i].nkey);
 		fputs("</th>", out);
 		cell_value(out, &m[i]);
-		fputs("</tr>\n", out);
+		fputs("</tr>", out);
 	}
-	fputs("</table>\n", out);
+	fputs("\n</table>\n", out);
 	return KR_OK;
 }
 
@@ -325,16 +343,12 @@ static int sim_table(FILE *out, const struct kr_report_file *rf,
 		     struct kr_diag *d)
 {
 	struct draw_json_member head[JSON_MEMBERS], m[JSON_MEMBERS];
-	size_t at = 0;
-	int nh = draw_json_object(rf->text, &at, head, JSON_MEMBERS), n;
+	int nh = results_start(out, rf, SIM_JSON, "sim", head, d), n;
+	size_t at;
 
 	if (nh < 0)
-		return kr_fail(d, KR_EPARSE, 0, "%s: byte %zu: expected JSON "
-			       "objects of knsroute sim --json, one a line",
-			       rf->name, at + 1);
-	fputs("<h3>", out);
-	html(out, rf->name);
-	fputs("</h3>\n<table class=\"sim\"><tr>", out);
+		return KR_EPARSE;
+	fputs("<tr>", out);
 	for (int i = 0; i < nh; i++)
 		if (head[i].kind == 's' || head[i].kind == 'n') {
 			fputs("<th>", out);
@@ -345,8 +359,7 @@ static int sim_table(FILE *out, const struct kr_report_file *rf,
 	for (at = 0; rf->text[at + strspn(rf->text + at, " \t\r\n")]; ) {
 		if ((n = draw_json_object(rf->text, &at, m, JSON_MEMBERS)) < 0)
 			return kr_fail(d, KR_EPARSE, 0, "%s: byte %zu: expected "
-				       "JSON objects of knsroute sim --json, "
-				       "one a line", rf->name, at + 1);
+				       SIM_JSON, rf->name, at + 1);
 		fputs("<tr>", out);
 		for (int i = 0; i < nh; i++) {
 			const struct draw_json_member *v;

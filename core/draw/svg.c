@@ -132,6 +132,16 @@ static void box_text(FILE *out, const struct kr_fabric *f,
 		b->y + b->h / 2 + 3.5);
 	xml_text(out, text);
 	fputs("</text>", out);
+	if (text != b->tag || b->sw == KR_NONE || !kr_node_described(f, b->sw))
+		return;
+	/* the name an admin knows it by, above the coordinates, on a halo
+	 * that keeps it readable over the links */
+	snprintf(s, sizeof(s), "%s", kr_node_desc(f, b->sw));
+	fprintf(out, "<text class=\"name\" x=\"%.1f\" y=\"%.1f\" "
+		"font-size=\"8\" paint-order=\"stroke\" stroke=\"white\" "
+		"stroke-width=\"3\">", b->x + b->w / 2, b->y - 3);
+	xml_text(out, s);
+	fputs("</text>", out);
 }
 
 static void switches(FILE *out, const struct kr_fabric *f,

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 10
+kr_plan 11
 if [ ! -x "$KR_CLI" ] || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs knsroute built and python3"
 	kr_done
@@ -42,6 +42,13 @@ links=$(awk '/^Switch/ { sw = 1 } /^Ca/ { sw = 0 }
 [ "$(count "$T/g.svg" missing-link)" -ge 2 ] &&
 grep -q '^missing switches: 1' "$T/g.out"
 kr_ok $? "topo --svg: 35 switches, $links link directions, the missing ones marked"
+
+# Names from a node-name-map above the boxes, every switch's.
+awk '/^switchguid/ { split($1, a, "="); sub(/\(.*/, "", a[2]);
+	printf "%s \"rack-%d\"\n", a[2], n++ }' "$T/g.net" >"$T/map" &&
+"$K" topo "$T/g.net" --svg "$T/named.svg" --node-name-map "$T/map" >/dev/null &&
+[ "$(count "$T/named.svg" name)" -eq 35 ] && grep -q '>rack-34</text>' "$T/named.svg"
+kr_ok $? "topo --svg --node-name-map: the map's names on the switches"
 
 # The credit loop of OpenSM's dor on a 3x3 torus, every SL given.
 awk '/^0x/ { print strtonum($1), 0 }' "$D/chk_t33-lfts.dump" | sort -un \
