@@ -112,6 +112,21 @@ struct cli_inputs {
 int cli_read_inputs(const char *cmd, struct cli_inputs *in,
 		    struct kr_fabric *f, struct kr_tables *t);
 
+/* The SM whose SA queries and answers join the check's management
+ * class: lid and sl as --sm-lid and --sm-sl gave them (lid 0: not given),
+ * else named by in's files: a capture's log (LID and SL), the SM mark of
+ * opensm-subnet.lst or ibdiagnet.sm (LID only: SL 0 taken, with a
+ * warning). Into t->sm_lid, sm_sl, sm_sl_taken; 0, or EXIT_USAGE after
+ * saying why (an SM LID no port has, an SL without a LID). */
+struct cli_sm {
+	unsigned lid, sl;
+	int sl_given;
+	const char *from;	/* the file that named the SM, if any */
+};
+int cli_sm_inputs(const char *cmd, const struct cli_inputs *in,
+		  struct cli_sm *sm, const struct kr_fabric *f,
+		  struct kr_tables *t);
+
 /* LIDs from guid2lid (may be NULL), else the topology's, else from the
  * port GUIDs the LFT dump names. 0, or EXIT_USAGE after printing why. */
 int cli_read_lids(const char *cmd, const char *topo, const char *guid2lid,

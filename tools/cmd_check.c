@@ -146,9 +146,7 @@ struct check_args {
 	struct cli_inputs in;
 	const char *w_lfts, *w_sl2vl, *w_path_sl, *svg;
 	struct kr_check_opts o;
-	unsigned sm_lid, sm_sl;
-	int sm_sl_given;
-	const char *sm_from;		/* the file that named the SM, if any */
+	struct cli_sm sm;
 	int json, level;
 };
 
@@ -218,13 +216,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			break;
 		case OPT_SWSRC: a->o.switch_sources = 1; break;
 		case OPT_SMLID:
-			a->sm_lid = (unsigned)cli_number("check", "--sm-lid",
+			a->sm.lid = (unsigned)cli_number("check", "--sm-lid",
 							 optarg, 1, 0xbfff);
 			break;
 		case OPT_SMSL:
-			a->sm_sl = (unsigned)cli_number("check", "--sm-sl",
+			a->sm.sl = (unsigned)cli_number("check", "--sm-sl",
 							optarg, 0, 15);
-			a->sm_sl_given = 1;
+			a->sm.sl_given = 1;
 			break;
 		case OPT_WLFTS: a->w_lfts = optarg; break;
 		case OPT_WSL2VL: a->w_sl2vl = optarg; break;
@@ -283,80 +281,6 @@ static int write_tables(const struct check_args *a, const struct kr_fabric *f,
 	return rc;
 }
 
-/* The SM a capture's local port was told of, from its log's discovery
- * line ("SM LID L SL S"); true when the log (one from before the SL was
- * logged) gives no SL. */
-static bool sm_from_log(struct check_args *a)
-{
-	FILE *in;
-	char line[512];
-	const char *at;
-	unsigned lid = 0, sl = 0;
-	int n = 0;
-
-	kr_input_open(a->in.capture_log, KR_IN_STREAM, &in, NULL);
-	while (in && fgets(line, sizeof(line), in)) {
-		if (strncmp(line, "discovery: ", 11) ||
-		    !(at = strstr(line, ", SM LID ")))
-			continue;
-		n = sscanf(at, ", SM LID %u SL %u", &lid, &sl);
-		if (n >= 1 && lid <= 0xbfff && sl <= 15) {
-			a->sm_lid = lid;
-			if (!a->sm_sl_given)
-				a->sm_sl = sl;
-		}
-		break;
-	}
-	if (in)
-		fclose(in);
-	return a->sm_lid && n < 2;
-}
-
-/* The SA's traffic to check: the SM's port must be in the fabric. */
-static int sm_inputs(struct check_args *a, const struct kr_fabric *f,
-		     struct kr_tables *t)
-{
-	int given = a->sm_lid != 0;
-
-	if (!given && a->in.capture_log) {
-		t->sm_sl_taken = sm_from_log(a) && !a->sm_sl_given;
-		a->sm_from = a->in.capture_log;
-	} else if (!given && (f->sm_lid || a->in.sm_file)) {
-		/* opensm-subnet.lst marks the SM, ibdiagnet.sm names it, but
-		 * neither gives its SL */
-		struct kr_diag d = { 0 };
-		uint16_t lid = f->sm_lid;
-
-		if (!lid && kr_ibdiag_sm_read(a->in.sm_file, &lid, &d))
-			return cli_error(&d);
-		a->sm_lid = lid;
-		a->sm_from = f->sm_lid ? a->in.topo : a->in.sm_file;
-		if (!a->sm_sl_given) {
-			fprintf(stderr, "knsroute check: the SM from %s: LID %u, "
-				"SL 0 taken (the file gives none; --sm-sl to "
-				"say)\n", a->sm_from, a->sm_lid);
-			t->sm_sl_taken = 1;
-		}
-	}
-	if (!a->sm_lid && a->sm_sl_given)
-		return cli_usage_error("check", "--sm-sl needs the SM's LID: "
-				       "--sm-lid, a capture's log, the SM "
-				       "mark of opensm-subnet.lst or "
-				       "ibdiagnet.sm");
-	if (!a->sm_lid)
-		return 0;
-	if (a->sm_lid > f->max_lid || f->lid_port[a->sm_lid] == KR_NONE)
-		return given ? cli_usage_error("check", "--sm-lid %u: no port "
-					       "of the fabric has that LID",
-					       a->sm_lid)
-			     : cli_usage_error("check", "%s: SM LID %u: no "
-					       "port of the fabric has that "
-					       "LID", a->sm_from, a->sm_lid);
-	t->sm_lid = (uint16_t)a->sm_lid;
-	t->sm_sl = (uint8_t)a->sm_sl;
-	return 0;
-}
-
 /* The fabric with r's load and witness, laid out as topo --svg does. */
 static int draw(const struct check_args *a, const struct kr_fabric *f,
 		const struct kr_check_report *r)
@@ -407,7 +331,7 @@ int cmd_check(int argc, char **argv)
 	if (!rc)
 		rc = cli_mfts_whole("check", a.in.mfts, &f, &t);
 	if (!rc)
-		rc = sm_inputs(&a, &f, &t);
+		rc = cli_sm_inputs("check", &a.in, &a.sm, &f, &t);
 	if (!rc)
 		rc = write_tables(&a, &f, &t);
 	if (!rc) {

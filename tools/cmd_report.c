@@ -34,9 +34,9 @@ static void report_usage(FILE *out)
 "            row per key; only when there is one\n"
 "  sim       each DIR/sim*.json (`knsroute sim --json` output, a run a\n"
 "            line), a row per run; only when there is one\n"
-"The check is the one `knsroute check DIR` runs, without the SA's traffic\n"
-"(--sm-lid). A fabric that is not a KNS, torus or mesh is laid out by\n"
-"Graphviz's dot.\n"
+"The check is the one `knsroute check DIR` runs (the SM and its SA's\n"
+"traffic from the capture's log, opensm-subnet.lst or ibdiagnet.sm). A\n"
+"fabric that is not a KNS, torus or mesh is laid out by Graphviz's dot.\n"
 "\n"
 "  -o, --out FILE  the page (written atomically; default standard output)\n"
 "  --node-name-map FILE  names for node GUIDs (infiniband-diags'\n"
@@ -205,6 +205,7 @@ static int write_report(struct page *p)
 static int run(struct page *p)
 {
 	struct cli_inputs in = { .topo = p->dir };
+	struct cli_sm sm = { 0 };
 	struct stat st;
 	int rc;
 
@@ -217,6 +218,8 @@ static int run(struct page *p)
 		rc = cli_lfts_whole("report", in.lfts, &p->f, &p->t);
 	if (!rc)
 		rc = cli_mfts_whole("report", in.mfts, &p->f, &p->t);
+	if (!rc)
+		rc = cli_sm_inputs("report", &in, &sm, &p->f, &p->t);
 	if (!rc)
 		rc = slurp_opt(p->dir, "summary", &p->summary);
 	if (!rc)
