@@ -66,7 +66,8 @@ int kr_draw_layout_grid(const struct kr_fabric *f, const struct kr_topo *t,
 /* The switch graph of f in Graphviz's language, for `dot -Tplain`: node
  * "sN" per switch, leaf switches (those with CAs) on the bottom rank, an
  * edge per pair of linked switches pointing away from the CAs, so that
- * trees come out in layers. KR_OK or KR_EIO. */
+ * trees come out in layers; when switches with CAs are linked to each
+ * other, neato's spring model instead. KR_OK, KR_ENOMEM or KR_EIO. */
 int kr_draw_dot_write(FILE *out, const struct kr_fabric *f);
 /* The positions `dot -Tplain` printed for that graph, as a layout of f;
  * KR_EPARSE naming the line of in when it is not such output (d->file is

@@ -148,6 +148,10 @@ static void place_switches(const struct grid *g, struct kr_draw_layout *l,
 			bar(g, &l->box[s], xd, t->sw_xline[s],
 			    t->sw_stage ? t->sw_stage[s] : 0,
 			    t->sw_order ? t->sw_order[s] % m : 0, m);
+		} else if (xd < t->ndim) {
+			/* placed below the grid; its line said in its box */
+			kr_topo_fmt_pos(t, t->sw_xline[s], xd, l->box[s].tag,
+					sizeof(l->box[s].tag));
 		}
 	}
 }
@@ -273,7 +277,11 @@ static int first_line(struct kr_draw_layout *l, const struct kr_topo *t)
 		"up-right (+), down-left (-)", "up-left (+), down-right (-)",
 		"steep up-right (+)", "flat up-left (+)", "flat up-right (+)",
 		"steep up-left (+)" };
-	char s[64], nm[16];
+	static const char *const kns_where[] = {
+		"up-right", "up-left", "steep up-right", "flat up-left",
+		"flat up-right", "steep up-left" };
+	int kns = t->family == KR_FAMILY_KNS;
+	char s[96], nm[16];
 
 	if (t->nmissing_sublink || t->nmissing_subsw) {
 		/* recognition counts them but does not say where */
@@ -283,8 +291,10 @@ static int first_line(struct kr_draw_layout *l, const struct kr_topo *t)
 			return KR_ENOMEM;
 	}
 	for (unsigned d = 2; d < t->ndim; d++) {
-		snprintf(s, sizeof(s), "%s links: ticks %s",
-			 kr_dim_name(d, nm, sizeof(nm)), where[(d - 2) % 6]);
+		snprintf(s, sizeof(s), kns ? "%s: a tick %s to the crossbar "
+			 "(below)" : "%s links: ticks %s",
+			 kr_dim_name(d, nm, sizeof(nm)),
+			 (kns ? kns_where : where)[(d - 2) % 6]);
 		if (draw_add_text(l, DRAW_MARGIN + 300.0 * (d - 2 + (t->s > 1)),
 				  14, s))
 			return KR_ENOMEM;

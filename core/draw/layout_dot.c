@@ -3,8 +3,9 @@
  * its language, `dot -Tplain` answers with positions, read back here.
  * dot draws a directed graph in layers, so each edge points from the
  * switch nearer the CAs to the one farther: a fat tree comes out as its
- * levels, leaves at the bottom, and any other graph as rings around its
- * hosts. */
+ * levels, leaves at the bottom. A direct network (switches with CAs
+ * linked to each other) has no levels to show, so its graph asks for
+ * the spring model instead (layout=neato, which dot obeys). */
 #include "draw_int.h"
 
 #include <inttypes.h>
@@ -53,6 +54,22 @@ static uint32_t *levels(const struct kr_fabric *f)
 	return lv;
 }
 
+/* Whether two switches with CAs are linked: a direct network (a grid
+ * recognition refused, a dragonfly), which layers would flatten into
+ * one row; a tree has none. */
+static bool direct(const struct kr_fabric *f, const uint32_t *lv)
+{
+	for (uint32_t slot = 0; slot < f->port0[f->nsw]; slot++) {
+		int32_t peer = f->peer[slot];
+
+		if (peer >= 0 && kr_is_switch(f, f->owner[peer]) &&
+		    !lv[f->owner[slot]] && !lv[f->owner[peer]] &&
+		    f->owner[slot] != f->owner[peer])
+			return true;
+	}
+	return false;
+}
+
 /* Each pair of linked switches once: from its lower port slot, when no
  * lower slot of the same switch already leads to that neighbour. */
 static bool first_link(const struct kr_fabric *f, uint32_t slot)
@@ -74,12 +91,18 @@ int kr_draw_dot_write(FILE *out, const struct kr_fabric *f)
 	if (!lv)
 		return KR_ENOMEM;
 	fputs("digraph fabric {\n  rankdir=BT;\n  nodesep=0.25;\n"
-	      "  node [shape=box, fixedsize=true, width=0.62, height=0.34];\n"
-	      "  { rank=same;", out);
-	for (uint32_t s = 0; s < f->nsw; s++)
-		if (lv[s] == 0)
-			fprintf(out, " s%" PRIu32 ";", s);
-	fputs(" }\n", out);
+	      "  node [shape=box, fixedsize=true, width=0.95, height=0.34];\n",
+	      out);
+	if (direct(f, lv)) {
+		/* the spring model, switches kept apart */
+		fputs("  layout=neato;\n  overlap=false;\n  sep=\"+6\";\n", out);
+	} else {
+		fputs("  { rank=same;", out);
+		for (uint32_t s = 0; s < f->nsw; s++)
+			if (lv[s] == 0)
+				fprintf(out, " s%" PRIu32 ";", s);
+		fputs(" }\n", out);
+	}
 	for (uint32_t s = 0; s < f->nsw; s++)
 		fprintf(out, "  s%" PRIu32 ";\n", s);
 	for (uint32_t slot = 0; slot < f->port0[f->nsw]; slot++) {
@@ -158,7 +181,7 @@ int kr_draw_plain_read(FILE *in, const struct kr_fabric *f,
 		return rc;
 	}
 	draw_fit(l);
-	snprintf(l->how, sizeof(l->how), "laid out by Graphviz dot "
-		 "(no KNS, torus or mesh recognised)");
+	snprintf(l->how, sizeof(l->how), "laid out by Graphviz (no KNS, "
+		 "torus or mesh recognised)");
 	return KR_OK;
 }

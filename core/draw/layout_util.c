@@ -119,13 +119,16 @@ void draw_place_rest(struct kr_draw_layout *l, const struct kr_fabric *f)
 
 		if (b->w > 0)
 			continue;
-		if (x + DRAW_BOX_W > right) {
+		b->w = strlen(b->tag) * 5.6 + 8 > DRAW_BOX_W ?
+		       strlen(b->tag) * 5.6 + 8 : DRAW_BOX_W;
+		if (x + b->w > right) {
 			x = DRAW_MARGIN;
 			top += 2 * DRAW_BOX_H;
 		}
-		*b = (struct kr_draw_box){ x, top, DRAW_BOX_W, DRAW_BOX_H, s,
-					   "" };
-		x += DRAW_BOX_W + 16;
+		b->x = x;
+		b->y = top;
+		b->h = DRAW_BOX_H;
+		x += b->w + 16;
 	}
 }
 

@@ -328,22 +328,66 @@ static void test_cycle_on_dot_layout(void **state)
 	kr_fabric_free(&f);
 }
 
-/* The graph for dot: a node per switch, an edge per linked pair. */
+static char *dot_of(const struct kr_fabric *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(kr_draw_dot_write(mem, f), KR_OK);
+	fclose(mem);
+	return text;
+}
+
+/* Two leaves with a CA each under one spine, cabled twice to leaf 0. */
+static void tree(struct kr_fabric *f)
+{
+	struct kr_fabric_builder *b = kr_fb_new();
+	int spine = kr_fb_add_node(b, KR_SWITCH, 4, 0x300, "spine", NULL, 0,
+				   NULL);
+
+	for (unsigned i = 0; i < 2; i++) {
+		int leaf = kr_fb_add_node(b, KR_SWITCH, 4, 0x200 + i,
+					  i ? "leaf1" : "leaf0", NULL, 0, NULL);
+		int ca = kr_fb_add_node(b, KR_CA, 1, 0x2000 + i,
+					i ? "ca1" : "ca0", NULL, 0, NULL);
+
+		assert_int_equal(kr_fb_link(b, leaf, 1, ca, 1, 0, NULL), 0);
+		assert_int_equal(kr_fb_link(b, leaf, 2, spine, 1 + i, 0, NULL),
+				 0);
+		if (i == 0)
+			assert_int_equal(kr_fb_link(b, leaf, 3, spine, 3, 0,
+						    NULL), 0);
+	}
+	assert_int_equal(kr_fb_finish(b, f, NULL), KR_OK);
+	kr_fb_free(b);
+}
+
+/* The graph for dot: a node per switch, an edge per linked pair (from
+ * the leaf up); the tree in layers, the ring (switches with CAs linked
+ * to each other) by the spring model. */
 static void test_dot_write_and_bad_plain(void **state)
 {
 	struct kr_fabric f;
 	struct kr_tables t;
 	struct kr_draw_layout l;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	char *text;
 
 	(void)state;
+	tree(&f);
+	text = dot_of(&f);
+	assert_int_equal(count(text, " -> "), 2);
+	assert_non_null(strstr(text, "s0 -> s2;"));	/* leaves 0, 1; spine 2 */
+	assert_non_null(strstr(text, "{ rank=same; s0; s1; }"));
+	assert_null(strstr(text, "neato"));
+	free(text);
+	kr_fabric_free(&f);
 	ring(&f, &t);
-	assert_int_equal(kr_draw_dot_write(mem, &f), KR_OK);
-	fclose(mem);
+	text = dot_of(&f);
 	assert_int_equal(count(text, " -> "), 4);
-	assert_non_null(strstr(text, "{ rank=same; s0; s1; s2; s3; }"));
+	assert_non_null(strstr(text, "layout=neato;"));
+	assert_null(strstr(text, "rank=same"));
 	free(text);
 	read_plain("graph 1 2 2\nnode s7 1 1 0.5 0.3 x\nstop\n", &f, &l,
 		   KR_EPARSE, 2);
