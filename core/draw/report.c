@@ -131,12 +131,19 @@ static void sl_table(FILE *out, const struct kr_fabric *f,
 				for (unsigned sl = 0; sl < KR_NSL; sl++)
 					vls[sl] |= (uint16_t)(1u << kr_map_vl(map, sl));
 			}
+	uint32_t dests[KR_NSL] = { 0 };
+
+	for (unsigned lid = 1; lid < t->stride; lid++)
+		if (kr_port_by_lid(f, lid) != KR_NONE)
+			dests[t->dlid_sl ? t->dlid_sl[lid] % KR_NSL : 0]++;
 	fputs("<p>No plan file (<code>summary</code> of <code>knsroute "
-	      "route</code>) in the directory: the SL2VL maps as read.</p>\n"
-	      "<table class=\"sl2vl\"><tr><th>SL</th><th>VLs on switch "
-	      "links</th></tr>\n", out);
+	      "route</code>) in the directory: the SL2VL maps and path SLs "
+	      "as read.</p>\n<table class=\"sl2vl\"><tr><th>SL</th>"
+	      "<th>destination LIDs</th><th>VLs on switch links</th></tr>\n",
+	      out);
 	for (unsigned sl = 0; sl < KR_NSL; sl++) {
-		fprintf(out, "<tr><td class=\"n\">%u</td><td>", sl);
+		fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%"
+			PRIu32 "</td><td>", sl, dests[sl]);
 		for (unsigned vl = 0, first = 1; vl < 16; vl++)
 			if (vls[sl] >> vl & 1) {
 				fprintf(out, "%s%u", first ? "" : ", ", vl);
