@@ -184,7 +184,7 @@ static int write_report(struct page *p)
 		.check_text = p->check_text, .svg = p->svg, .nsvg = 2,
 		.faults = p->files, .nfaults = p->nfaults,
 		.sim = p->files + p->nfaults, .nsim = p->nsim };
-	struct kr_diag d = { .file = p->dir };
+	struct kr_diag d = { 0 };
 	char *page = NULL;
 	size_t len;
 	FILE *mem = open_memstream(&page, &len);
@@ -194,8 +194,8 @@ static int write_report(struct page *p)
 		rc = KR_ENOMEM;
 	if (rc == KR_ENOMEM)
 		cli_say("out of memory");
-	else if (rc)
-		cli_error(&d);
+	else if (rc)	/* d names the file within DIR */
+		cli_say("%s/%s", p->dir, d.msg);
 	if (!rc)
 		rc = cli_write(p->out, write_page, page);
 	free(page);

@@ -97,7 +97,7 @@ cp -r "$T/r" "$T/bad" && printf '{"trials": 4,\n "x" 1}\n' >"$T/bad/faults.json"
 "$K" report "$T/bad" -o "$T/bad.html" 2>"$T/bad.err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -e "$T/bad.html" ] &&
-grep -q "faults.json: byte 20: expected the JSON object of knsroute faults" "$T/bad.err"
+grep -q "bad/faults.json: byte 20: expected the JSON object of knsroute faults" "$T/bad.err"
 kr_ok $? "report on a bad faults.json: exit 2, file and byte named, nothing written"
 
 "$K" report "$T/f.net" -o "$T/x.html" 2>"$T/x.err"
