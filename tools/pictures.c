@@ -3,6 +3,7 @@
 #include "pictures.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,10 @@ static int run_dot(const struct kr_fabric *f, const char *path,
 	else
 		close(fds[0]);
 	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	/* dot's own failure first (its stderr said why); a SIGPIPE is ours,
+	 * from leaving output we could not read */
+	if (WIFEXITED(status) ? WEXITSTATUS(status) != 0
+			      : !rc || WTERMSIG(status) != SIGPIPE) {
 		if (!rc)
 			kr_draw_layout_free(l);
 		cli_say("dot -Tplain failed (%s %d): %s", WIFEXITED(status) ?

@@ -91,6 +91,7 @@ int kr_draw_dot_write(FILE *out, const struct kr_fabric *f)
 	if (!lv)
 		return KR_ENOMEM;
 	fputs("digraph fabric {\n  rankdir=BT;\n  nodesep=0.25;\n"
+	      "  splines=false;\n"
 	      "  node [shape=box, fixedsize=true, width=0.95, height=0.34];\n",
 	      out);
 	if (direct(f, lv)) {

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 11
+kr_plan 12
 if [ ! -x "$KR_CLI" ] || ! command -v python3 >/dev/null; then
 	kr_skip_rest "needs knsroute built and python3"
 	kr_done
@@ -80,6 +80,20 @@ PATH=$T/nodot "$K" topo "$D/chk_fattree.ibnd" --svg "$T/ft2.svg" \
 rc=$?
 [ $rc -eq 2 ] && [ ! -e "$T/ft2.svg" ] && grep -q 'apt-get install graphviz' "$T/nodot.err"
 kr_ok $? "without dot: exit 2, the package named, nothing written (exit $rc)"
+
+# A dot that fails, and one that answers nonsense: said, nothing written.
+mkdir "$T/baddot" && printf '#!/bin/sh\necho "dot: out of luck" >&2\nexit 1\n' \
+	>"$T/baddot/dot" && chmod +x "$T/baddot/dot" &&
+{ PATH=$T/baddot:$PATH "$K" topo "$D/chk_fattree.ibnd" --svg "$T/ft3.svg" \
+	>/dev/null 2>"$T/baddot.err"; [ $? -eq 2 ]; } &&
+grep -q 'dot -Tplain failed (exit status 1)' "$T/baddot.err" &&
+grep -q 'out of luck' "$T/baddot.err" &&
+printf '#!/bin/sh\necho "graph 1 2 2"\necho "node x"\n' >"$T/baddot/dot" &&
+{ PATH=$T/baddot:$PATH "$K" topo "$D/chk_fattree.ibnd" --svg "$T/ft3.svg" \
+	>/dev/null 2>"$T/baddot.err"; [ $? -eq 2 ]; } &&
+grep -q 'dot -Tplain:2: expected "node sN X Y W H"' "$T/baddot.err" &&
+[ ! -e "$T/ft3.svg" ]
+kr_ok $? "a failing dot and a nonsense answer: exit 2 with why, nothing written"
 
 # A dry run with a fault experiment and a simulation sweep beside it.
 "$K" route "$T/f.net" -o "$T/r" -q >/dev/null &&
