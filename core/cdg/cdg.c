@@ -284,46 +284,78 @@ static void search_backward(struct kr_cdg *g, uint32_t x, uint32_t lb,
 	*nb = n - nf;
 }
 
-static int cmp_u64(const void *a, const void *b)
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+/* Sorts n keys by their high 32 bits (a least significant digit radix
+ * sort in three passes, tmp as large as k): the regions an insert
+ * reorders run to thousands of channels, and a comparison sort of each
+ * was most of a big repair's time. */
+static void sort_high(uint64_t *k, uint64_t *tmp, uint32_t n)
 {
-	const uint64_t *x = a, *y = b;
+	uint32_t cnt[RADIX];
 
-	return (*x > *y) - (*x < *y);
-}
+	if (n <= 64) {		/* the digits' counts would cost more */
+		for (uint32_t i = 1; i < n; i++) {
+			uint64_t x = k[i];
+			uint32_t j = i;
 
-static int cmp_u32(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
+			for (; j && k[j - 1] >> 32 > x >> 32; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+		return;
+	}
+	for (unsigned shift = 32; shift < 64; shift += RADIX_BITS) {
+		uint32_t sum = 0;
 
-	return (*x > *y) - (*x < *y);
+		memset(cnt, 0, sizeof(cnt));
+		for (uint32_t i = 0; i < n; i++)
+			cnt[(k[i] >> shift) & (RADIX - 1)]++;
+		for (uint32_t d = 0; d < RADIX; d++) {
+			uint32_t c = cnt[d];
+
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			tmp[cnt[(k[i] >> shift) & (RADIX - 1)]++] = k[i];
+		memcpy(k, tmp, (size_t)n * sizeof(*k));
+	}
 }
 
 /* stack holds the forward set F, then the backward set B. B moves before
  * F; each keeps its inner order; together they reuse the positions they
- * held. */
+ * held: sorted by (in F, position), the i-th takes the i-th position of
+ * the two sets' sorted positions merged. */
 static int reorder(struct kr_cdg *g, uint32_t nf, uint32_t nb)
 {
-	uint32_t n = nf + nb;
-	uint64_t *k = malloc(((size_t)n + 1) * sizeof(*k));
-	uint32_t *pos = malloc(((size_t)n + 1) * sizeof(*pos));
+	uint32_t n = nf + nb, a = 0, b = 0;
+	uint64_t *k = malloc(((size_t)n + 1) * 2 * sizeof(*k)), *tmp;
 
-	if (!k || !pos) {
-		free(k);
-		free(pos);
+	if (!k)
 		return KR_ENOMEM;
-	}
+	tmp = k + n + 1;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t v = g->stack[i];
 
-		pos[i] = g->ord[v];
 		k[i] = (uint64_t)(i < nf) << 63 | (uint64_t)g->ord[v] << 32 | v;
 	}
-	qsort(k, n, sizeof(*k), cmp_u64);
-	qsort(pos, n, sizeof(*pos), cmp_u32);
+	sort_high(k, tmp, n);
+	/* k is B by position, then F by position: merge the two runs'
+	 * positions into tmp (as plain numbers) */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t pb = b < nb ? (uint32_t)(k[b] >> 32) : UINT32_MAX;
+		uint32_t pf = a < nf ? (uint32_t)(k[nb + a] >> 32) & 0x7fffffffu
+				      : UINT32_MAX;
+
+		tmp[i] = pb < pf ? pb : pf;
+		b += pb < pf;
+		a += pb >= pf;
+	}
 	for (uint32_t i = 0; i < n; i++)
-		g->ord[(uint32_t)k[i]] = pos[i];
+		g->ord[(uint32_t)k[i]] = (uint32_t)tmp[i];
 	free(k);
-	free(pos);
 	return KR_OK;
 }
 
