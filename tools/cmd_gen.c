@@ -14,6 +14,7 @@ static void gen_usage(FILE *out)
 "       knsroute gen torus --dims K0xK1x... [--p P] [--mesh-dims LIST]\n"
 "                          [--parallel L] [OPTIONS]\n"
 "       knsroute gen mesh --dims K0xK1x... [--p P] [--parallel L] [OPTIONS]\n"
+"       knsroute gen mikant --k K --n N [OPTIONS]\n"
 "\n"
 "Writes a fabric as an ibsim net file (the ibnetdiscover dialect), ready for\n"
 "ibsim -s FILE and for every other knsroute command.\n"
@@ -24,9 +25,15 @@ static void gen_usage(FILE *out)
 "               s = log_{D/2} K stages of K/(D/2) switches (K a power of D/2)\n"
 "  torus, mesh  a switch grid with P CAs per switch; torus dimensions wrap\n"
 "               unless listed in --mesh-dims, mesh dimensions never wrap\n"
+"  mikant       mirrored k-ary n-tree: two groups of N-1 stages of K^(N-1)\n"
+"               switches of 2K ports, stage L linked to L+1 by replacing\n"
+"               address digit L, the two top stages to each other by\n"
+"               replacing digit N-2; K CAs per leaf, 2K^N in all. Names say\n"
+"               the address: sw(G,L,D[N-2]..D[0]), ca(G,C[N-1]..C[0])\n"
 "\n"
 "Options:\n"
-"  --k K, --n N        KNS routers per line and dimension count\n"
+"  --k K, --n N        KNS routers per line and dimension count; MiKANT\n"
+"                      arity (2..127) and levels (2..7)\n"
 "  --radix D           KNS: ports of a subnet switch (default: a K-port\n"
 "                      crossbar per line)\n"
 "  --dims K0xK1x...    torus/mesh sizes, dimension 0 first (e.g. 4x4x4)\n"
@@ -95,11 +102,32 @@ static int write_fabric(const struct kr_gen_opts *o, const char *path)
 }
 
 /* Family and sizes from the command line into o. */
+/* mikant: --k and --n only; its CAs per leaf are k. */
+static int set_mikant(unsigned k, unsigned n, const char *dims,
+		      const char *mesh, int p_given, struct kr_gen_opts *o)
+{
+	if (!k || !n || dims)
+		return cli_usage_error("gen", "mikant takes --k and --n");
+	if (mesh || o->parallel != 1 || o->radix || p_given)
+		return cli_usage_error("gen", "mikant takes no --mesh-dims, "
+				       "--parallel, --radix or --p (each leaf "
+				       "has K CAs)");
+	if (n < 2)
+		return cli_usage_error("gen", "mikant needs --n of at least 2");
+	o->family = KR_FAMILY_MIKANT;
+	o->ndim = n;
+	o->k[0] = k;
+	return 0;
+}
+
 static int set_shape(const char *family, unsigned k, unsigned n, const char *dims,
-		     const char *mesh, struct kr_gen_opts *o)
+		     const char *mesh, int p_given, struct kr_gen_opts *o)
 {
 	struct kr_diag d = { 0 };
 	int torus = !strcmp(family, "torus");
+
+	if (!strcmp(family, "mikant"))
+		return set_mikant(k, n, dims, mesh, p_given, o);
 
 	if (!strcmp(family, "kns")) {
 		if (!k || !n || dims)
@@ -122,7 +150,7 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 		return cli_usage_error("gen", "--radix is for kns");
 	if (!torus && strcmp(family, "mesh"))
 		return cli_usage_error("gen", "unknown family \"%s\" (kns, torus, "
-				       "mesh)", family);
+				       "mesh, mikant)", family);
 	if (!dims || k || n)
 		return cli_usage_error("gen", "%s takes --dims", family);
 	if (kr_parse_dims(dims, o->k, &o->ndim, &d))
@@ -165,14 +193,15 @@ int cmd_gen(int argc, char **argv)
 	struct kr_gen_opts o = { .p = 1, .parallel = 1, .fail_seed = 1 };
 	const char *family, *out = NULL, *dims = NULL, *mesh = NULL;
 	unsigned k = 0, n = 0;
-	int c;
+	int c, p_given = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		gen_usage(stdout);
 		return 0;
 	}
 	if (argc < 2 || argv[1][0] == '-')
-		return cli_usage_error("gen", "expected a family: kns, torus or mesh");
+		return cli_usage_error("gen", "expected a family: kns, torus, mesh "
+				       "or mikant");
 	family = argv[1];
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -180,7 +209,10 @@ int cmd_gen(int argc, char **argv)
 		case OPT_K: k = (unsigned)cli_number("gen", "--k", optarg, 2, 255); break;
 		case OPT_N: n = (unsigned)cli_number("gen", "--n", optarg, 1, KR_MAX_DIM); break;
 		case OPT_DIMS: dims = optarg; break;
-		case OPT_P: o.p = (unsigned)cli_number("gen", "--p", optarg, 0, 253); break;
+		case OPT_P:
+			o.p = (unsigned)cli_number("gen", "--p", optarg, 0, 253);
+			p_given = 1;
+			break;
 		case OPT_RADIX: o.radix = (unsigned)cli_number("gen", "--radix", optarg, 2, 254); break;
 		case OPT_MESH: mesh = optarg; break;
 		case OPT_PAR: o.parallel = (unsigned)cli_number("gen", "--parallel", optarg, 1, 16); break;
@@ -202,7 +234,7 @@ int cmd_gen(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("gen", "unexpected argument \"%s\"", argv[optind]);
-	if (set_shape(family, k, n, dims, mesh, &o))
+	if (set_shape(family, k, n, dims, mesh, p_given, &o))
 		return EXIT_USAGE;
 	return write_fabric(&o, out);
 }

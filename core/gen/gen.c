@@ -245,11 +245,57 @@ static int layout_torus(const struct kr_gen_opts *o, struct gfab *g,
 	return KR_OK;
 }
 
+/* MiKANT (o in its grid shape: n - 1 digits, stage, group; switch pos =
+ * position): ports 1..k down (a leaf's: its CAs; else to the child whose
+ * digit L-1 is port-1), k+1..2k up to the parent whose digit L is
+ * port-k-1, or at the top across to the other group's switch whose digit
+ * n-2 is that. Only leaves get CAs (attach_cas). */
+static int layout_mikant(const struct kr_gen_opts *o, struct gfab *g,
+			 const uint32_t *stride, uint32_t npos)
+{
+	unsigned k = o->k[0], top = o->ndim - 3, sdim = o->ndim - 2;
+	uint32_t nleaf = npos / o->k[sdim];
+
+	/* (2n - 1) k^n links, k^n = nleaf * k / 2 */
+	if (gfab_alloc(g, npos, nleaf * k, nleaf * k / 2 * (2 * o->k[sdim] + 1)))
+		return KR_ENOMEM;
+	for (uint32_t s = 0; s < npos; s++) {
+		unsigned L = s / stride[sdim] % o->k[sdim];
+		unsigned G = s / stride[sdim + 1];
+		unsigned dig = L == top ? top : L;
+		unsigned mine = s / stride[dig] % k;
+
+		g->pos[s] = s;
+		g->nports[s] = (uint8_t)(2 * k);
+		if (L == top && G == 1)
+			continue;	/* linked from group 0 */
+		for (unsigned j = 0; j < k; j++) {
+			uint32_t nb = s - mine * stride[dig] + j * stride[dig];
+
+			nb += L == top ? stride[sdim + 1] : stride[sdim];
+			add_link(g, s, k + 1 + j, nb,
+				 L == top ? k + 1 + mine : 1 + mine);
+		}
+	}
+	g->nsw_link = g->nlink;
+	return KR_OK;
+}
+
+/* CAs on the first npos positions (a MiKANT's leaves: group 0's, then
+ * group 1's follow at its stride). */
 static void attach_cas(const struct kr_gen_opts *o, struct gfab *g, uint32_t npos)
 {
-	for (uint32_t r = 0; r < npos; r++)
+	uint32_t nleaf = npos, gstride = 0;
+
+	if (o->family == KR_FAMILY_MIKANT) {
+		gstride = npos / 2;
+		nleaf = npos / o->k[o->ndim - 2];
+	}
+	for (uint32_t i = 0; i < nleaf; i++)
 		for (unsigned c = 0; c < o->p; c++) {
-			uint32_t ca = r * o->p + c;
+			uint32_t r = gstride && i >= nleaf / 2 ?
+				     i - nleaf / 2 + gstride : i;
+			uint32_t ca = i * o->p + c;
 
 			g->ca_sw[ca] = r;
 			g->ca_slot[ca] = c;
@@ -273,6 +319,30 @@ static void coord_name(char *buf, size_t len, const struct kr_gen_opts *o,
 	}
 }
 
+/* The slides' addresses: switch (G,L,D_{n-2}..D_0) as "sw(G,L,D..D)",
+ * node (G,C_{n-1}..C_0), C_{n-1} its slot, as "ca(G,C..C)"; digits run
+ * together up to k = 10, else with dots between. */
+static void mikant_name(char *buf, size_t len, const struct kr_gen_opts *o,
+			const struct gfab *g, uint32_t id, const uint32_t *stride)
+{
+	unsigned sdim = o->ndim - 2, k = o->k[0];
+	uint32_t pos = id < g->nsw ? id : g->ca_sw[id - g->nsw];
+	size_t n = (size_t)snprintf(buf, len, "%s(%u,", id < g->nsw ? "sw" : "ca",
+				    pos / stride[sdim + 1]);
+
+	if (id < g->nsw)
+		n += (size_t)snprintf(buf + n, len - n, "%u,",
+				      pos / stride[sdim] % o->k[sdim]);
+	else
+		n += (size_t)snprintf(buf + n, len - n, k > 10 ? "%u." : "%u",
+				      g->ca_slot[id - g->nsw]);
+	for (unsigned d = sdim; d-- > 0 && n < len;)
+		n += (size_t)snprintf(buf + n, len - n, k > 10 && d ? "%u." : "%u",
+				      pos / stride[d] % k);
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
 static void node_name(char *buf, size_t len, const struct kr_gen_opts *o,
 		      const struct gfab *g, uint32_t id, const uint32_t *stride,
 		      uint64_t guid)
@@ -283,6 +353,8 @@ static void node_name(char *buf, size_t len, const struct kr_gen_opts *o,
 	if (o->shuffle) {	/* the disguised GUID: unique, says nothing */
 		snprintf(buf, len, "%s-%010llx", id < g->nsw ? "sw" : "ca",
 			 (unsigned long long)(guid & 0xffffffffffull));
+	} else if (o->family == KR_FAMILY_MIKANT) {
+		mikant_name(buf, len, o, g, id, stride);
 	} else if (id >= g->nsw) {
 		uint32_t ca = id - g->nsw;
 
@@ -482,6 +554,9 @@ static int list_faults(const struct gfab *g, const struct disguise *z,
 static int check_opts(const struct kr_gen_opts *o, uint32_t npos,
 		      struct kr_diag *d)
 {
+	if (o->family == KR_FAMILY_MIKANT && (o->ndim < 3 || !npos))
+		return kr_fail(d, KR_EINVAL, 0, "MiKANT needs 2 <= n <= %d "
+			       "and at most 2^20 switches", KR_MAX_DIM - 1);
 	if (!o->ndim || o->ndim > KR_MAX_DIM || !npos)
 		return kr_fail(d, KR_EINVAL, 0,
 			       "between 1 and %d dimensions and at most 2^20 "
@@ -506,6 +581,10 @@ static int check_opts(const struct kr_gen_opts *o, uint32_t npos,
 			return kr_fail(d, KR_EINVAL, 0, "radix %u: subnet "
 				       "switches need as many up as down "
 				       "ports (an even radix)", o->radix);
+	} else if (o->family == KR_FAMILY_MIKANT) {
+		if (o->k[0] < 2 || o->k[0] > 127)
+			return kr_fail(d, KR_EINVAL, 0, "MiKANT needs 2 <= k "
+				       "<= 127 (switches of 2k ports)");
 	} else if (o->family != KR_FAMILY_TORUS && o->family != KR_FAMILY_MESH) {
 		return kr_fail(d, KR_EINVAL, 0, "unknown family");
 	}
@@ -514,11 +593,33 @@ static int check_opts(const struct kr_gen_opts *o, uint32_t npos,
 	return KR_OK;
 }
 
-int kr_gen(const struct kr_gen_opts *o, struct kr_fabric *f,
+/* A MiKANT(k, n) in the grid shape kr_topo gives it (kr_topo.h): n - 1
+ * digits, the stage, the group; k CAs per leaf. Other families as given.
+ * n beyond what that shape holds stays for check_opts to refuse. */
+static struct kr_gen_opts grid_shape(const struct kr_gen_opts *o)
+{
+	struct kr_gen_opts s = *o;
+	unsigned n = o->ndim;
+
+	if (o->family != KR_FAMILY_MIKANT)
+		return s;
+	s.ndim = n < 2 || n + 1 > KR_MAX_DIM ? 0 : n + 1;
+	for (unsigned d = 0; d + 1 < n && s.ndim; d++)
+		s.k[d] = o->k[0];
+	if (s.ndim) {
+		s.k[n - 1] = n - 1;
+		s.k[n] = 2;
+	}
+	s.p = o->k[0];
+	return s;
+}
+
+int kr_gen(const struct kr_gen_opts *mo, struct kr_fabric *f,
 	   struct kr_topo *truth, struct kr_gen_fault **faults,
 	   unsigned *nfaults, struct kr_diag *d)
 {
 	uint32_t stride[KR_MAX_DIM], npos = 0, nfault = 0, *final_of = NULL;
+	const struct kr_gen_opts shape = grid_shape(mo), *o = &shape;
 	struct gfab g = { 0 };
 	struct disguise z = { 0 };
 	int rc;
@@ -532,7 +633,8 @@ int kr_gen(const struct kr_gen_opts *o, struct kr_fabric *f,
 	if (rc)
 		return rc;
 	rc = o->family == KR_FAMILY_KNS ? layout_kns(o, &g, stride, npos)
-					: layout_torus(o, &g, stride, npos);
+	     : o->family == KR_FAMILY_MIKANT ? layout_mikant(o, &g, stride, npos)
+	     : layout_torus(o, &g, stride, npos);
 	if (rc == KR_EINVAL)
 		rc = kr_fail(d, rc, 0, "more than 254 ports per switch");
 	if (!rc) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Fabric generator: KNS (crossbar or fat-tree subnets) and torus / mesh, optionally
+/* Fabric generator: KNS (crossbar or fat-tree subnets), torus / mesh and
+ * MiKANT (mirrored k-ary n-tree), optionally
  * shuffled (GUIDs, port numbers, names, record order) and with links left
  * out, plus the ground truth (coordinates) for tests. */
 #ifndef KR_GEN_H
@@ -11,11 +12,12 @@
 #include "kr_topo.h"
 
 struct kr_gen_opts {
-	enum kr_family family;		/* KNS, TORUS or MESH */
-	unsigned ndim;
-	unsigned k[KR_MAX_DIM];
+	enum kr_family family;		/* KNS, TORUS, MESH or MIKANT */
+	unsigned ndim;			/* MiKANT: n (levels) */
+	unsigned k[KR_MAX_DIM];		/* MiKANT: k[0] only */
 	uint8_t wrap[KR_MAX_DIM];	/* torus: per dimension; mesh: all 0 */
-	unsigned p;			/* CAs per router / grid switch */
+	unsigned p;			/* CAs per router / grid switch;
+					 * MiKANT: k per leaf, p unused */
 	unsigned radix;			/* KNS: subnet switch ports; 0 or >= k:
 					 * one k-port crossbar per line */
 	unsigned parallel;		/* torus/mesh links per neighbour pair */

@@ -17,6 +17,7 @@ enum kr_family {
 	KR_FAMILY_KNS,
 	KR_FAMILY_TORUS,	/* at least one dimension wraps */
 	KR_FAMILY_MESH,		/* no dimension wraps */
+	KR_FAMILY_MIKANT,	/* mirrored k-ary n-tree (kr_topo.h) */
 };
 
 enum kr_classify {

@@ -111,6 +111,45 @@ static inline unsigned kr_topo_coord(const struct kr_topo *t, uint32_t pos,
 	return (pos / t->stride[d]) % t->k[d];
 }
 
+/* MiKANT(k, n), the mirrored k-ary n-tree (docs/design.md): switch
+ * (G, L, D_{n-2} .. D_0) sits at the position with coordinates
+ * (D_0, .., D_{n-2}, L, G), so ndim = n + 1: n - 1 digits of size k, the
+ * stage (n - 1 of them) and the group (2). port_dir: up (stage L to L+1)
+ * is + of the stage dimension, down its -, across the top + of the group
+ * dimension from group 0 and - from group 1. A missing link is named by
+ * its lower end (group 0's for a link across) and, in dim, the value the
+ * link gives the digit it replaces. */
+static inline unsigned kr_mk_ndigit(const struct kr_topo *t)
+{
+	return t->ndim - 2;
+}
+
+static inline unsigned kr_mk_stage(const struct kr_topo *t, uint32_t pos)
+{
+	return kr_topo_coord(t, pos, t->ndim - 2);
+}
+
+static inline unsigned kr_mk_group(const struct kr_topo *t, uint32_t pos)
+{
+	return kr_topo_coord(t, pos, t->ndim - 1);
+}
+
+/* port_dir values of a MiKANT switch port: up, down, across. */
+static inline unsigned kr_mk_dir_up(const struct kr_topo *t)
+{
+	return 2 * (t->ndim - 2);
+}
+
+static inline unsigned kr_mk_dir_down(const struct kr_topo *t)
+{
+	return 2 * (t->ndim - 2) + 1;
+}
+
+static inline bool kr_mk_dir_cross(const struct kr_topo *t, unsigned dir)
+{
+	return dir / 2 == t->ndim - 1;
+}
+
 /* Whether dimension d is a ring whose destinations' two halves must ride
  * two VLs on it (a torus ring of 4 or more: shorter ones never take two
  * hops in a row along it). */

@@ -17,6 +17,8 @@ const char *kr_family_name(enum kr_family fam)
 		return "torus";
 	case KR_FAMILY_MESH:
 		return "mesh";
+	case KR_FAMILY_MIKANT:
+		return "mikant";
 	case KR_FAMILY_NONE:
 		break;
 	}
