@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* knsroute topo: recognise a topology file as KNS, torus or mesh and say
+/* knsroute topo: recognise a topology file as KNS, torus, mesh or MiKANT and say
  * what it is, what is missing, and where every switch sits. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,9 +18,10 @@ static void topo_usage(FILE *out)
 "Recognises the fabric in FILE (ibnetdiscover or iblinkinfo output,\n"
 "opensm-subnet.lst or an ibsim net file; a directory: its topology.net,\n"
 "opensm-subnet.lst or ibdiagnet.lst) as a KNS (k-ary n-direct\n"
-"s-indirect), torus or mesh from its links alone and\n"
-"prints the family and sizes (KNS with s > 1: the stages, the radix and\n"
-"every subnet switch's [dimension, position, stage, order]), then the\n"
+"s-indirect), torus, mesh or MiKANT (mirrored k-ary n-tree) from its\n"
+"links alone and prints the family and sizes (KNS with s > 1: the\n"
+"stages, the radix and every subnet switch's [dimension, position,\n"
+"stage, order]; MiKANT: every switch's address (G,L,D[n-2]..D[0])), then the\n"
 "expected links and switches that are missing. Pendant switches (trees\n"
 "that reach the rest only through one switch: a leaf switch for a few\n"
 "hosts) are left out of the grid and hang off that switch.\n"
@@ -58,6 +59,16 @@ static void summary(FILE *out, const struct kr_fabric *f, const struct kr_topo *
 
 	kr_topo_describe(line, sizeof(line), f, t);
 	fprintf(out, "%s\n", line);
+	if (t->family == KR_FAMILY_MIKANT) {
+		fprintf(out, "addresses (G,L,D[n-2]..D[0]) of the switches:\n");
+		for (uint32_t pos = 0; pos < t->npos; pos++) {
+			if (t->pos_sw[pos] < 0)
+				continue;
+			kr_topo_fmt_pos(t, pos, KR_NO_DIM, line, sizeof(line));
+			fprintf(out, "  %s %s\n", line,
+				kr_node_label(f, (uint32_t)t->pos_sw[pos]).s);
+		}
+	}
 	if (t->s < 2)
 		return;
 	fprintf(out, "subnets: s=%u stages, radix %u (%u down, %u up), "
@@ -81,9 +92,16 @@ static void missing(FILE *out, const struct kr_topo *t)
 		fprintf(out, "missing links: %u\n", t->nmissing_link);
 	for (uint32_t i = 0; i < t->nmissing_link; i++) {
 		const struct kr_missing_link *m = &t->missing_link[i];
-		unsigned c = kr_topo_coord(t, m->pos, m->dim);
+		unsigned c;
 
 		kr_topo_fmt_pos(t, m->pos, KR_NO_DIM, a, sizeof(a));
+		if (t->family == KR_FAMILY_MIKANT) {
+			kr_topo_fmt_pos(t, kr_mk_up_pos(t, m->pos, m->dim),
+					KR_NO_DIM, z, sizeof(z));
+			fprintf(out, "  %s - %s\n", a, z);
+			continue;
+		}
+		c = kr_topo_coord(t, m->pos, m->dim);
 		if (t->family == KR_FAMILY_KNS) {
 			kr_topo_fmt_pos(t, m->pos - c * t->stride[m->dim], m->dim,
 					z, sizeof(z));

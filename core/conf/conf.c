@@ -101,16 +101,17 @@ static int key_family(struct cline *l, struct kr_conf *c)
 	static const struct { const char *name; enum kr_family fam; } fams[] = {
 		{ "auto", KR_FAMILY_NONE }, { "kns", KR_FAMILY_KNS },
 		{ "torus", KR_FAMILY_TORUS }, { "mesh", KR_FAMILY_MESH },
+		{ "mikant", KR_FAMILY_MIKANT },
 	};
 	int rc = want_words(l, 1, 1);
 
-	for (unsigned i = 0; !rc && i < 4; i++)
+	for (unsigned i = 0; !rc && i < sizeof(fams) / sizeof(fams[0]); i++)
 		if (!strcmp(l->word[0], fams[i].name)) {
 			c->family = fams[i].fam;
 			return KR_OK;
 		}
-	return rc ? rc : bad(l, "family: expected auto, kns, torus or mesh, "
-			     "not \"%s\"", l->word[0]);
+	return rc ? rc : bad(l, "family: expected auto, kns, torus, mesh or "
+			     "mikant, not \"%s\"", l->word[0]);
 }
 
 static int key_dims(struct cline *l, struct kr_conf *c)

@@ -29,10 +29,31 @@ static const char *nm(const struct bctx *b, uint32_t sw)
 	return kr_node_name(b->x->f, sw);
 }
 
+/* A MiKANT switch's address as the slides write it, (G,L,D_{n-2}..D_0),
+ * digits run together up to k = 10, else with dots between. */
+static void fmt_mk_addr(const struct kr_topo *t, uint32_t pos, char *buf,
+			size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "(%u,%u,", kr_mk_group(t, pos),
+				    kr_mk_stage(t, pos));
+
+	for (unsigned d = kr_mk_ndigit(t); d-- > 0 && n < len;)
+		n += (size_t)snprintf(buf + n, len - n, t->k[0] > 10 && d ?
+				      "%u." : "%u", kr_topo_coord(t, pos, d));
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
 void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
 		     char *buf, size_t len)
 {
-	size_t n = (size_t)snprintf(buf, len, "(");
+	size_t n;
+
+	if (t->family == KR_FAMILY_MIKANT) {
+		fmt_mk_addr(t, pos, buf, len);
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "(");
 
 	for (unsigned d = 0; d < t->ndim && n < len; d++) {
 		if (d == skip)
@@ -240,6 +261,23 @@ static int subnet_dir(struct bctx *b, uint32_t u, uint32_t w)
 	return KR_DIR_XBAR;
 }
 
+static int mk_link_dir(struct bctx *b, uint32_t u, uint32_t slot, uint32_t w)
+{
+	const struct kr_fabric *f = b->x->f;
+	const struct kr_topo *t = b->t;
+	int dir = mikant_dir(t, t->sw_pos[u], t->sw_pos[w]);
+	char a[64], z[64];
+
+	if (dir >= 0)
+		return dir;
+	kr_topo_fmt_pos(t, t->sw_pos[u], KR_NO_DIM, a, sizeof(a));
+	kr_topo_fmt_pos(t, t->sw_pos[w], KR_NO_DIM, z, sizeof(z));
+	return kr_fail(b->x->d, KR_ETOPO, 0, "link \"%s\"[%u] - \"%s\"[%u] joins "
+		       "%s and %s, which the MiKANT rules do not link", nm(b, u),
+		       kr_port_num(f, slot), nm(b, w),
+		       kr_port_num(f, (uint32_t)f->peer[slot]), a, z);
+}
+
 static int kns_dir(struct bctx *b, uint32_t u, uint32_t w)
 {
 	const struct kr_topo *t = b->t;
@@ -355,8 +393,9 @@ static int label_ports(struct bctx *b)
 					      kr_port_num(f, s),
 					      kr_port_num(f, (uint32_t)f->peer[s]));
 			else
-				dir = t->family == KR_FAMILY_KNS ?
-				      kns_dir(b, u, w) : grid_dir(b, u, s, w);
+				dir = t->family == KR_FAMILY_KNS ? kns_dir(b, u, w)
+				      : t->family == KR_FAMILY_MIKANT ?
+				      mk_link_dir(b, u, s, w) : grid_dir(b, u, s, w);
 			if (dir == KR_ETOPO)
 				stray_link(b, s, &b->nstray, first, sizeof(first));
 			else if (dir < 0)
@@ -488,6 +527,38 @@ static unsigned links_in(const struct kr_fabric *f, const struct kr_topo *t,
 	return n;
 }
 
+/* MiKANT: a link from every switch to each parent present (group 0's
+ * top: to each switch across). Returns the pairs and, in *bare, those
+ * without. */
+static int missing_mk_links(struct bctx *b, uint32_t *pairs, uint32_t *bare)
+{
+	const struct kr_fabric *f = b->x->f;
+	const struct kr_topo *t = b->t;
+	unsigned top = kr_mk_ndigit(t) - 1, k = t->k[0];
+	int rc = KR_OK;
+
+	for (uint32_t pos = 0; pos < t->npos && !rc; pos++) {
+		int32_t sw = t->pos_sw[pos];
+
+		if (sw < 0 || (kr_mk_stage(t, pos) == top && kr_mk_group(t, pos)))
+			continue;
+		for (unsigned v = 0; v < k && !rc; v++) {
+			int32_t nb = t->pos_sw[kr_mk_up_pos(t, pos, v)];
+			bool have = false;
+
+			for (uint32_t s = f->port0[sw] + 1; nb >= 0 && !have &&
+							 s < f->port0[sw + 1]; s++)
+				have = f->peer[s] >= 0 && t->port_dir[s] != KR_DIR_NONE &&
+				       f->owner[f->peer[s]] == (uint32_t)nb;
+			*pairs += nb >= 0;
+			*bare += nb >= 0 && !have;
+			if (nb >= 0 && !have)
+				rc = add_missing(b, pos, v, 1);
+		}
+	}
+	return rc;
+}
+
 /* Expected: parallel links from every switch to its + neighbour (KNS:
  * from every router to each crossbar of its lines) when both are there.
  * A grid where most neighbours are not linked at all is not what the
@@ -499,7 +570,10 @@ static int missing_links(struct bctx *b)
 	uint32_t pairs = 0, bare = 0;
 	int rc = KR_OK;
 
-	for (uint32_t pos = 0; pos < t->npos && !rc; pos++) {
+	if (t->family == KR_FAMILY_MIKANT)
+		rc = missing_mk_links(b, &pairs, &bare);
+	for (uint32_t pos = 0; pos < t->npos && !rc &&
+			       t->family != KR_FAMILY_MIKANT; pos++) {
 		int32_t sw = t->pos_sw[pos];
 
 		for (unsigned d = 0; d < t->ndim && sw >= 0 && !rc; d++) {

@@ -52,10 +52,11 @@ static int header(struct cread *r, const char *key, char **w, unsigned nw)
 	if (!strcmp(key, "family")) {
 		l->family = !strcmp(w[0], "torus") ? KR_FAMILY_TORUS :
 			    !strcmp(w[0], "mesh") ? KR_FAMILY_MESH :
-			    !strcmp(w[0], "kns") ? KR_FAMILY_KNS : KR_FAMILY_NONE;
+			    !strcmp(w[0], "kns") ? KR_FAMILY_KNS :
+			    !strcmp(w[0], "mikant") ? KR_FAMILY_MIKANT : KR_FAMILY_NONE;
 		if (l->family == KR_FAMILY_NONE || nw != 1)
 			return kr_fail(r->d, KR_EPARSE, r->line, "family: expected "
-				       "torus, mesh or kns");
+				       "torus, mesh, kns or mikant");
 		return KR_OK;
 	}
 	if (!strcmp(key, "dims")) {
@@ -80,6 +81,18 @@ static int header(struct cread *r, const char *key, char **w, unsigned nw)
 		       "or a switch GUID, not \"%s\"", key);
 }
 
+/* dims K x .. x K (n - 1 times) x (n - 1) x 2, n >= 3. */
+static bool mikant_dims(const struct lab *l)
+{
+	if (l->ndim < 4 || l->k[l->ndim - 1] != 2 ||
+	    l->k[l->ndim - 2] != l->ndim - 2)
+		return false;
+	for (unsigned j = 1; j + 2 < l->ndim; j++)
+		if (l->k[j] != l->k[0])
+			return false;
+	return l->k[0] >= 2;
+}
+
 static int check_header(struct cread *r)
 {
 	struct lab *l = &r->p->lab;
@@ -90,8 +103,12 @@ static int check_header(struct cread *r)
 	if (!r->have_wrap)
 		for (unsigned j = 0; j < l->ndim; j++)
 			l->wrap[j] = l->family == KR_FAMILY_TORUS;
-	if (l->family == KR_FAMILY_KNS)
+	if (l->family == KR_FAMILY_KNS || l->family == KR_FAMILY_MIKANT)
 		memset(l->wrap, 0, sizeof(l->wrap));
+	if (l->family == KR_FAMILY_MIKANT && !mikant_dims(l))
+		return kr_fail(r->d, KR_EPARSE, r->line, "dims: a MiKANT(k, n) "
+			       "has n - 1 digits of k, then n - 1 stages and 2 "
+			       "groups (kxkx2x2 for k, 3)");
 	return KR_OK;
 }
 
@@ -369,12 +386,19 @@ static void json_missing(FILE *out, const struct kr_topo *t)
 	fputs(",\n  \"missing_links\": [", out);
 	for (uint32_t i = 0; i < t->nmissing_link; i++) {
 		const struct kr_missing_link *m = &t->missing_link[i];
-		unsigned d = m->dim, c = kr_topo_coord(t, m->pos, d);
+		unsigned d = m->dim, c;
 
 		fprintf(out, "%s\n    {\"%s\": ", i ? "," : "",
 			t->family == KR_FAMILY_KNS ? "router" : "from");
 		json_list(out, t, m->pos, KR_NO_DIM);
+		if (t->family == KR_FAMILY_MIKANT) {	/* dim: a digit value */
+			fputs(", \"to\": ", out);
+			json_list(out, t, kr_mk_up_pos(t, m->pos, d), KR_NO_DIM);
+			fprintf(out, ", \"digit\": %u}", d);
+			continue;
+		}
 		if (t->family != KR_FAMILY_KNS) {
+			c = kr_topo_coord(t, m->pos, d);
 			fputs(", \"to\": ", out);
 			json_list(out, t, m->pos - c * t->stride[d] +
 				  (c + 1) % t->k[d] * t->stride[d], KR_NO_DIM);

@@ -134,6 +134,10 @@ static inline unsigned kr_mk_group(const struct kr_topo *t, uint32_t pos)
 	return kr_topo_coord(t, pos, t->ndim - 1);
 }
 
+/* The position of the switch a MiKANT link leads to from the one at pos
+ * going up (across, from the top) and giving the replaced digit value v. */
+uint32_t kr_mk_up_pos(const struct kr_topo *t, uint32_t pos, unsigned v);
+
 /* port_dir values of a MiKANT switch port: up, down, across. */
 static inline unsigned kr_mk_dir_up(const struct kr_topo *t)
 {
@@ -248,7 +252,8 @@ int kr_topo_keep_slots(const struct kr_fabric *f, struct kr_topo *t,
  * or coords_cache names such a file for recognition to honour. */
 int kr_topo_cache_write(FILE *out, const struct kr_fabric *f,
 			const struct kr_topo *t);
-/* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none). */
+/* "(c0,c1,...)" of pos, '*' in place of dimension skip (KR_NO_DIM: none);
+ * a MiKANT switch's address "(G,L,D_{n-2}..D_0)". */
 void kr_topo_fmt_pos(const struct kr_topo *t, uint32_t pos, unsigned skip,
 		     char *buf, size_t len);
 /* The object `knsroute topo --json` prints (keys: knsroute topo --help). */

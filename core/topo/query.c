@@ -25,6 +25,19 @@ const char *kr_family_name(enum kr_family fam)
 	return "none";
 }
 
+uint32_t kr_mk_up_pos(const struct kr_topo *t, uint32_t pos, unsigned v)
+{
+	unsigned sd = t->ndim - 2, L = kr_mk_stage(t, pos);
+	unsigned top = kr_mk_ndigit(t) - 1, j = L < top ? L : top;
+	uint32_t moved = pos - kr_topo_coord(t, pos, j) * t->stride[j] +
+			 v * t->stride[j];
+
+	if (L < top)
+		return moved + t->stride[sd];
+	return kr_mk_group(t, pos) ? moved - t->stride[sd + 1]
+				   : moved + t->stride[sd + 1];
+}
+
 void kr_topo_free(struct kr_topo *t)
 {
 	free(t->pos_sw);
@@ -195,6 +208,14 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 		snprintf(buf, len, "KNS %u-ary %u-direct 1-indirect, p=%u: %u "
 			 "routers, %u crossbars, %s%u CAs", t->k[0], t->ndim,
 			 t->p, ngrid, nxbar, pend, f->nnode - f->nsw);
+		return;
+	}
+	if (t->family == KR_FAMILY_MIKANT) {
+		snprintf(buf, len, "MiKANT(k=%u, n=%u), mirrored %u-ary %u-tree: "
+			 "2 groups of %u stages of %u switches (radix %u), p=%u: "
+			 "%u switches, %s%u CAs", t->k[0], t->ndim - 1, t->k[0],
+			 t->ndim - 1, t->ndim - 2, t->npos / (2 * (t->ndim - 2)),
+			 2 * t->k[0], t->p, ngrid, pend, f->nnode - f->nsw);
 		return;
 	}
 	n += (size_t)snprintf(buf + n, len - n, "%s ", kr_family_name(t->family));

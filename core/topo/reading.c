@@ -236,6 +236,7 @@ static unsigned families(struct rctx *x, enum kr_family *fam)
 		fam[0] = KR_FAMILY_TORUS;
 		return 1;
 	case KR_FAMILY_NONE:
+	case KR_FAMILY_MIKANT:	/* tried before (recognize) */
 		break;
 	}
 	switch (kns_candidate(x->kg)) {
@@ -279,9 +280,10 @@ static int read_family(struct rctx *x, enum kr_family fam, struct kr_topo *t)
 
 	if (fam == KR_FAMILY_KNS)
 		x->g = x->kg;
-	rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l) : topo_torus(x, &l);
+	rc = fam == KR_FAMILY_KNS ? topo_kns(x, &l)
+	     : fam == KR_FAMILY_MIKANT ? topo_mikant(x, &l) : topo_torus(x, &l);
 	if (!rc)
-		rc = topo_build(x, &l, fam != KR_FAMILY_KNS ? TOPO_BUILD_RIGID : 0,
+		rc = topo_build(x, &l, fam == KR_FAMILY_TORUS ? TOPO_BUILD_RIGID : 0,
 				t);
 	x->g = all;
 	lab_free(&l);
@@ -344,6 +346,7 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 	enum kr_family fam[2];
 	char why[2][281];	/* both, with their prefixes and the */
 	char leaf[400];		/* hint, fit a diag */
+	char mk[281] = "";	/* a MiKANT reading's refusal */
 	unsigned nfam, i;
 	int rc = direct(x, t);
 
@@ -355,6 +358,17 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 			       "a KNS, torus or mesh (pin family and dims in "
 			       "knsroute.conf)", x->f->nsw,
 			       x->f->nsw == 1 ? "" : "es");
+	if (x->c->family == KR_FAMILY_MIKANT || x->c->family == KR_FAMILY_NONE) {
+		unsigned before = x->conflicts->n;
+
+		rc = read_family(x, KR_FAMILY_MIKANT, t);
+		if (rc != KR_ETOPO || x->conflicts->n > before)
+			return rc;
+		if (x->c->family == KR_FAMILY_MIKANT || x->mikant_like)
+			snprintf(mk, sizeof(mk), "%.280s", x->d->msg);
+		if (x->c->family == KR_FAMILY_MIKANT)
+			return kr_fail(x->d, KR_ETOPO, 0, "not a MiKANT: %s", mk);
+	}
 	nfam = families(x, fam);
 	for (i = 0; i < nfam; i++) {
 		unsigned before = x->conflicts->n;
@@ -365,6 +379,8 @@ static int recognize(struct rctx *x, struct kr_topo *t)
 		snprintf(why[i], sizeof(why[i]), "%.280s", x->d->msg);
 	}
 	leaf_hint(x, leaf, sizeof(leaf));
+	if (mk[0])
+		return kr_fail(x->d, KR_ETOPO, 0, "not a MiKANT: %s%s", mk, leaf);
 	if (nfam == 1)
 		return kr_fail(x->d, KR_ETOPO, 0, "not a %s: %s%s",
 			       fam[0] == KR_FAMILY_KNS ? "KNS" : "torus or mesh",

@@ -143,12 +143,21 @@ struct rctx {
 	 * and whether the search placed any (it could place them another
 	 * way) */
 	int jointly, searched;
+	/* the switches have MiKANT stages and links across the top: when
+	 * no reading fits, the MiKANT one's refusal is the one to tell */
+	int mikant_like;
 };
 
 /* 1: bipartite with the switches with CAs on one side, 2: bipartite
  * without CAs, 3: with CAs on both, but for a few crossbars (hosts on
  * spare ports, or an even torus), 0: no KNS reading. */
 int kns_candidate(const struct tgraph *g);
+
+/* mikant.c: groups, stages and digits of a MiKANT (kr_topo.h), or
+ * KR_ETOPO; mikant_dir: the port_dir of a link from position pu to pw,
+ * -1 when the MiKANT rules do not link them. */
+int topo_mikant(struct rctx *x, struct lab *l);
+int mikant_dir(const struct kr_topo *t, uint32_t pu, uint32_t pw);
 
 /* kns_place.c: KNS router coordinates from the crossbars' dimensions. */
 struct khyper {

@@ -172,6 +172,17 @@ static void assert_grid_port(const struct kr_fabric *f, const struct kr_topo *t,
 		return;
 	}
 	assert_true(dir < 2 * t->ndim);
+	if (t->family == KR_FAMILY_MIKANT) {	/* up, down, across */
+		unsigned sd = t->ndim - 2, gd = t->ndim - 1;
+		unsigned su = kr_topo_coord(t, t->sw_pos[u], sd);
+		unsigned sw = kr_topo_coord(t, t->sw_pos[w], sd);
+		unsigned gu = kr_topo_coord(t, t->sw_pos[u], gd);
+
+		assert_int_equal(dir, sw == su + 1 ? 2 * sd : sw + 1 == su ?
+				 2 * sd + 1 : 2 * gd + gu);
+		assert_int_equal(t->port_dir[back], dir ^ 1);
+		return;
+	}
 	assert_int_equal(step_to(t, t->sw_pos[u], dir), t->sw_pos[w]);
 	assert_int_equal(t->port_dir[back], dir ^ 1);	/* + one way, - back */
 }
@@ -198,6 +209,30 @@ static void assert_ports(const struct kr_fabric *f, const struct kr_topo *t)
 	assert_int_equal(t->p, p);
 }
 
+/* MiKANT: the parents (group 0's top: the switches across) present
+ * that a switch has no link up to, by the slides' rule. */
+static uint32_t mk_unlinked_up(const struct kr_fabric *f,
+			       const struct kr_topo *t, uint32_t pos)
+{
+	unsigned sd = t->ndim - 2, top = sd - 1, k = t->k[0];
+	unsigned L = kr_topo_coord(t, pos, sd), j = L < top ? L : top;
+	uint32_t base = pos - kr_topo_coord(t, pos, j) * t->stride[j], n = 0;
+	int32_t u = t->pos_sw[pos];
+
+	if (L == top && kr_topo_coord(t, pos, sd + 1))
+		return 0;	/* counted from group 0 */
+	base += L < top ? t->stride[sd] : t->stride[sd + 1];
+	for (unsigned v = 0; v < k; v++) {
+		int32_t nb = t->pos_sw[base + v * t->stride[j]];
+		bool have = false;
+
+		for (uint32_t s = f->port0[u] + 1; nb >= 0 && s < f->port0[u + 1]; s++)
+			have |= f->peer[s] >= 0 && peer_node(f, s) == (uint32_t)nb;
+		n += nb >= 0 && !have;
+	}
+	return n;
+}
+
 /* Missing links counted again from the ports: parallel per + direction
  * (KNS: per router and crossbar of its lines) between present switches. */
 static void assert_missing(const struct kr_fabric *f, const struct kr_topo *t)
@@ -205,6 +240,11 @@ static void assert_missing(const struct kr_fabric *f, const struct kr_topo *t)
 	uint32_t want = 0, empty = 0;
 
 	for (uint32_t pos = 0; pos < t->npos; pos++) {
+		if (t->family == KR_FAMILY_MIKANT) {
+			empty += t->pos_sw[pos] < 0;
+			want += t->pos_sw[pos] >= 0 ? mk_unlinked_up(f, t, pos) : 0;
+			continue;
+		}
 		int32_t u = t->pos_sw[pos];
 
 		empty += u < 0;
@@ -287,12 +327,36 @@ static uint64_t grid_pairs(const struct kr_topo *t, const int32_t *at,
 	return n;
 }
 
+/* MiKANT: the stages are the truth's and the groups too, or all swapped
+ * (which is 0 is a choice); the links fit the rules (tc_assert_valid). */
+static const char *mk_iso(const struct kr_fabric *f, const struct tc_truth *tr,
+			  const struct kr_topo *t)
+{
+	unsigned sd = t->ndim - 2;
+	int swap = -1;
+
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		unsigned a = t->sw_pos[s] / t->stride[sd], b = tr->pos[s] / t->stride[sd];
+
+		if (a % t->k[sd] != b % t->k[sd])
+			return "a switch on another stage";
+		if (swap < 0)
+			swap = a / t->k[sd] != b / t->k[sd];
+		if ((a / t->k[sd] ^ (unsigned)swap) != b / t->k[sd])
+			return "the groups differ";
+	}
+	return NULL;
+}
+
 const char *tc_iso(const struct kr_fabric *f, const struct tc_truth *tr,
 		   const struct kr_topo *t)
 {
 	int broken = 0;
 	uint64_t e1, e2;
 
+	if (t->family == KR_FAMILY_MIKANT)
+		return tr->grid.family == t->family ? mk_iso(f, tr, t)
+		       : "another family";
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if ((tr->pos[s] == KR_NONE) != (t->sw_pos[s] == KR_NONE))
 			return "routers and crossbars differ";

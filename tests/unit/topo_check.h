@@ -30,7 +30,8 @@ void tc_truth_free(struct tc_truth *tr);
 
 /* Every field of t agrees with the links of f (asserts). */
 void tc_assert_valid(const struct kr_fabric *f, const struct kr_topo *t);
-/* NULL when t's coordinates are tr's up to a grid isomorphism, else what
+/* NULL when t's coordinates are tr's up to a grid isomorphism (MiKANT:
+ * the same stages and groups, up to swapping the groups), else what
  * differs. */
 const char *tc_iso(const struct kr_fabric *f, const struct tc_truth *tr,
 		   const struct kr_topo *t);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "kr.h"
+#include "mikant_rules.h"
 
 static unsigned coord(const struct kr_topo *t, uint32_t pos, unsigned d)
 {
@@ -229,79 +230,6 @@ static void test_big_shuffle_unique_names(void **state)
 	kr_fabric_free(&f);
 }
 
-/* A MiKANT switch's address from the truth: digits D_0..D_{n-2}, the
- * stage and the group, read off the position by hand (kr_topo.h). */
-struct mk_addr {
-	unsigned dig[KR_MAX_DIM], stage, group;
-};
-
-static struct mk_addr mk_addr(unsigned k, unsigned n, uint32_t pos)
-{
-	struct mk_addr a;
-
-	for (unsigned d = 0; d + 1 < n; d++, pos /= k)
-		a.dig[d] = pos % k;
-	a.stage = pos % (n - 1);
-	a.group = pos / (n - 1);
-	return a;
-}
-
-/* Whether a and b agree in every digit but (maybe) digit d. */
-static bool mk_same_but(const struct mk_addr *a, const struct mk_addr *b,
-			unsigned n, unsigned d)
-{
-	for (unsigned j = 0; j + 1 < n; j++)
-		if (j != d && a->dig[j] != b->dig[j])
-			return false;
-	return true;
-}
-
-/* The slides' rules, port by port: a leaf has k CAs, stage L < n-2 has k
- * parents at L+1 differing in digit L (each value of it once), the top k
- * switches of the other group's top differing in digit n-2; every switch
- * has k children (or CAs) and all 2k ports in use. */
-static void assert_mikant(const struct kr_fabric *f, const struct kr_topo *t,
-			  unsigned k, unsigned n)
-{
-	for (uint32_t sw = 0; sw < f->nsw; sw++) {
-		struct mk_addr a = mk_addr(k, n, t->sw_pos[sw]);
-		unsigned nca = 0, nup = 0, ndown = 0, seen = 0;
-
-		assert_int_equal(f->nports[sw], 2 * k);
-		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
-			struct mk_addr b;
-			uint32_t nb;
-
-			assert_true(f->peer[s] >= 0);
-			nb = f->owner[f->peer[s]];
-			if (!kr_is_switch(f, nb)) {
-				assert_int_equal(a.stage, 0);
-				nca++;
-				continue;
-			}
-			b = mk_addr(k, n, t->sw_pos[nb]);
-			if (b.stage == a.stage + 1 || (a.stage == n - 2 &&
-						       b.group != a.group)) {
-				assert_true(mk_same_but(&a, &b, n, a.stage));
-				assert_int_equal(b.group != a.group,
-						 a.stage == n - 2);
-				assert_int_equal(b.stage, a.stage == n - 2 ?
-						 a.stage : a.stage + 1);
-				seen |= 1u << b.dig[a.stage];
-				nup++;
-			} else {
-				assert_int_equal(b.stage + 1, a.stage);
-				assert_int_equal(b.group, a.group);
-				assert_true(mk_same_but(&a, &b, n, b.stage));
-				ndown++;
-			}
-		}
-		assert_int_equal(nup, k);
-		assert_int_equal(seen, (1u << k) - 1);
-		assert_int_equal(a.stage ? ndown : nca, k);
-	}
-}
-
 static void test_mikant_rules(void **state)
 {
 	static const unsigned shape[][2] = { { 3, 3 }, { 4, 3 }, { 3, 4 } };
@@ -322,7 +250,7 @@ static void test_mikant_rules(void **state)
 		assert_int_equal(f.nnode - f.nsw, 2 * kn);
 		/* (2n - 1) k^n links, 2k^n of them to CAs */
 		assert_int_equal(sw_links(&f), (2 * n - 3) * kn);
-		assert_mikant(&f, &t, k, n);
+		mk_assert_rules(&f, t.sw_pos, k, n, true);
 		kr_fabric_free(&f);
 		kr_topo_free(&t);
 	}

@@ -146,7 +146,7 @@ static void test_errors_name_the_line(void **state)
 		{ "check maybe\n", 1, "check: expected yes or no" },
 		{ "dump_tables often\n", 1, "dump_tables: expected yes or no, not \"often\"" },
 		{ "classify fast\n", 1, "classify: expected xordet" },
-		{ "family star\n", 1, "family: expected auto, kns, torus or mesh" },
+		{ "family star\n", 1, "family: expected auto, kns, torus, mesh or mikant" },
 		{ "seed 0xzz\n", 1, "seed: expected a switch GUID" },
 		{ "seed_port 0 * 3\n", 1, "direction \"*\"" },
 		{ "seed_port 9 + 3\n", 1, "seed_port: expected a number from 0 to 7" },
@@ -573,7 +573,7 @@ static void test_coords_file_errors(void **state)
 		  "0x0002c90000000000 0 1\n", 4, "listed twice" },
 		{ "family torus\ndims 3x3\n0x0002c90100000000 0 0\n", 3,
 		  "is not a switch of the fabric" },
-		{ "dims 3x3\nfamily ring\n", 2, "family: expected torus, mesh or kns" },
+		{ "dims 3x3\nfamily ring\n", 2, "family: expected torus, mesh, kns or mikant" },
 		{ "family mesh\nsize 3x3\n", 2, "expected family, dims, wrap" },
 		{ "family torus\ndims 3x3\nwrap yes maybe\n", 3, "wrap: expected yes or no" },
 		{ "family torus\ndims 3x3\n0xq 0 0\n", 3, "expected a GUID" },
@@ -697,6 +697,13 @@ static void test_cache_keeps_labels(void **state)
 	later_sweep(opts(KR_FAMILY_TORUS, "5x5", 1, 0), 1, 7, 8);
 	later_sweep(opts(KR_FAMILY_TORUS, "4x4x3", 1, 11), 1, 5, 6);
 	later_sweep(opts(KR_FAMILY_KNS, "4x4", 2, 0), 1, KR_NONE, 0);
+	/* MiKANT(3, 3): without (0,0,00), the lowest GUID, and the link
+	 * (0,0,01) - (0,1,01), positions 1 and 10; shuffled too */
+	later_sweep((struct kr_gen_opts){ .family = KR_FAMILY_MIKANT, .ndim = 3,
+					  .k = { 3 } }, 1, 1, 10);
+	later_sweep((struct kr_gen_opts){ .family = KR_FAMILY_MIKANT, .ndim = 3,
+					  .k = { 3 }, .shuffle = 1,
+					  .shuffle_seed = 8 }, 1, 1, 10);
 	/* (1,2) - (1,3) of a 2x5 mesh leaves two switches the graph cannot
 	 * tell apart; the cache can */
 	later_sweep(opts(KR_FAMILY_MESH, "2x5", 1, 0), 0, 5, 7);
