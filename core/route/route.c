@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Dimension-order routing for KNS (Hybrid-DOR, thesis 4.4.1) and for tori
- * and meshes, one LFT row at a time.
+ * and meshes, one LFT row at a time (MiKANT: mikant.c).
  *
  * Every destination LID is reduced to a target switch and the port that
  * delivers at that switch (port 0 for the switch itself). A KNS crossbar is
@@ -579,6 +579,12 @@ int kr_route_threads(const struct kr_fabric *f, const struct kr_topo *topo,
 	if (!rc && c) {
 		t->sm_lid = c->sm_lid;
 		t->sm_sl = c->sm_sl;
+	}
+	if (!rc && topo->family == KR_FAMILY_MIKANT) {
+		rc = route_mikant(f, topo, t);
+		if (rc)
+			kr_tables_free(t);
+		return rc ? kr_fail(d, rc, 0, "out of memory") : KR_OK;
 	}
 	r.slot_ties = route_slots_split_ties(&r);
 	if (!rc)

@@ -74,4 +74,9 @@ unsigned route_port_towards(const struct kr_fabric *f, uint32_t from,
 bool route_slots_split_ties(const struct router *r);
 int route_build_classes(struct router *r, uint32_t stride, struct kr_diag *d);
 
+/* mikant.c: every LFT entry of a MiKANT (Algorithm 1, choices spread);
+ * KR_NO_PORT where a forced link is down. KR_OK or KR_ENOMEM. */
+int route_mikant(const struct kr_fabric *f, const struct kr_topo *topo,
+		 struct kr_tables *t);
+
 #endif

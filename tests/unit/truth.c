@@ -148,6 +148,37 @@ int truth_walk(const struct kr_fabric *f, const struct kr_tables *t,
 	}
 }
 
+/* Every CA reaches every LID over a shortest path; returns the per-port
+ * load of all CA-to-CA paths. */
+uint32_t *truth_assert_minimal(const struct kr_fabric *f,
+			       const struct kr_tables *r)
+{
+	uint32_t *load = calloc(f->nport, sizeof(*load));
+
+	for (uint32_t ca = f->nsw; ca < f->nnode; ca++) {
+		uint32_t src = kr_port(f, ca, 1), ssw = f->owner[f->peer[src]];
+		uint32_t *dist = truth_bfs(f, ssw);
+
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			uint32_t dst = kr_port_by_lid(f, lid), dsw;
+			int hops;
+
+			if (dst == KR_NONE)
+				continue;
+			dsw = kr_is_switch(f, f->owner[dst]) ? f->owner[dst]
+							   : f->owner[f->peer[dst]];
+			/* load counts CA-to-CA traffic only */
+			hops = truth_walk(f, r, src, lid,
+					  kr_is_switch(f, f->owner[dst]) ? NULL : load);
+			if (hops != (int)dist[dsw])
+				fail_msg("%s -> LID %u: %d hops, BFS says %u",
+					 kr_node_name(f, ca), lid, hops, dist[dsw]);
+		}
+		free(dist);
+	}
+	return load;
+}
+
 uint32_t truth_node_named(const struct kr_fabric *f, const char *name)
 {
 	for (uint32_t n = 0; n < f->nnode; n++)

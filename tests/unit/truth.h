@@ -24,6 +24,11 @@ uint32_t *truth_bfs(const struct kr_fabric *f, uint32_t src);
 int truth_walk(const struct kr_fabric *f, const struct kr_tables *t,
 	       uint32_t src, unsigned dlid, uint32_t *load);
 
+/* Every CA reaches every LID over a shortest path (asserts); returns the
+ * per-port load of all CA-to-CA paths (caller frees). */
+uint32_t *truth_assert_minimal(const struct kr_fabric *f,
+			       const struct kr_tables *r);
+
 /* The node of f named name (the generator names nodes "switch(1,2)",
  * "router(0,1)", ...); fails the test when there is none. */
 uint32_t truth_node_named(const struct kr_fabric *f, const char *name);

@@ -124,37 +124,6 @@ static void test_hdor_kns_4ary_2direct(void **state)
 	kr_fabric_free(&f);
 }
 
-/* Every CA reaches every LID over a shortest path; returns the per-port
- * load of all CA-to-CA paths. */
-static uint32_t *assert_minimal(const struct kr_fabric *f,
-				const struct kr_tables *r)
-{
-	uint32_t *load = calloc(f->nport, sizeof(*load));
-
-	for (uint32_t ca = f->nsw; ca < f->nnode; ca++) {
-		uint32_t src = kr_port(f, ca, 1), ssw = f->owner[f->peer[src]];
-		uint32_t *dist = truth_bfs(f, ssw);
-
-		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
-			uint32_t dst = kr_port_by_lid(f, lid), dsw;
-			int hops;
-
-			if (dst == KR_NONE)
-				continue;
-			dsw = kr_is_switch(f, f->owner[dst]) ? f->owner[dst]
-							   : f->owner[f->peer[dst]];
-			/* load counts CA-to-CA traffic only */
-			hops = truth_walk(f, r, src, lid,
-					  kr_is_switch(f, f->owner[dst]) ? NULL : load);
-			if (hops != (int)dist[dsw])
-				fail_msg("%s -> LID %u: %d hops, BFS says %u",
-					 kr_node_name(f, ca), lid, hops, dist[dsw]);
-		}
-		free(dist);
-	}
-	return load;
-}
-
 /* max/mean of the load over directed inter-switch links. */
 static double imbalance(const struct kr_fabric *f, const uint32_t *load,
 			uint32_t *lo, uint32_t *hi)
@@ -185,7 +154,7 @@ static double route_and_measure(const struct kr_gen_opts *o, uint32_t *lo,
 
 	truth_gen(o, &f, &t);
 	assert_int_equal(kr_route(&f, &t, NULL, &r, NULL), KR_OK);
-	load = assert_minimal(&f, &r);
+	load = truth_assert_minimal(&f, &r);
 	ratio = imbalance(&f, load, lo, hi);
 	free(load);
 	kr_tables_free(&r);
