@@ -7,6 +7,7 @@ void kr_budget_init(struct kr_budget *b, const struct kr_fabric *f,
 	*b = (struct kr_budget){ .xbar = kr_topo_xbar_sl(topo) != 0,
 				 .ndetour = kr_conf_detour_vls(c),
 				 .mcast_sls = kr_conf_mcast_sls(c),
+				 .xturn = topo->family == KR_FAMILY_MIKANT,
 				 .vls = kr_topo_vls(f, topo, kr_conf_vls(c)) };
 	for (unsigned d = 0; d < topo->ndim; d++)
 		b->nring += kr_topo_ring_halves(topo, d);
@@ -43,8 +44,8 @@ bool kr_budget_mcast_fits(const struct kr_budget *b, unsigned max_code)
 bool kr_budget_orders_fit(const struct kr_budget *b, unsigned nvn)
 {
 	unsigned bits = b->nring + kr_ceil_log2(nvn);
-	unsigned vls = nvn * (b->nring ? 2 : 1) + b->xbar + b->ndetour +
-		       (!b->ndetour && b->mcast_sls);
+	unsigned vls = nvn * (b->nring ? 2 : 1) + b->xbar + b->xturn +
+		       b->ndetour + (!b->ndetour && b->mcast_sls);
 
 	if (bits > KR_SL_BITS || vls > b->vls)
 		return false;

@@ -11,8 +11,9 @@
  * detour layers, SLs for repaired trees. Multicast SLs that are also
  * unicast codes move those codes to spare SLs between the codes and the
  * kept ones. VLs: a code block per virtual network (two per class on
- * tori, for the ring halves), one for crossbar traffic, one per detour
- * layer, and multicast's (the detour layer's, else one of its own). */
+ * tori, for the ring halves), one for crossbar traffic, one for the
+ * second hop across a MiKANT's top, one per detour layer, and
+ * multicast's (the detour layer's, else one of its own). */
 #ifndef KR_BUDGET_H
 #define KR_BUDGET_H
 
@@ -29,6 +30,8 @@
 struct kr_budget {
 	unsigned nring;		/* ring-half SL bits */
 	unsigned xbar;		/* 1: SL KR_XBAR_SL and a VL for crossbars */
+	unsigned xturn;		/* 1: a VL for the second hop across a
+				 * MiKANT's top (slvl.c) */
 	unsigned ndetour;	/* detour layers (VLs) asked for */
 	uint16_t mcast_sls;	/* SLs multicast must be safe on */
 	unsigned vls;		/* data VLs the plan may use */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* The SL/VL plan: what the 4 SL bits carry and what every port's SL2VL maps
  * them to. Deadlock freedom first (torus ring halves, one virtual network per
- * dimension order in use), destination classes with what is left. */
+ * dimension order in use, the MiKANT's second hop across), destination
+ * classes with what is left. */
 #ifndef KR_SLVL_H
 #define KR_SLVL_H
 
@@ -43,7 +44,10 @@ struct kr_slvl {
 	uint32_t tree_vl[KR_NSL];	/* their VLs on every port */
 	uint32_t turn_vl;		/* every SL's VL on the hop after a turn
 					 * against the order (tori, KNS: the
-					 * first tree layer's); KR_NONE: none */
+					 * first tree layer's; MiKANT: the
+					 * second hop across the top, a VL kept
+					 * for it); KR_NONE: none */
+	unsigned xturn;			/* 1: MiKANT, turn_vl kept first */
 	int detour_dropped;		/* asked for, but did not fit */
 	uint32_t mcast_vl;		/* multicast trees' VL: the detour layer's
 					 * (up*-down* over the same ranks), else

@@ -32,6 +32,17 @@
  * matter for deadlock freedom: if no VL is spare, the last VL is folded into
  * the one below on router-to-crossbar ports to make room.
  *
+ * MiKANT: every path climbs, crosses the top at most twice, then descends
+ * (route/mikant.c). Ranked so (up links by stage, then a first hop
+ * across, then a second, then down links by stage from the top) every
+ * dependency but one goes to a higher rank: the first hop across of one
+ * group's packet can be followed by a second hop across back, and the
+ * other group's packets do the same the other way, so the hops across
+ * depend on each other both ways and do close loops. The second hop
+ * across (in by a link across, out by another) therefore takes a VL of
+ * its own for every SL (turn_vl, kept before the classes): nothing on
+ * that VL waits for it again, and on the other VLs the ranks only grow.
+ *
  * Multicast: the SA hands a group the SL of its MCMemberRecord (partitions.conf
  * sl=, default 0), not one of ours, and every tree knsroute builds is a
  * subtree of the up*-down* layer's spanning forest (mcast.c). So the
@@ -56,6 +67,23 @@ static unsigned floor_pow2(unsigned v)
 	while (p * 2 <= v)
 		p *= 2;
 	return v ? p : 0;
+}
+
+/* A MiKANT switch's place among the leaves, group first, so that a CA's
+ * index (place * k + slot) is its address (G, C_{n-1} .. C_0) read as a
+ * number, as a node's index is on the other families. */
+static uint32_t mk_leaf_index(const struct kr_topo *topo, uint32_t pos)
+{
+	uint32_t nleaf = topo->stride[topo->ndim - 2];
+
+	return kr_mk_group(topo, pos) * nleaf + pos % nleaf;
+}
+
+/* Positions the classes number destinations over: a MiKANT's leaves. */
+static uint64_t class_positions(const struct kr_topo *topo)
+{
+	return topo->family == KR_FAMILY_MIKANT ?
+	       2ull * topo->stride[topo->ndim - 2] : topo->npos;
 }
 
 /* The switch and grid position a LID's port belongs to (crossbars: their
@@ -83,7 +111,9 @@ static int lid_place(const struct kr_fabric *f, const struct kr_topo *topo,
 		sw = topo->sw_host[sw];
 		*slot = 0;
 	}
-	if (topo->sw_pos[sw] != KR_NONE)
+	if (topo->sw_pos[sw] != KR_NONE && topo->family == KR_FAMILY_MIKANT)
+		*pos = mk_leaf_index(topo, topo->sw_pos[sw]);
+	else if (topo->sw_pos[sw] != KR_NONE)
 		*pos = topo->sw_pos[sw];
 	else if (topo->sw_xdim && topo->sw_xdim[sw] != KR_NO_DIM)
 		*pos = topo->sw_xline[sw], *xbar = 1;
@@ -117,7 +147,7 @@ static unsigned xor_fold(uint32_t index, unsigned l)
 static unsigned dest_class(const struct kr_slvl *p, const struct kr_topo *topo,
 			   uint32_t index, uint32_t pos, unsigned vn)
 {
-	uint64_t n = (uint64_t)topo->npos * slots_per_switch(topo);
+	uint64_t n = class_positions(topo) * slots_per_switch(topo);
 	unsigned q = p->nclass;
 
 	switch (p->classify) {
@@ -310,6 +340,16 @@ static int grid_turn(const struct kr_fabric *f, const struct kr_topo *topo,
 	return rank[di / 2] > rank[dout / 2] || di == dout;
 }
 
+/* A MiKANT hop in across the top and out across again (slvl.c's
+ * opening comment). */
+static int mk_second_cross(const struct kr_fabric *f, const struct kr_topo *topo,
+			   uint32_t si, uint32_t so)
+{
+	return si != f->port0[f->owner[si]] &&
+	       kr_mk_dir_cross(topo, topo->port_dir[si]) &&
+	       kr_mk_dir_cross(topo, topo->port_dir[so]);
+}
+
 /* With subnets, packets to a subnet switch (SL 15) turn against the
  * order at a router and then still take several hops inside the subnet,
  * on links that other SL-15 packets cross in order: SL 15 rides the
@@ -323,7 +363,8 @@ static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
 	unsigned dim = port_dim(f, topo, so);
 
 	int turn = kr_is_switch(f, n) && in &&
-		   grid_turn(f, topo, rank, si, so);
+		   (topo->family == KR_FAMILY_MIKANT ? mk_second_cross(f, topo, si, so)
+		    : grid_turn(f, topo, rank, si, so));
 
 	if (subnet_link(f, topo, so))
 		return memo_map(p, m, dim, 1, 1, turn, vls);
@@ -443,6 +484,7 @@ static struct kr_budget budget_of(const struct kr_slvl *p)
 {
 	return (struct kr_budget){ .nring = p->nring,
 				   .xbar = p->xbar_vl != KR_NONE,
+				   .xturn = p->xturn,
 				   .ndetour = p->ndetour,
 				   .mcast_sls = p->mcast_sls, .vls = p->vls };
 }
@@ -501,6 +543,7 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 	unsigned top_sl = kr_budget_top_sl(&b);
 
 	vls = p->vls > p->ndetour ? p->vls - p->ndetour : 0;
+	vls = vls > b.xturn ? vls - b.xturn : 0;	/* the MiKANT turn first */
 	/* without the detour layer multicast needs a VL of its own: classes
 	 * leave it one (groups refused would take IPoIB down, and the SA's
 	 * traffic, which rides it, has none), unless unicast would then lose
@@ -514,10 +557,11 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 	if (p->nring + p->vn_bits > KR_SL_BITS || p->nvn * r > vls ||
 	    (p->ndetour && (1u << (p->nring + p->vn_bits)) > top_sl))
 		return kr_fail(d, KR_ENOVL, 0, "deadlock freedom needs %u SL bits "
-			       "(%u ring halves, %u virtual networks) and %u VLs; "
+			       "(%u ring halves, %u virtual networks) and %u VLs%s; "
 			       "there are %d SL bits and %u VLs", p->nring +
-			       p->vn_bits, p->nring, p->nvn, p->nvn * r, KR_SL_BITS,
-			       vls);
+			       p->vn_bits, p->nring, p->nvn, p->nvn * r + b.xturn,
+			       b.xturn ? " (one for the second hop across the "
+			       "top)" : "", KR_SL_BITS, vls + b.xturn);
 	p->vn_shift = p->nring;
 	p->class_shift = p->nring + p->vn_bits;
 	bits = KR_SL_BITS - p->class_shift;
@@ -551,6 +595,8 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 	}
 	p->block = r * p->nclass;
 	p->vls_used = p->nvn * p->block;
+	if (b.xturn)
+		p->turn_vl = p->vls_used++;
 	p->fold = KR_NONE;
 	if (xbar && p->vls_used < vls) {
 		p->xbar_vl = p->vls_used++;
@@ -579,7 +625,7 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 		p->tree_sl[p->ntree] = sl;
 		p->tree_vl[p->ntree++] = p->vls_used++;
 	}
-	if (p->ntree && topo->family != KR_FAMILY_MESH)
+	if (p->ntree && topo->family != KR_FAMILY_MESH && !b.xturn)
 		p->turn_vl = p->tree_vl[0];
 	return KR_OK;
 }
@@ -691,7 +737,10 @@ static void describe(struct kr_slvl *p, const struct kr_topo *topo)
 			"crossbars (VL %u out of their crossbar);",
 			p->nhost, p->nhost == 1 ? "" : "s",
 			p->host_vl);
-	if (p->turn_vl != KR_NONE)
+	if (p->turn_vl != KR_NONE && topo->family == KR_FAMILY_MIKANT)
+		appendf(p->text, len, &n, " VL %u: every SL on the second hop "
+			"across the top;", p->turn_vl);
+	else if (p->turn_vl != KR_NONE)
 		appendf(p->text, len, &n, " VL %u also after turns against "
 			"the order;", p->turn_vl);
 	for (unsigned i = 0; i < p->ntree; i++)
@@ -749,6 +798,7 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 	kr_budget_init(&b, f, topo, c);
 	p->vls = b.vls;
 	p->xbar_vl = b.xbar ? 0 : KR_NONE;
+	p->xturn = b.xturn;
 	p->detour_vl = KR_NONE;
 	p->turn_vl = KR_NONE;
 	p->ndetour = b.ndetour;
