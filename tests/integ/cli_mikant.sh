@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 9
+kr_plan 10
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -77,5 +77,13 @@ rm -rf "$T/r"
 "$K" route "$T/m43.net" --out "$T/r" >/dev/null &&
 awk '/^hops/ { on = 1; next } on && /^ *[0-9]+:/ { h = $1 + 0; if (h > max) max = h; next } on { on = 0 } END { exit max == 6 ? 0 : 1 }' "$T/r/summary"
 kr_ok $? "hops of MiKANT(4,3): the longest is the diameter 2n"
+
+# faults: random link pairs and single switches, all handled, no SL moved
+"$K" faults "$T/m43.net" --random 2 --trials 10 >"$T/fl" &&
+"$K" faults "$T/m43.net" --switches 1 --trials 10 >"$T/fs" &&
+grep -q '^fabric  *MiKANT(k=4, n=3)' "$T/fl" &&
+[ "$(cat "$T/fl" "$T/fs" |
+      grep -cE '^(handled_total +1|pairs_sl_changed +0)\.000000$')" -eq 4 ]
+kr_ok $? "faults on MiKANT(4,3): links and switches handled, SLs kept"
 
 kr_done

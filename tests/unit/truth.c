@@ -39,6 +39,22 @@ static uint8_t grid_dir(const struct kr_fabric *f, const struct kr_topo *t,
 	return (uint8_t)(2 * d + (cb != (ca + 1) % t->k[d]));
 }
 
+/* A MiKANT link from a to b: up (stage L to L+1), down, or across the top
+ * from group 0 (+) or 1 (-), by the positions (kr_topo.h's layout). */
+static uint8_t mk_dir(const struct kr_fabric *f, const struct kr_topo *t,
+		      uint32_t slot)
+{
+	unsigned sd = t->ndim - 2, gd = t->ndim - 1;
+	uint32_t pa = t->sw_pos[f->owner[slot]], pb = t->sw_pos[peer_node(f, slot)];
+	unsigned la = kr_topo_coord(t, pa, sd), lb = kr_topo_coord(t, pb, sd);
+
+	if (lb == la + 1)
+		return (uint8_t)(2 * sd);
+	if (la == lb + 1)
+		return (uint8_t)(2 * sd + 1);
+	return (uint8_t)(2 * gd + kr_topo_coord(t, pa, gd));
+}
+
 int truth_complete(const struct kr_fabric *f, struct kr_topo *t)
 {
 	t->port_dir = malloc(f->nport);
@@ -67,6 +83,8 @@ int truth_complete(const struct kr_fabric *f, struct kr_topo *t)
 				t->port_dir[s] = (uint8_t)(2 * t->sw_xdim[nb]);
 				t->xbar[(size_t)t->sw_pos[sw] * t->ndim +
 					t->sw_xdim[nb]] = (int32_t)nb;
+			} else if (t->family == KR_FAMILY_MIKANT) {
+				t->port_dir[s] = mk_dir(f, t, s);
 			} else {
 				t->port_dir[s] = grid_dir(f, t, s);
 			}

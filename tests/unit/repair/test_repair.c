@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /* Fault repair: hand-worked detours, and every single link and switch fault
- * of small KNS and tori routed completely and without credit loops, as the
- * checker and an independent path walker see it. */
+ * of small KNS, tori and a MiKANT routed completely and without credit
+ * loops, as the checker and an independent path walker see it. */
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -273,6 +273,19 @@ static void test_kns63_every_fault_keeps_sls(void **state)
 	every_link(&kns63, true);
 	every_switch(&kns63, false);
 	every_switch(&kns63, true);
+}
+
+/* MiKANT(4, 3), shuffled: every single link and switch fault routed
+ * completely, loop-free, and every pair on its SL. */
+static void test_mikant43_every_fault(void **state)
+{
+	static const struct kr_gen_opts mikant43 = {
+		.family = KR_FAMILY_MIKANT, .ndim = 3, .k = { 4 },
+		.shuffle = 1, .shuffle_seed = 12 };
+
+	(void)state;
+	every_link(&mikant43);
+	every_switch(&mikant43);
 }
 
 /* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
@@ -1403,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_torus444_every_switch),
 		cmocka_unit_test(test_torus_every_fault_keeps_sls),
 		cmocka_unit_test(test_kns63_every_fault_keeps_sls),
+		cmocka_unit_test(test_mikant43_every_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
