@@ -211,11 +211,11 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 		return;
 	}
 	if (t->family == KR_FAMILY_MIKANT) {
-		snprintf(buf, len, "MiKANT(k=%u, n=%u), mirrored %u-ary %u-tree: "
-			 "2 groups of %u stages of %u switches (radix %u), p=%u: "
-			 "%u switches, %s%u CAs", t->k[0], t->ndim - 1, t->k[0],
-			 t->ndim - 1, t->ndim - 2, t->npos / (2 * (t->ndim - 2)),
-			 2 * t->k[0], t->p, ngrid, pend, f->nnode - f->nsw);
+		snprintf(buf, len, "MiKANT(k=%u, n=%u), 2 groups x %u stages x "
+			 "%u switches of radix %u, p=%u: %u switches, %s%u CAs",
+			 t->k[0], t->ndim - 1, t->ndim - 2,
+			 t->npos / (2 * (t->ndim - 2)), 2 * t->k[0], t->p, ngrid,
+			 pend, f->nnode - f->nsw);
 		return;
 	}
 	n += (size_t)snprintf(buf + n, len - n, "%s ", kr_family_name(t->family));

@@ -31,7 +31,7 @@ kr_ok $? "gen mikant refuses --p, exit 2"
 "$K" gen mikant --k 3 --n 3 --shuffle 4 --fail 2 --seed 3 -o "$T/f33.net" \
 	2>/dev/null &&
 "$K" topo "$T/f33.net" >"$T/out" &&
-[ "$(head -1 "$T/out")" = "MiKANT(k=3, n=3), mirrored 3-ary 3-tree: 2 groups of 2 stages of 9 switches (radix 6), p=3: 36 switches, 54 CAs" ] &&
+[ "$(head -1 "$T/out")" = "MiKANT(k=3, n=3), 2 groups x 2 stages x 9 switches of radix 6, p=3: 36 switches, 54 CAs" ] &&
 [ "$(grep -cE '^  \([01],[01],[0-2][0-2]\) sw-' "$T/out")" -eq 36 ] &&
 grep -qx 'missing links: 2' "$T/out" &&
 [ "$(grep -cE '^  \([01],[01],[0-2]{2}\) - \([01],1,[0-2]{2}\)$' "$T/out")" -eq 2 ]
