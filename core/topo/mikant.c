@@ -61,6 +61,31 @@ static bool cross_edge(const struct mk *m, uint32_t u, uint32_t w)
 	return m->stage[u] == m->n - 2 && m->stage[w] == m->n - 2;
 }
 
+/* A leaf whose hosts are all away sits two hops from the others, with
+ * every neighbour one stage below it, which no switch above the leaves
+ * has while a link up or across is left: it goes back to stage 0. Returns
+ * the top stage then. */
+static unsigned hostless_leaves(struct mk *m)
+{
+	const struct tgraph *g = m->g;
+	unsigned top = 0;
+
+	for (uint32_t v = 0; v < g->n; v++) {
+		bool below = m->stage[v] >= 2 && m->stage[v] != 0xff;
+
+		for (uint32_t i = g->off[v]; below && i < g->off[v + 1]; i++)
+			below = m->stage[g->nbr[i]] + 1 == m->stage[v];
+		m->group[v] = below;	/* scratch until groups() */
+	}
+	for (uint32_t v = 0; v < g->n; v++) {
+		if (m->group[v])
+			m->stage[v] = 0;
+		if (m->stage[v] != 0xff && m->stage[v] > top)
+			top = m->stage[v];
+	}
+	return top;
+}
+
 /* Stages by BFS from the leaves; KR_ETOPO unless every link joins
  * adjacent stages or two switches of the top one, and some do that. */
 static int stages(struct mk *m)
@@ -86,9 +111,9 @@ static int stages(struct mk *m)
 				m->stage[g->nbr[i]] = (uint8_t)(m->stage[v] + 1);
 				queue[tail++] = g->nbr[i];
 			}
-		top = m->stage[v] > top ? m->stage[v] : top;
 	}
 	free(queue);
+	top = hostless_leaves(m);
 	m->n = top + 2;
 	for (uint32_t e = 0; e < g->nedge && !rc; e++) {
 		unsigned a = m->stage[g->eu[e]], b = m->stage[g->ev[e]];

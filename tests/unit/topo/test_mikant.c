@@ -164,6 +164,44 @@ static void test_switches_missing(void **state)
 	switches_out(3, 4, 7);
 }
 
+/* A leaf whose k hosts are all away (MiKANT(3, 3) and (3, 4), shuffled):
+ * still a leaf, the rest read as before. */
+static void test_hostless_leaf(void **state)
+{
+	static const unsigned shape[][2] = { { 3, 3 }, { 3, 4 } };
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned k = shape[i][0], n = shape[i][1];
+		struct kr_gen_opts o = mk_opts(k, n, 77);
+		struct kr_fabric f, g;
+		struct tc_truth tr, tr2;
+		struct kr_topo t;
+		uint8_t *drop;
+		uint32_t leaf;
+
+		tc_gen(&o, &f, &tr);
+		drop = calloc(f.nnode, 1);
+		assert_non_null(drop);
+		/* the leaf of the first CA, and all its CAs */
+		leaf = f.owner[f.peer[f.port0[f.nsw] + 1]];
+		for (uint32_t s = f.port0[leaf] + 1; s < f.port0[leaf + 1]; s++)
+			if (!kr_is_switch(&f, f.owner[f.peer[s]]))
+				drop[f.owner[f.peer[s]]] = 1;
+		tc_without(&f, &tr, drop, KR_NONE, &g, &tr2);
+		recognise(&g, &t, k, n);
+		mk_assert_rules(&g, t.sw_pos, k, n, false);
+		assert_null(tc_iso(&g, &tr2, &t));
+		assert_int_equal(t.nmissing_link + t.nmissing_sw, 0);
+		kr_topo_free(&t);
+		tc_truth_free(&tr2);
+		tc_truth_free(&tr);
+		kr_fabric_free(&g);
+		kr_fabric_free(&f);
+		free(drop);
+	}
+}
+
 /* KNS with crossbars or fat-tree subnets (a 1-dimensional one is a fat
  * tree with routers for leaves), tori and meshes keep their family. */
 static void test_others_not_mikant(void **state)
@@ -239,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_shuffled),
 		cmocka_unit_test(test_links_missing),
 		cmocka_unit_test(test_switches_missing),
+		cmocka_unit_test(test_hostless_leaf),
 		cmocka_unit_test(test_others_not_mikant),
 		cmocka_unit_test(test_top_within_group_refused),
 	};
