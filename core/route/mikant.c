@@ -22,9 +22,13 @@
  * port for each value of u_j, the same number of destinations by each, so
  * all-to-all traffic loads every up, down and cross link of one stage
  * alike (docs/design.md works the counts). LID offset o of an LMC range
- * adds o to every free value: the offsets climb by different ports. A
- * free value whose link is down takes the next live one; a forced value
- * or a way down without its link is left KR_NO_PORT for kr_repair. */
+ * adds o to every free value: the offsets climb by different ports.
+ *
+ * Faults: a free value whose next switch cannot deliver any more (good[],
+ * the same rules over the live links, from the destination outwards)
+ * takes the next value that can, so most single faults need no repair
+ * and keep the shape, and the proof, of Algorithm 1. A forced value or a
+ * way down without its link is left KR_NO_PORT for kr_repair. */
 #include "kr_route.h"
 
 #include <stdlib.h>
@@ -38,7 +42,11 @@ struct mkr {
 	unsigned k, top;	/* top: the last stage, n - 2 */
 	uint8_t *port;		/* [nsw * 2k]: [v] the port up (across) to digit
 				 * value v, [k + v] down to value v; 0: none */
+	uint32_t *nb;		/* [nsw * 2k] the switch behind it, KR_NONE */
 	uint8_t *dig;		/* [nsw * KR_MAX_DIM] digits of each switch */
+	uint32_t *order;	/* [nsw] switches by stage, lowest first */
+	uint8_t *good;		/* [nsw] delivers to the current target */
+	bool faulty;		/* links or switches missing: good[] varies */
 };
 
 /* One destination LID. */
@@ -63,9 +71,11 @@ static int mk_ports(struct mkr *m)
 	const struct kr_topo *t = m->t;
 
 	m->port = calloc((size_t)f->nsw * 2 * m->k + 1, 1);
+	m->nb = malloc(((size_t)f->nsw * 2 * m->k + 1) * sizeof(*m->nb));
 	m->dig = malloc((size_t)f->nsw * KR_MAX_DIM + 1);
-	if (!m->port || !m->dig)
+	if (!m->port || !m->nb || !m->dig)
 		return KR_ENOMEM;
+	memset(m->nb, 0xff, (size_t)f->nsw * 2 * m->k * sizeof(*m->nb));
 	for (uint32_t sw = 0; sw < f->nsw; sw++)
 		for (unsigned j = 0; j <= m->top; j++)
 			m->dig[(size_t)sw * KR_MAX_DIM + j] =
@@ -76,18 +86,39 @@ static int mk_ports(struct mkr *m)
 		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
 			unsigned dir = t->port_dir[s];
 			uint32_t nb;
+			size_t i;
 
 			if (f->peer[s] < 0 || dir >= 2 * KR_MAX_DIM)
 				continue;
 			nb = f->owner[f->peer[s]];
-			if (dir == kr_mk_dir_down(t))
-				m->port[(size_t)sw * 2 * m->k + m->k +
-					digits(m, nb)[L - 1]] = (uint8_t)kr_port_num(f, s);
-			else
-				m->port[(size_t)sw * 2 * m->k +
-					digits(m, nb)[L]] = (uint8_t)kr_port_num(f, s);
+			i = (size_t)sw * 2 * m->k + (dir == kr_mk_dir_down(t) ?
+				m->k + digits(m, nb)[L - 1] : digits(m, nb)[L]);
+			m->port[i] = (uint8_t)kr_port_num(f, s);
+			m->nb[i] = nb;
 		}
 	}
+	return KR_OK;
+}
+
+/* order: the switches by stage (counting sort); good: all 1 until a
+ * fault makes it per target. */
+static int mk_order(struct mkr *m)
+{
+	const struct kr_topo *t = m->t;
+	uint32_t nsw = m->f->nsw, at[KR_MAX_DIM + 1] = { 0 };
+
+	m->order = malloc(((size_t)nsw + 1) * sizeof(*m->order));
+	m->good = malloc((size_t)nsw + 1);
+	if (!m->order || !m->good)
+		return KR_ENOMEM;
+	memset(m->good, 1, nsw);
+	m->faulty = t->nmissing_link || t->nmissing_sw;
+	for (uint32_t sw = 0; sw < nsw; sw++)
+		at[kr_mk_stage(t, t->sw_pos[sw]) + 1]++;
+	for (unsigned L = 1; L <= m->top + 1; L++)
+		at[L] += at[L - 1];
+	for (uint32_t sw = 0; sw < nsw; sw++)
+		m->order[at[kr_mk_stage(t, t->sw_pos[sw])]++] = sw;
 	return KR_OK;
 }
 
@@ -121,11 +152,19 @@ static bool mk_dest(const struct mkr *m, unsigned lid, struct mdest *z)
 	return true;
 }
 
-/* The port up (across) to value v; a free one takes the next live value. */
+/* The port up (across) to value v; a free one takes the next value
+ * whose switch still delivers (good), else the next live one. */
 static uint8_t up(const struct mkr *m, uint32_t sw, unsigned v, bool free)
 {
 	const uint8_t *p = m->port + (size_t)sw * 2 * m->k;
+	const uint32_t *nb = m->nb + (size_t)sw * 2 * m->k;
 
+	for (unsigned i = 0; free && i < m->k; i++) {
+		unsigned w = (v + i) % m->k;
+
+		if (p[w] && m->good[nb[w]])
+			return p[w];
+	}
 	for (unsigned i = 0; free && !p[v] && i < m->k; i++)
 		v = (v + 1) % m->k;
 	return p[v] ? p[v] : KR_NO_PORT;
@@ -138,27 +177,95 @@ static uint8_t down(const struct mkr *m, uint32_t sw, unsigned v)
 	return p ? p : KR_NO_PORT;
 }
 
+/* Whether the digits of sw that the way down keeps are z's (a CA's climb
+ * sets them; only a switch's own packets can start elsewhere). */
+static bool low_ok(const struct mkr *m, uint32_t sw, const struct mdest *z,
+		   unsigned L)
+{
+	const uint8_t *w = digits(m, sw);
+
+	for (unsigned j = 0; j < L && j < z->stage; j++)
+		if (w[j] != z->dig[j])
+			return false;
+	return true;
+}
+
+/* Whether sw lies above z in z's group: the way down reaches it. */
+static bool above(const struct mkr *m, uint32_t sw, const struct mdest *z)
+{
+	const uint32_t pos = m->t->sw_pos[sw];
+	const uint8_t *w = digits(m, sw);
+	unsigned L = kr_mk_stage(m->t, pos);
+
+	if (kr_mk_group(m->t, pos) != z->group || L < z->stage)
+		return false;
+	for (unsigned j = L; j <= m->top; j++)
+		if (w[j] != z->dig[j])
+			return false;
+	return true;
+}
+
+/* good[sw] for a switch below the top or across from z: some value it
+ * may take (the forced one, or any free one) leads to a good switch. */
+static void climb_good(struct mkr *m, uint32_t sw, const struct mdest *z)
+{
+	uint32_t pos = m->t->sw_pos[sw];
+	unsigned L = kr_mk_stage(m->t, pos);
+	const uint32_t *nb = m->nb + (size_t)sw * 2 * m->k;
+	bool forced = L < m->top ? L < z->stage : kr_mk_group(m->t, pos) != z->group;
+
+	if (above(m, sw, z) || !low_ok(m, sw, z, L))
+		return;
+	for (unsigned v = 0; v < m->k && !m->good[sw]; v++)
+		if ((!forced || v == z->dig[L]) && nb[v] != KR_NONE)
+			m->good[sw] = m->good[nb[v]];
+}
+
+/* good[] for target z over the live links: up the one way down from z,
+ * then across the top into z's group, across out of it, and down the
+ * stages to the leaves. */
+static void mk_good(struct mkr *m, const struct mdest *z)
+{
+	uint32_t nsw = m->f->nsw;
+
+	memset(m->good, 0, nsw);
+	m->good[z->sw] = 1;
+	for (uint32_t i = 0; i < nsw; i++) {
+		uint32_t sw = m->order[i];
+		unsigned L = kr_mk_stage(m->t, m->t->sw_pos[sw]);
+		uint32_t c;
+
+		if (sw == z->sw || !above(m, sw, z) || !low_ok(m, sw, z, L))
+			continue;
+		c = m->nb[(size_t)sw * 2 * m->k + m->k + z->dig[L - 1]];
+		m->good[sw] = c != KR_NONE && m->good[c];
+	}
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (uint32_t i = nsw; i-- > 0;) {
+			uint32_t sw = m->order[i], pos = m->t->sw_pos[sw];
+
+			if (kr_mk_stage(m->t, pos) != m->top)
+				break;
+			if ((kr_mk_group(m->t, pos) != z->group) == !pass)
+				climb_good(m, sw, z);
+		}
+	for (uint32_t i = nsw; i-- > 0;)
+		if (kr_mk_stage(m->t, m->t->sw_pos[m->order[i]]) < m->top)
+			climb_good(m, m->order[i], z);
+}
+
 /* Algorithm 1 at switch sw for destination z, LID offset off. */
 static uint8_t mk_entry(const struct mkr *m, uint32_t sw, const struct mdest *z,
 			unsigned off)
 {
 	const struct kr_topo *t = m->t;
-	const uint8_t *w = digits(m, sw);
 	uint32_t pos = t->sw_pos[sw];
 	unsigned L = kr_mk_stage(t, pos), G = kr_mk_group(t, pos);
-	unsigned low = L < z->stage ? L : z->stage;
-	bool above = G == z->group && L >= z->stage;
 
 	if (sw == z->sw)
 		return z->deliver;
-	/* digits the way down keeps are wrong: only a switch's own packets
-	 * meet this (a CA's climb sets them); down to where they change */
-	for (unsigned j = 0; j < low; j++)
-		if (w[j] != z->dig[j])
-			return down(m, sw, z->dig[L - 1]);
-	for (unsigned j = L; above && j <= m->top; j++)
-		above = w[j] == z->dig[j];
-	if (above)
+	/* with low digits wrong, down to where they change */
+	if (!low_ok(m, sw, z, L) || above(m, sw, z))
 		return down(m, sw, z->dig[L - 1]);
 	if (L < m->top)
 		return L < z->stage ? up(m, sw, z->dig[L], false)
@@ -168,24 +275,75 @@ static uint8_t mk_entry(const struct mkr *m, uint32_t sw, const struct mdest *z,
 	return up(m, sw, (z->u[m->top] + off) % m->k, true);
 }
 
+/* The LIDs of the table by the switch that delivers them (counting sort;
+ * KR_NONE targets last), so that good[] is computed once per switch. */
+static uint32_t *by_target(const struct mkr *m, const uint32_t *target,
+			   uint32_t stride)
+{
+	uint32_t nsw = m->f->nsw;
+	uint32_t *at = calloc((size_t)nsw + 2, sizeof(*at));
+	uint32_t *lids = malloc(((size_t)stride + 1) * sizeof(*lids));
+
+	if (!at || !lids) {
+		free(at);
+		free(lids);
+		return NULL;
+	}
+	for (uint32_t lid = 0; lid < stride; lid++)
+		at[(target[lid] == KR_NONE ? nsw : target[lid]) + 1]++;
+	for (uint32_t i = 1; i <= nsw; i++)
+		at[i] += at[i - 1];
+	for (uint32_t lid = 0; lid < stride; lid++)
+		lids[at[target[lid] == KR_NONE ? nsw : target[lid]]++] = lid;
+	free(at);
+	return lids;
+}
+
+static void mk_lid(struct mkr *m, struct kr_tables *t, unsigned lid,
+		   uint32_t *good_for)
+{
+	const struct kr_fabric *f = m->f;
+	uint32_t port = kr_port_by_lid(f, lid);
+	struct mdest z;
+
+	if (!mk_dest(m, lid, &z))
+		return;
+	if (m->faulty && *good_for != z.sw) {
+		mk_good(m, &z);
+		*good_for = z.sw;
+	}
+	for (uint32_t sw = 0; sw < f->nsw; sw++)
+		t->lft[(size_t)sw * t->stride + lid] =
+			mk_entry(m, sw, &z, lid - f->lid[port]);
+}
+
 int route_mikant(const struct kr_fabric *f, const struct kr_topo *topo,
 		 struct kr_tables *t)
 {
 	struct mkr m = { .f = f, .t = topo, .k = topo->k[0],
 			 .top = kr_mk_ndigit(topo) - 1 };
-	int rc = mk_ports(&m);
+	uint32_t *target = malloc(((size_t)t->stride + 1) * sizeof(*target));
+	uint32_t *lids = NULL, good_for = KR_NONE;
+	int rc = target ? mk_ports(&m) : KR_ENOMEM;
 
-	for (unsigned lid = 1; !rc && lid < t->stride; lid++) {
+	if (!rc)
+		rc = mk_order(&m);
+	for (unsigned lid = 0; !rc && lid < t->stride; lid++) {
 		struct mdest z;
-		uint32_t port = kr_port_by_lid(f, lid);
 
-		if (!mk_dest(&m, lid, &z))
-			continue;
-		for (uint32_t sw = 0; sw < f->nsw; sw++)
-			t->lft[(size_t)sw * t->stride + lid] =
-				mk_entry(&m, sw, &z, lid - f->lid[port]);
+		target[lid] = lid && mk_dest(&m, lid, &z) ? z.sw : KR_NONE;
 	}
+	if (!rc && !(lids = by_target(&m, target, t->stride)))
+		rc = KR_ENOMEM;
+	for (uint32_t i = 0; !rc && i < t->stride; i++)
+		if (target[lids[i]] != KR_NONE)
+			mk_lid(&m, t, lids[i], &good_for);
+	free(lids);
+	free(target);
 	free(m.port);
+	free(m.nb);
 	free(m.dig);
+	free(m.order);
+	free(m.good);
 	return rc;
 }

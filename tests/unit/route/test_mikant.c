@@ -197,6 +197,63 @@ static void test_lmc_offsets_differ(void **state)
 	mk_free(&m);
 }
 
+/* Every CA reaches every CA's LID over a shortest path of the (faulty)
+ * graph. */
+static void assert_ca_pairs_minimal(const struct kr_fabric *f,
+				    const struct kr_tables *r)
+{
+	for (uint32_t ca = f->nsw; ca < f->nnode; ca++) {
+		uint32_t src = kr_port(f, ca, 1);
+		uint32_t *dist = truth_bfs(f, f->owner[f->peer[src]]);
+
+		for (uint32_t to = f->nsw; to < f->nnode; to++) {
+			uint32_t dst = kr_port(f, to, 1);
+			int hops = truth_walk(f, r, src, f->lid[dst], NULL);
+
+			if (to != ca && hops != (int)dist[f->owner[f->peer[dst]]])
+				fail_msg("%s -> %s: %d hops, BFS says %u",
+					 kr_node_name(f, ca), kr_node_name(f, to),
+					 hops, dist[f->owner[f->peer[dst]]]);
+		}
+		free(dist);
+	}
+}
+
+/* One link down, any of them: the free choices avoid the switches that
+ * cannot deliver any more, so routing alone (no repair) still brings
+ * every CA pair over a shortest path, for MiKANT(3, 3) and (4, 3). */
+static void test_single_link_faults_route_alone(void **state)
+{
+	static const unsigned shape[][2] = { { 3, 3 }, { 4, 3 } };
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct mk m;
+
+		mk_route(&m, shape[i][0], shape[i][1], 41 + i, 0);
+		kr_tables_free(&m.r);
+		kr_topo_free(&m.t);
+		for (uint32_t s = 0; s < m.f.port0[m.f.nsw]; s++) {
+			int32_t peer = m.f.peer[s];
+			struct kr_diag d = { 0 };
+
+			if (peer < (int32_t)s || !kr_is_switch(&m.f, m.f.owner[peer]))
+				continue;
+			m.f.peer[s] = m.f.peer[peer] = -1;
+			if (kr_topo_recognize(&m.f, NULL, &m.t, &d))
+				fail_msg("%s", d.msg);
+			assert_int_equal(m.t.nmissing_link, 1);
+			assert_int_equal(kr_route(&m.f, &m.t, NULL, &m.r, &d), KR_OK);
+			assert_ca_pairs_minimal(&m.f, &m.r);
+			kr_tables_free(&m.r);
+			kr_topo_free(&m.t);
+			m.f.peer[s] = peer;
+			m.f.peer[peer] = (int32_t)s;
+		}
+		kr_fabric_free(&m.f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_minimal),
 		cmocka_unit_test(test_load_forced_counts),
 		cmocka_unit_test(test_lmc_offsets_differ),
+		cmocka_unit_test(test_single_link_faults_route_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
