@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 10
+kr_plan 11
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -77,6 +77,22 @@ rm -rf "$T/r"
 "$K" route "$T/m43.net" --out "$T/r" >/dev/null &&
 awk '/^hops/ { on = 1; next } on && /^ *[0-9]+:/ { h = $1 + 0; if (h > max) max = h; next } on { on = 0 } END { exit max == 6 ? 0 : 1 }' "$T/r/summary"
 kr_ok $? "hops of MiKANT(4,3): the longest is the diameter 2n"
+
+# multicast: two groups over both groups of the MiKANT, trees proven
+# together with unicast
+{
+	printf '0xc001 0 '; grep -o '"ca-[0-9a-f]*"' "$T/m43.net" | sort -u |
+		head -40 | tr -d '"' | tr '\n' ' '; echo
+	printf '0xc002 0 '; grep -o '"ca-[0-9a-f]*"' "$T/m43.net" | sort -u |
+		tail -20 | tr -d '"' | tr '\n' ' '; echo
+} >"$T/groups"
+rm -rf "$T/r"
+"$K" route "$T/m43.net" --mcast-groups "$T/groups" --out "$T/r" >/dev/null &&
+"$K" check "$T/r/topology.net" --lfts "$T/r/opensm-lfts.dump" \
+	--sl2vl "$T/r/opensm-sl2vl.dump" --path-sl "$T/r/path-sl" \
+	--mfts "$T/r/opensm.mcfdbs" >"$T/chk" 2>/dev/null &&
+grep -q 'counted unicast + multicast: .* credit loops: none' "$T/chk"
+kr_ok $? "multicast trees on MiKANT(4,3): proven with unicast"
 
 # faults: random link pairs and single switches, all handled, no SL moved
 "$K" faults "$T/m43.net" --random 2 --trials 10 >"$T/fl" &&
