@@ -3,11 +3,11 @@
 # MiKANT(3,3) in stock opensm on ibsim: knsroute routes it itself (no
 # fallback), the tables read back deliver every pair with no credit loop on
 # the SA's SLs, a link across the top and then a top switch fail and are
-# repaired, and the pristine tables return with the link.
+# repaired, and the pristine tables return with each.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/readback.sh"
 
-kr_plan 8
+kr_plan 9
 kr_tmpdir
 if ! kr_plugin_ready || ! command -v jq >/dev/null; then
 	kr_skip_rest "needs ibsim, opensm, jq and a built plugin"
@@ -55,7 +55,14 @@ kr_resweep 4
 kr_check_rb "$KR_TMP/rb3" && ! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "a top switch down: repaired, every pair delivered, no credit loop"
 
-grep -q "knsroute: sweep 4:" "$KR_OSM_LOG" && kr_log_short
+kr_ibsim_cmd 'ReLink "sw(1,1,12)"'
+kr_resweep 5
+kr_check_rb "$KR_TMP/rb4" &&
+	routed_lfts "$KR_TMP/rb4/lfts.dump" | cmp -s - "$KR_TMP/lft0"
+kr_ok $? "the switch back: the pristine LFTs return, check passed"
+
+grep -q "knsroute: sweep 5:" "$KR_OSM_LOG" && kr_log_short &&
+	! grep -q "ERR KR02" "$KR_OSM_LOG"
 kr_ok $? "every sweep by knsroute, log lines short"
 
 kr_done
