@@ -126,7 +126,9 @@ static int stages(struct mk *m)
 				     kr_node_name(m->x->f, g->eu[e]),
 				     kr_node_name(m->x->f, g->ev[e]), a, b);
 	}
-	if (!rc && (!tail || top < 1 || !ncross))
+	if (!rc && !tail)
+		rc = kr_fail(m->x->d, KR_ETOPO, 0, "no switch has CAs: no leaves");
+	if (!rc && (top < 1 || !ncross))
 		rc = kr_fail(m->x->d, KR_ETOPO, 0, "no links inside the top stage "
 			     "of %u: a tree, not two mirrored ones", top + 1);
 	return tail < g->n && !rc ? kr_fail(m->x->d, KR_ETOPO, 0, "switches "
