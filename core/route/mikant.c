@@ -328,6 +328,9 @@ int route_mikant(const struct kr_fabric *f, const struct kr_topo *topo,
 
 	if (!rc)
 		rc = mk_order(&m);
+	/* LID 0 and LIDs no port holds: no route, as in every DOR row */
+	if (!rc)
+		memset(t->lft, KR_NO_PORT, (size_t)f->nsw * t->stride);
 	for (unsigned lid = 0; !rc && lid < t->stride; lid++) {
 		struct mdest z;
 

@@ -95,6 +95,8 @@ static void test_hand_worked_3_3(void **state)
 		kr_topo_fmt_pos(&m.t, m.t.sw_pos[sw], KR_NO_DIM, name, sizeof(name));
 		assert_string_equal(kr_node_name(&m.f, sw) + 2, name);
 	}
+	for (uint32_t sw = 0; sw < m.f.nsw; sw++)	/* LID 0: no route */
+		assert_int_equal(kr_lft_port(&m.r, sw, 0), KR_NO_PORT);
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (entry(&m, want[i].sw, want[i].to, want[i].off) != want[i].port)
 			fail_msg("row %u: %s to %s+%u: port %u, want %u", i,
