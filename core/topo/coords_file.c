@@ -38,7 +38,8 @@ struct cread {
 	struct pins *p;
 	struct kr_diag *d;
 	unsigned line;
-	int have_dims, have_wrap;
+	unsigned have_dims;	/* the dims line, 0: none yet */
+	int have_wrap;
 	uint8_t *seen;		/* [nsw] */
 };
 
@@ -64,7 +65,7 @@ static int header(struct cread *r, const char *key, char **w, unsigned nw)
 		    !lab_npos(l))
 			return kr_fail(r->d, KR_EPARSE, r->line, "dims: expected "
 				       "sizes joined by 'x', e.g. 4x4x4");
-		r->have_dims = 1;
+		r->have_dims = r->line;
 		return KR_OK;
 	}
 	if (!strcmp(key, "wrap")) {
@@ -106,7 +107,7 @@ static int check_header(struct cread *r)
 	if (l->family == KR_FAMILY_KNS || l->family == KR_FAMILY_MIKANT)
 		memset(l->wrap, 0, sizeof(l->wrap));
 	if (l->family == KR_FAMILY_MIKANT && !mikant_dims(l))
-		return kr_fail(r->d, KR_EPARSE, r->line, "dims: a MiKANT(k, n) "
+		return kr_fail(r->d, KR_EPARSE, r->have_dims, "dims: a MiKANT(k, n) "
 			       "has n - 1 digits of k, then n - 1 stages and 2 "
 			       "groups (kxkx2x2 for k, 3)");
 	return KR_OK;

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 11
+kr_plan 12
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -36,6 +36,15 @@ kr_ok $? "gen mikant refuses --p, exit 2"
 grep -qx 'missing links: 2' "$T/out" &&
 [ "$(grep -cE '^  \([01],[01],[0-2]{2}\) - \([01],1,[0-2]{2}\)$' "$T/out")" -eq 2 ]
 kr_ok $? "topo: summary, every address, missing links by address"
+
+# JSON: each missing link from its lower end up (or across) to the switch
+# whose replaced digit (index = the stage here, n = 3) is the one given
+"$K" topo --json "$T/f33.net" >"$T/f33.json" &&
+[ "$(jq -c '[.family, .dims, (.missing_links | length),
+	([.missing_links[] | select(.to[.from[2]] == .digit and
+		(.to[2] == .from[2] + 1 or .to[3] != .from[3]))] | length)]' \
+	"$T/f33.json")" = '["mikant",[3,3,2,2],2,2]' ]
+kr_ok $? "topo --json: family, dims, missing links with their digit"
 
 # the cache is a coordinates file of the MiKANT, read back as it is
 "$K" topo --coords --cache-out "$T/cache" "$T/m33.net" >"$T/before" &&

@@ -593,6 +593,10 @@ static void test_coords_file_errors(void **state)
 		  "cas: a crossbar has no CAs" },
 		{ "family torus\ncas 1:0\n", 2,
 		  "cas: only after a switch's coordinates" },
+		{ "family mikant\ndims 3x3x3x2\n0x0002c90000000000 0 0 0 0\n", 2,
+		  "dims: a MiKANT(k, n) has n - 1 digits of k" },
+		{ "family mikant\ndims 3x4x2x2\n", 2,
+		  "dims: a MiKANT(k, n) has n - 1 digits of k" },
 	};
 	struct kr_gen_opts o = opts(KR_FAMILY_TORUS, "3x3", 1, 0);
 	struct kr_fabric f;
