@@ -26,8 +26,9 @@
  *
  * Faults: a free value whose next switch cannot deliver any more (good[],
  * the same rules over the live links, from the destination outwards)
- * takes the next value that can, so most single faults need no repair
- * and keep the shape, and the proof, of Algorithm 1. A forced value or a
+ * hands its destinations to the values that can, dealt out by the
+ * destination's next digit, so most single faults need no repair and
+ * keep the shape, and the proof, of Algorithm 1. A forced value or a
  * way down without its link is left KR_NO_PORT for kr_repair. */
 #include "kr_route.h"
 
@@ -152,17 +153,25 @@ static bool mk_dest(const struct mkr *m, unsigned lid, struct mdest *z)
 	return true;
 }
 
-/* The port up (across) to value v; a free one takes the next value
- * whose switch still delivers (good), else the next live one. */
-static uint8_t up(const struct mkr *m, uint32_t sw, unsigned v, bool free)
+/* The port up (across) to value v; a free v whose switch cannot deliver
+ * (good) takes the spread-th of the values whose switches can, counted
+ * from v, else the next live one. */
+static uint8_t up(const struct mkr *m, uint32_t sw, unsigned v, bool free,
+		  unsigned spread)
 {
 	const uint8_t *p = m->port + (size_t)sw * 2 * m->k;
 	const uint32_t *nb = m->nb + (size_t)sw * 2 * m->k;
+	unsigned ngood = 0;
 
-	for (unsigned i = 0; free && i < m->k; i++) {
+	if (free && p[v] && m->good[nb[v]])
+		return p[v];
+	for (unsigned w = 0; free && w < m->k; w++)
+		ngood += p[w] && m->good[nb[w]];
+	/* the destinations v would have carried, dealt out over the rest */
+	for (unsigned i = 1, left = ngood ? spread % ngood : 0; ngood && i < m->k; i++) {
 		unsigned w = (v + i) % m->k;
 
-		if (p[w] && m->good[nb[w]])
+		if (p[w] && m->good[nb[w]] && !left--)
 			return p[w];
 	}
 	for (unsigned i = 0; free && !p[v] && i < m->k; i++)
@@ -268,11 +277,12 @@ static uint8_t mk_entry(const struct mkr *m, uint32_t sw, const struct mdest *z,
 	if (!low_ok(m, sw, z, L) || above(m, sw, z))
 		return down(m, sw, z->dig[L - 1]);
 	if (L < m->top)
-		return L < z->stage ? up(m, sw, z->dig[L], false)
-				    : up(m, sw, (z->u[L] + off) % m->k, true);
+		return L < z->stage ? up(m, sw, z->dig[L], false, 0)
+				    : up(m, sw, (z->u[L] + off) % m->k, true,
+					 z->u[L + 1]);
 	if (G != z->group)
-		return up(m, sw, z->dig[m->top], false);
-	return up(m, sw, (z->u[m->top] + off) % m->k, true);
+		return up(m, sw, z->dig[m->top], false, 0);
+	return up(m, sw, (z->u[m->top] + off) % m->k, true, z->dig[m->top]);
 }
 
 /* The LIDs of the table by the switch that delivers them (counting sort;
