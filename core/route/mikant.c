@@ -168,7 +168,8 @@ static uint8_t up(const struct mkr *m, uint32_t sw, unsigned v, bool free,
 	for (unsigned w = 0; free && w < m->k; w++)
 		ngood += p[w] && m->good[nb[w]];
 	/* the destinations v would have carried, dealt out over the rest */
-	for (unsigned i = 1, left = ngood ? spread % ngood : 0; ngood && i < m->k; i++) {
+	for (unsigned i = 1, left = ngood ? spread % ngood : 0;
+	     ngood && i < m->k; i++) {
 		unsigned w = (v + i) % m->k;
 
 		if (p[w] && m->good[nb[w]] && !left--)

@@ -362,9 +362,10 @@ static uint64_t turn_map(const struct kr_slvl *p, struct map_memo *m,
 	uint32_t so = kr_port(f, n, out), si = kr_port(f, n, in);
 	unsigned dim = port_dim(f, topo, so);
 
+	int mk = topo->family == KR_FAMILY_MIKANT;
 	int turn = kr_is_switch(f, n) && in &&
-		   (topo->family == KR_FAMILY_MIKANT ? mk_second_cross(f, topo, si, so)
-		    : grid_turn(f, topo, rank, si, so));
+		   (mk ? mk_second_cross(f, topo, si, so)
+		       : grid_turn(f, topo, rank, si, so));
 
 	if (subnet_link(f, topo, so))
 		return memo_map(p, m, dim, 1, 1, turn, vls);

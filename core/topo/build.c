@@ -548,7 +548,8 @@ static int missing_mk_links(struct bctx *b, uint32_t *pairs, uint32_t *bare)
 
 			for (uint32_t s = f->port0[sw] + 1; nb >= 0 && !have &&
 							 s < f->port0[sw + 1]; s++)
-				have = f->peer[s] >= 0 && t->port_dir[s] != KR_DIR_NONE &&
+				have = f->peer[s] >= 0 &&
+				       t->port_dir[s] != KR_DIR_NONE &&
 				       f->owner[f->peer[s]] == (uint32_t)nb;
 			*pairs += nb >= 0;
 			*bare += nb >= 0 && !have;

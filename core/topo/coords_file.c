@@ -54,7 +54,8 @@ static int header(struct cread *r, const char *key, char **w, unsigned nw)
 		l->family = !strcmp(w[0], "torus") ? KR_FAMILY_TORUS :
 			    !strcmp(w[0], "mesh") ? KR_FAMILY_MESH :
 			    !strcmp(w[0], "kns") ? KR_FAMILY_KNS :
-			    !strcmp(w[0], "mikant") ? KR_FAMILY_MIKANT : KR_FAMILY_NONE;
+			    !strcmp(w[0], "mikant") ? KR_FAMILY_MIKANT :
+			    KR_FAMILY_NONE;
 		if (l->family == KR_FAMILY_NONE || nw != 1)
 			return kr_fail(r->d, KR_EPARSE, r->line, "family: expected "
 				       "torus, mesh, kns or mikant");

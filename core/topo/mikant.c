@@ -106,11 +106,14 @@ static int stages(struct mk *m)
 	while (head < tail) {
 		uint32_t v = queue[head++];
 
-		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
-			if (m->stage[g->nbr[i]] == 0xff && m->stage[v] < KR_MAX_DIM) {
-				m->stage[g->nbr[i]] = (uint8_t)(m->stage[v] + 1);
-				queue[tail++] = g->nbr[i];
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+			uint32_t w = g->nbr[i];
+
+			if (m->stage[w] == 0xff && m->stage[v] < KR_MAX_DIM) {
+				m->stage[w] = (uint8_t)(m->stage[v] + 1);
+				queue[tail++] = w;
 			}
+		}
 	}
 	free(queue);
 	top = hostless_leaves(m);
