@@ -284,8 +284,8 @@ static void test_mikant43_every_fault(void **state)
 		.shuffle = 1, .shuffle_seed = 12 };
 
 	(void)state;
-	every_link(&mikant43);
-	every_switch(&mikant43);
+	every_link(&mikant43, true);
+	every_switch(&mikant43, true);
 }
 
 /* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
