@@ -77,18 +77,8 @@ static double cache_write(const struct kr_fabric *f, const struct kr_tables *r,
 	return best * 1e3;
 }
 
-/* Where switch sw sits in the recognised structure, whatever the GUIDs
- * and LIDs: its grid position, or past them a KNS crossbar's dimension
- * and line. */
-static uint64_t place(const struct kr_topo *t, uint32_t sw)
-{
-	if (t->sw_pos[sw] != KR_NONE)
-		return t->sw_pos[sw];
-	return t->npos + (uint64_t)t->sw_xdim[sw] * t->npos + t->sw_xline[sw];
-}
-
 /* Takes out the link from the switch at grid position pos (or the next
- * one there is) to its neighbour of least place. Recognition names a
+ * one there is) to its neighbour of least place (kr_topo_place). Recognition names a
  * fabric's dimensions and directions in an order its numbering decides,
  * so on fabrics whose dimensions are all alike (the rows below) that link
  * plays the same part in the routes however the fabric is numbered, and
@@ -106,8 +96,8 @@ static void cut_at(struct kr_fabric *f, const struct kr_topo *t, uint32_t pos)
 
 		if (f->peer[s] < 0 || !kr_is_switch(f, o = f->owner[f->peer[s]]))
 			continue;
-		if (place(t, o) < best_place) {
-			best_place = place(t, o);
+		if (kr_topo_place(t, o) < best_place) {
+			best_place = kr_topo_place(t, o);
 			best = s;
 		}
 	}

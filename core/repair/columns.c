@@ -178,11 +178,15 @@ int repair_setup(struct repair *r)
 	    !r->pair_sl || !r->isw || !r->isw_of || !r->memo_buf ||
 	    !r->memo_dist)
 		return KR_ENOMEM;
-	for (uint32_t s = 0; s < nsw; s++) {
+	for (uint32_t s = 0; s < nsw; s++)
 		r->isw_of[s] = KR_NONE;
-		if (r->topo->sw_pos[s] != KR_NONE && r->f->lid[r->f->port0[s]]) {
+	/* in grid order: the search keeps the first of equal candidates */
+	for (uint32_t pos = 0; pos < r->topo->npos; pos++) {
+		int32_t s = r->topo->pos_sw[pos];
+
+		if (s >= 0 && r->f->lid[r->f->port0[s]]) {
 			r->isw_of[s] = r->ni;
-			r->isw[r->ni++] = s;
+			r->isw[r->ni++] = (uint32_t)s;
 		}
 	}
 	return list_links(r) ? KR_ENOMEM : list_sources(r);

@@ -185,6 +185,19 @@ static inline bool kr_topo_xbar_host(const struct kr_fabric *f,
 	       (!t->sw_host || t->sw_host[sw] == KR_NONE);
 }
 
+/* A key that orders switches by where they sit rather than by how the
+ * fabric numbers them: grid position, then KNS crossbars by dimension and
+ * line, then the rest (subnet and pendant switches) by id. */
+static inline uint64_t kr_topo_place(const struct kr_topo *t, uint32_t sw)
+{
+	if (t->sw_pos[sw] != KR_NONE)
+		return t->sw_pos[sw];
+	if (t->sw_xdim && t->sw_xdim[sw] != KR_NO_DIM)
+		return t->npos + (uint64_t)t->sw_xdim[sw] * t->npos +
+		       t->sw_xline[sw];
+	return (uint64_t)t->npos * (t->ndim + 1) + sw;
+}
+
 /* The grid switch that delivers to a switch's LIDs: its host when it is a
  * pendant, else itself. */
 static inline uint32_t kr_topo_grid_switch(const struct kr_topo *t,
