@@ -6,7 +6,8 @@
 #   scripts/fault-figures.sh [KNSROUTE]
 #
 # KNSROUTE is the binary to run (default: knsroute in PATH). Environment:
-# TRIALS trials per run (default 200), SEED (default 1), OUT the file to
+# TRIALS trials per run (default 200), SEED (default 1), SHUFFLE the seed of
+# the fabrics' shuffled GUIDs and ports (default 7), OUT the file to
 # write (default docs/faults.md next to this script), BUILT_FROM what the
 # binary was built from (default: this tree's `git describe --dirty`). The
 # file appears whole or not at all. Needs jq. Exit 0 written, 2 a run or
@@ -17,6 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 K=${1:-$(command -v knsroute)}
 TRIALS=${TRIALS:-200}
 SEED=${SEED:-1}
+SHUFFLE=${SHUFFLE:-7}
 OUT=${OUT:-$top/docs/faults.md}
 BUILT_FROM=${BUILT_FROM:-$(git -C "$top" describe --always --dirty 2>/dev/null)}
 
@@ -37,14 +39,14 @@ trap 'rm -rf "$work"; rm -f "$tmp"' EXIT
 
 # name | gen arguments | faults arguments | what the thesis says about it
 RUNS=(
-	"kns10x3|kns --k 10 --n 3 --p 1|--random 10|>= 99.5% of fault sets supported with one intermediate"
-	"kns10x3|kns --k 10 --n 3 --p 1|--random 10 --max-intermediates 1|>= 99.5% of fault sets supported with one intermediate"
-	"kns10x3|kns --k 10 --n 3 --p 1|--random 10 --max-intermediates 1 --classes 2|>= 99.5% of fault sets supported with one intermediate"
-	"kns10x3|kns --k 10 --n 3 --p 1|--random 15 --max-intermediates 2|>= 99.98% of fault sets supported with two intermediates"
-	"kns10x3|kns --k 10 --n 3 --p 1|--random 15 --max-intermediates 2 --classes 2|>= 99.98% of fault sets supported with two intermediates"
-	"kns32x2|kns --k 32 --n 2 --p 1|--random 10|"
-	"kns32x2|kns --k 32 --n 2 --p 1|--random 23|below 80% of fault sets supported with two intermediates"
-	"torus8x8x8|torus --dims 8x8x8 --p 1|--random 10|"
+	"kns10x3|kns --k 10 --n 3 --p 1 --shuffle $SHUFFLE|--random 10|>= 99.5% of fault sets supported with one intermediate"
+	"kns10x3|kns --k 10 --n 3 --p 1 --shuffle $SHUFFLE|--random 10 --max-intermediates 1|>= 99.5% of fault sets supported with one intermediate"
+	"kns10x3|kns --k 10 --n 3 --p 1 --shuffle $SHUFFLE|--random 10 --max-intermediates 1 --classes 2|>= 99.5% of fault sets supported with one intermediate"
+	"kns10x3|kns --k 10 --n 3 --p 1 --shuffle $SHUFFLE|--random 15 --max-intermediates 2|>= 99.98% of fault sets supported with two intermediates"
+	"kns10x3|kns --k 10 --n 3 --p 1 --shuffle $SHUFFLE|--random 15 --max-intermediates 2 --classes 2|>= 99.98% of fault sets supported with two intermediates"
+	"kns32x2|kns --k 32 --n 2 --p 1 --shuffle $SHUFFLE|--random 10|"
+	"kns32x2|kns --k 32 --n 2 --p 1 --shuffle $SHUFFLE|--random 23|below 80% of fault sets supported with two intermediates"
+	"torus8x8x8|torus --dims 8x8x8 --p 1 --shuffle $SHUFFLE|--random 10|"
 )
 
 now() { date +%s.%N; }
@@ -176,6 +178,12 @@ connected ones; \`paths_*\` and \`pairs_*\` are fractions of all CA-to-CA
 pairs over all trials. \`routable_*\` is the thesis' measure, computed from
 the dimension-order tables before repair and without regard to credit
 loops; \`handled_*\` is what knsroute's repair and check delivered.
+
+The fabrics are numbered as a live subnet numbers them: \`knsroute gen
+--shuffle $SHUFFLE\` draws every node's GUID, every switch's port numbers
+and the order of the records at random, so the LIDs (handed out in that
+order) say nothing about where a CA sits, and no result can lean on the
+generator's numbering.
 EOF
 	if [ "$TRIALS" -lt 200 ]; then
 		cat <<EOF
