@@ -115,6 +115,31 @@ static int list_sources(struct repair *r)
 	return KR_OK;
 }
 
+static int by_key(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* r->by_place: the switches by where they sit. */
+static int order_by_place(struct repair *r)
+{
+	uint64_t *key = malloc((r->nsw + 1) * sizeof(*key));
+
+	if (!key || !(r->by_place = malloc((r->nsw + 1) * sizeof(uint32_t)))) {
+		free(key);
+		return KR_ENOMEM;
+	}
+	for (uint32_t s = 0; s < r->nsw; s++)	/* below 2^48 * 2^16 */
+		key[s] = kr_topo_place(r->topo, s) * r->nsw + s;
+	qsort(key, r->nsw, sizeof(*key), by_key);
+	for (uint32_t i = 0; i < r->nsw; i++)
+		r->by_place[i] = (uint32_t)(key[i] % r->nsw);
+	free(key);
+	return KR_OK;
+}
+
 /* r->link_*: every switch's links to other switches, as repair_next
  * sees them, in port order. */
 static int list_links(struct repair *r)
@@ -189,7 +214,9 @@ int repair_setup(struct repair *r)
 			r->isw[r->ni++] = (uint32_t)s;
 		}
 	}
-	return list_links(r) ? KR_ENOMEM : list_sources(r);
+	if (list_links(r) || order_by_place(r))
+		return KR_ENOMEM;
+	return list_sources(r);
 }
 
 void repair_teardown(struct repair *r)
@@ -199,6 +226,7 @@ void repair_teardown(struct repair *r)
 	free(r->link_start);
 	free(r->link_to);
 	free(r->link_port);
+	free(r->by_place);
 	free(r->isw);
 	free(r->isw_of);
 	free(r->hops);

@@ -10,16 +10,9 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-static int by_key(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return (*x > *y) - (*x < *y);
-}
-
 /* The destination LIDs with those of one switch together, in LID order
  * there: they share the switch's live distances and, mostly, its columns
- * (see recall). The switches in order of where they sit (kr_topo_place):
+ * (see recall). The switches in order of where they sit (r->by_place):
  * each repair admits its routes against those admitted before it, so the
  * order decides which destinations fit on their SLs, and it should not
  * follow the GUIDs or the LIDs OpenSM handed out (in node order the
@@ -28,23 +21,18 @@ static int by_key(const void *a, const void *b)
 int repair_by_target(struct repair *r)
 {
 	uint32_t *start = calloc(r->nsw + 1, sizeof(uint32_t));
-	uint64_t *key = malloc((r->nsw + 1) * sizeof(*key));
 	struct rdest x;
 
 	r->lids = malloc(((size_t)r->stride + 1) * sizeof(unsigned));
-	if (!start || !key || !r->lids) {
+	if (!start || !r->lids) {
 		free(start);
-		free(key);
 		return KR_ENOMEM;
 	}
 	for (unsigned lid = 1; lid < r->stride; lid++)
 		if (repair_dest_of(r, lid, &x))
 			start[x.target]++;
-	for (uint32_t s = 0; s < r->nsw; s++)
-		key[s] = kr_topo_place(r->topo, s) << 32 | s;
-	qsort(key, r->nsw, sizeof(*key), by_key);
 	for (uint32_t i = 0; i < r->nsw; i++) {
-		uint32_t s = (uint32_t)key[i], c = start[s];
+		uint32_t s = r->by_place[i], c = start[s];
 
 		start[s] = r->nlids;
 		r->nlids += c;
@@ -53,7 +41,6 @@ int repair_by_target(struct repair *r)
 		if (repair_dest_of(r, lid, &x))
 			r->lids[start[x.target]++] = lid;
 	free(start);
-	free(key);
 	return KR_OK;
 }
 

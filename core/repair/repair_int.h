@@ -62,6 +62,9 @@ struct repair {
 	uint32_t *link_start;	/* [nsw+1] */
 	uint32_t *link_to;	/* the switch at the other end */
 	uint8_t *link_port;	/* the port it leaves by */
+	uint32_t *by_place;	/* [nsw] the switches by kr_topo_place: the
+				 * order destinations are repaired in, which
+				 * should not follow the fabric's numbering */
 
 	uint32_t ni;		/* intermediates: grid switches with a LID */
 	uint32_t *isw;		/* [ni] their switch ids */

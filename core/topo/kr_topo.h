@@ -187,15 +187,21 @@ static inline bool kr_topo_xbar_host(const struct kr_fabric *f,
 
 /* A key that orders switches by where they sit rather than by how the
  * fabric numbers them: grid position, then KNS crossbars by dimension and
- * line, then the rest (subnet and pendant switches) by id. */
+ * line (a subnet's switches by stage and order within it), then the rest
+ * (pendant switches) by id. Below 2^48. */
 static inline uint64_t kr_topo_place(const struct kr_topo *t, uint32_t sw)
 {
+	uint64_t line;
+
 	if (t->sw_pos[sw] != KR_NONE)
-		return t->sw_pos[sw];
-	if (t->sw_xdim && t->sw_xdim[sw] != KR_NO_DIM)
-		return t->npos + (uint64_t)t->sw_xdim[sw] * t->npos +
-		       t->sw_xline[sw];
-	return (uint64_t)t->npos * (t->ndim + 1) + sw;
+		return (uint64_t)t->sw_pos[sw] << 24;
+	if (!t->sw_xdim || t->sw_xdim[sw] == KR_NO_DIM)
+		return ((uint64_t)t->npos * (t->ndim + 1) << 24) + sw;
+	line = t->npos + (uint64_t)t->sw_xdim[sw] * t->npos + t->sw_xline[sw];
+	if (t->s > 1 && t->sw_stage && t->sw_stage[sw] != KR_NO_DIM)
+		return line << 24 | (uint64_t)t->sw_stage[sw] << 16 |
+		       (t->sw_order[sw] & 0xffff);
+	return line << 24;
 }
 
 /* The grid switch that delivers to a switch's LIDs: its host when it is a
