@@ -137,6 +137,20 @@ static int order_by_place(struct repair *r)
 	for (uint32_t i = 0; i < r->nsw; i++)
 		r->by_place[i] = (uint32_t)(key[i] % r->nsw);
 	free(key);
+	for (uint32_t u = 0; u < r->nsw; u++)
+		for (uint32_t l = r->link_start[u] + 1; l < r->link_start[u + 1]; l++) {
+			uint32_t to = r->link_to[l], j = l;
+			uint8_t port = r->link_port[l];
+			uint64_t k = kr_topo_place(r->topo, to);
+
+			for (; j > r->link_start[u] &&
+			       kr_topo_place(r->topo, r->link_to[j - 1]) > k; j--) {
+				r->link_to[j] = r->link_to[j - 1];
+				r->link_port[j] = r->link_port[j - 1];
+			}
+			r->link_to[j] = to;
+			r->link_port[j] = port;
+		}
 	return KR_OK;
 }
 

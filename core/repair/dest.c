@@ -159,6 +159,18 @@ static bool is_prev_column(const struct repair *r, const struct rdest *x)
 	return true;
 }
 
+/* How many of r->col's entries differ from x's column in the tables in
+ * force (switches keep_routes found rows for). */
+static uint32_t moved_from_prev(const struct repair *r, const struct rdest *x)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; r->prev_row && s < r->nsw; s++)
+		n += r->prev_row[s] != KR_NONE &&
+		     kr_lft_port(r->prev, r->prev_row[s], x->lid) != r->col[s];
+	return n;
+}
+
 /* Whether x's column in the tables in force leaves no switch by a port
  * whose link is gone: a column the repair makes never does. */
 static bool prev_column_live(const struct repair *r, const struct rdest *x)
@@ -325,6 +337,7 @@ done:
 		return rc;
 	r->out->repaired[r->out->nrepaired++] = (uint16_t)lid;
 	st->dests_repaired++;
+	st->entries_moved += moved_from_prev(r, &x);
 	if ((rc = repair_put_column(r, lid, r->col, &st->entries_changed)))
 		return rc;
 	/* a layer of repaired trees keeps the repair's kind of route (it is

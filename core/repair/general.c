@@ -32,7 +32,7 @@ static int onward_ok(const struct repair *r, uint32_t u, unsigned din,
  * so each new entry points at a switch routed before it; in an anchored
  * column first only where the packets' onward turns are anchored too.
  * Routed switches with no unrouted neighbour can route nothing, so the
- * search starts from the others alone (in the same order). */
+ * search starts from the others alone, in grid order (r->by_place). */
 static void route_general(struct repair *r, uint32_t target, int anchored)
 {
 	const struct kr_fabric *f = r->f;
@@ -51,16 +51,17 @@ static void route_general(struct repair *r, uint32_t target, int anchored)
 				seed[u] = 1;
 		}
 	}
-	for (uint32_t s = 0; s < r->nsw && left; s++)
-		if (seed[s])
-			r->queue[tail++] = s;
+	for (uint32_t i = 0; i < r->nsw && left; i++)
+		if (seed[r->by_place[i]])
+			r->queue[tail++] = r->by_place[i];
 	while (left && head < tail) {
 		uint32_t u = r->queue[head++];
 
-		for (unsigned p = 1; p <= f->nports[u]; p++) {
-			uint32_t v = repair_next(r, u, p);
+		for (uint32_t l = r->link_start[u]; l < r->link_start[u + 1]; l++) {
+			uint32_t v = r->link_to[l];
+			unsigned p = r->link_port[l];
 
-			if (v == KR_NONE || r->lvl[v] != LVL_NONE ||
+			if (r->lvl[v] != LVL_NONE ||
 			    (anchored && !onward_ok(r, u, repair_port_dir(r, u, p),
 						    target)))
 				continue;

@@ -54,6 +54,9 @@ struct kr_repair_stats {
 	uint32_t dests_detour;		/* of those, moved off their SL */
 	uint32_t dests_updn;		/* of those, routed up*-down* */
 	uint64_t entries_changed;	/* LFT entries off dimension order */
+	uint64_t entries_moved;		/* repaired destinations' LFT entries
+					 * that differ from the tables in force
+					 * (0 when those repaired nothing) */
 	uint64_t pairs;			/* CA-to-CA pairs (source port, DLID) */
 	uint64_t paths[KR_REPAIR_NKIND];	/* pairs by how they are routed */
 	uint64_t pairs_disconnected;	/* no physical path at all */

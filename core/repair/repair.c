@@ -46,7 +46,9 @@ static int repair_pass(const struct repair *proto, enum col_mode mode,
 
 /* Fewer pairs moved from the SL in force first, then fewer off the
  * plan's (applications keep their PathRecords), then fewer destinations
- * off theirs, then fewer extra hops. */
+ * off theirs, then fewer routes moved from those in force (a sweep that
+ * finds the fabric as the last one left it keeps its tables, whichever
+ * pass made them), then fewer extra hops. */
 static int better(const struct kr_repair_stats *a,
 		  const struct kr_repair_stats *b)
 {
@@ -56,6 +58,8 @@ static int better(const struct kr_repair_stats *a,
 		return a->pairs_sl_changed < b->pairs_sl_changed;
 	if (a->dests_detour != b->dests_detour)
 		return a->dests_detour < b->dests_detour;
+	if (a->entries_moved != b->entries_moved)
+		return a->entries_moved < b->entries_moved;
 	return a->extra_hops_sum < b->extra_hops_sum;
 }
 
