@@ -4,7 +4,9 @@
 
 Usage: compare_report.py RUNDIR COMMAND OPENSM_VERSION BEFORE_BUILD
 RUNDIR holds results.tsv (fabric, engine, repetition, engine used, routing
-ms, why, routing ms of a second sweep or -), fabrics.tsv (fabric, gen arguments) and, per fabric index i and
+ms, why, routing ms of a second sweep or -, routing ms of a sweep after a
+link went down or -), fabrics.tsv (fabric, gen arguments) and, per fabric
+index i and
 engine, check.i.ENGINE.json (knsroute check --json) and cap.i.ENGINE/.
 """
 import datetime
@@ -97,7 +99,8 @@ def check_cells(rundir, idx, eng):
 
 
 def times(rows, col=4):
-    ms = [float(r[col]) for r in rows if r[col] not in ("-", "")]
+    ms = [float(r[col]) for r in rows
+          if len(r) > col and r[col] not in ("-", "")]
     if not ms:
         return "-"
     return "%.1f (%.1f-%.1f)" % (statistics.median(ms), min(ms), max(ms))
@@ -154,7 +157,9 @@ How to read the tables:
   `tables configured on all switches` of the first sweep (fallbacks
   included), median (min-max) over the interleaved repetitions; **second
   sweep ms** the same for a heavy sweep of the unchanged fabric (SIGHUP)
-  right after, where knsroute checks incrementally.
+  right after, where knsroute checks incrementally; **link down ms** for
+  the heavy sweep after that, once the fabric's first switch-to-switch
+  link is taken out (ibsim's `Unlink`, the same link for every engine).
 - **knsroute-before**: the plugin of the `--before` build, timed in the
   same rounds.
 - **routed**: the engine installed its own tables; otherwise what OpenSM
@@ -181,8 +186,8 @@ How to read the tables:
         out("## %s%s\n\n" % ("Timing: " if timing else "", name))
         out("`knsroute gen %s`, %d repetitions.\n\n" % (gen, reps))
         if timing:
-            out("| engine | routed | routing ms | second sweep ms |\n"
-                "|---|---|---|---|\n")
+            out("| engine | routed | routing ms | second sweep ms | "
+                "link down ms |\n|---|---|---|---|---|\n")
         else:
             out("| engine | routed | routing ms | credit loop data / all | "
                 "unreachable | VLs | SLs | hops max / mean | "
@@ -191,7 +196,7 @@ How to read the tables:
             er = [r for r in rows if r[1] == eng]
             cells = [eng, routed(er, eng), times(er)]
             if timing:
-                cells.append(times(er, 6))
+                cells += [times(er, 6), times(er, 7)]
             else:
                 cells += check_cells(rundir, idx, eng)
             out("| " + " | ".join(cells) + " |\n")
