@@ -52,9 +52,11 @@ struct kr_draw_layout {
 					 * for a switch i; missing ones after */
 	uint32_t nbox;
 	struct kr_draw_half *half;
-	uint32_t nhalf, half_cap;
+	uint32_t nhalf;
+	size_t half_cap;
 	struct kr_draw_text *text;
-	uint32_t ntext, text_cap;
+	uint32_t ntext;
+	size_t text_cap;
 	uint32_t *slot_half;	/* [nport] the half a switch port sends
 				 * on, KR_NONE: none drawn */
 	char how[96];		/* how it was laid out, for captions */

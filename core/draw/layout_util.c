@@ -32,25 +32,10 @@ void kr_draw_layout_free(struct kr_draw_layout *l)
 	*l = (struct kr_draw_layout){ 0 };
 }
 
-/* Room for one more of n elements of size in *a, doubling *cap. */
-static int grow(void **a, uint32_t *cap, uint32_t n, size_t size)
-{
-	uint32_t want = *cap ? 2 * *cap : 64;
-	void *p;
-
-	if (n < *cap)
-		return KR_OK;
-	if (!(p = realloc(*a, (size_t)want * size)))
-		return KR_ENOMEM;
-	*a = p;
-	*cap = want;
-	return KR_OK;
-}
-
 int draw_add_half(struct kr_draw_layout *l, uint32_t slot, double x1,
 		  double y1, double x2, double y2)
 {
-	if (grow((void **)&l->half, &l->half_cap, l->nhalf, sizeof(*l->half)))
+	if (kr_grow(&l->half, &l->half_cap, l->nhalf + 1, sizeof(*l->half)))
 		return KR_ENOMEM;
 	if (slot != KR_NONE)
 		l->slot_half[slot] = l->nhalf;
@@ -60,7 +45,7 @@ int draw_add_half(struct kr_draw_layout *l, uint32_t slot, double x1,
 
 int draw_add_text(struct kr_draw_layout *l, double x, double y, const char *s)
 {
-	if (grow((void **)&l->text, &l->text_cap, l->ntext, sizeof(*l->text)))
+	if (kr_grow(&l->text, &l->text_cap, l->ntext + 1, sizeof(*l->text)))
 		return KR_ENOMEM;
 	l->text[l->ntext] = (struct kr_draw_text){ .x = x, .y = y };
 	snprintf(l->text[l->ntext].s, sizeof(l->text[0].s), "%s", s);
