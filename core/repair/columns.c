@@ -122,10 +122,14 @@ static int by_key(const void *a, const void *b)
 	return (*x > *y) - (*x < *y);
 }
 
-/* r->by_place: the switches by where they sit. */
+/* r->by_place, the switches by where they sit (kr_topo_place, which
+ * names every switch apart), and every switch's links in that order of
+ * their far ends (insertion sort: a switch has a few dozen links), so
+ * that searches taking the first of equals do not follow the numbering. */
 static int order_by_place(struct repair *r)
 {
 	uint64_t *key = malloc((r->nsw + 1) * sizeof(*key));
+	uint32_t *rank = r->cnt;	/* scratch until the ranks */
 
 	if (!key || !(r->by_place = malloc((r->nsw + 1) * sizeof(uint32_t)))) {
 		free(key);
@@ -134,17 +138,18 @@ static int order_by_place(struct repair *r)
 	for (uint32_t s = 0; s < r->nsw; s++)	/* below 2^48 * 2^16 */
 		key[s] = kr_topo_place(r->topo, s) * r->nsw + s;
 	qsort(key, r->nsw, sizeof(*key), by_key);
-	for (uint32_t i = 0; i < r->nsw; i++)
+	for (uint32_t i = 0; i < r->nsw; i++) {
 		r->by_place[i] = (uint32_t)(key[i] % r->nsw);
+		rank[r->by_place[i]] = i;
+	}
 	free(key);
 	for (uint32_t u = 0; u < r->nsw; u++)
 		for (uint32_t l = r->link_start[u] + 1; l < r->link_start[u + 1]; l++) {
 			uint32_t to = r->link_to[l], j = l;
 			uint8_t port = r->link_port[l];
-			uint64_t k = kr_topo_place(r->topo, to);
 
 			for (; j > r->link_start[u] &&
-			       kr_topo_place(r->topo, r->link_to[j - 1]) > k; j--) {
+			       rank[r->link_to[j - 1]] > rank[to]; j--) {
 				r->link_to[j] = r->link_to[j - 1];
 				r->link_port[j] = r->link_port[j - 1];
 			}
@@ -155,7 +160,7 @@ static int order_by_place(struct repair *r)
 }
 
 /* r->link_*: every switch's links to other switches, as repair_next
- * sees them, in port order. */
+ * sees them (order_by_place orders them). */
 static int list_links(struct repair *r)
 {
 	uint32_t n = 0;

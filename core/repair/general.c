@@ -44,12 +44,9 @@ static void route_general(struct repair *r, uint32_t target, int anchored)
 		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
 			continue;
 		left++;
-		for (unsigned p = 1; p <= f->nports[s]; p++) {
-			uint32_t u = repair_next(r, s, p);
-
-			if (u != KR_NONE && r->lvl[u] != LVL_NONE)
-				seed[u] = 1;
-		}
+		for (uint32_t l = r->link_start[s]; l < r->link_start[s + 1]; l++)
+			if (r->lvl[r->link_to[l]] != LVL_NONE)
+				seed[r->link_to[l]] = 1;
 	}
 	for (uint32_t i = 0; i < r->nsw && left; i++)
 		if (seed[r->by_place[i]])
