@@ -103,6 +103,8 @@ PLAN_OPTIONS_HELP
 "  extra_hops_mean, extra_hops_max  the same as a difference of hops\n"
 "  link_load_max_ratio              busiest link of any trial over the\n"
 "                                   intact plan's (link_load_max_intact)\n"
+"  link_load_mean_ratio             the same, busiest link of each checked\n"
+"                                   trial, averaged over them\n"
 "  repair_ms_mean, repair_ms_max, trial_ms_mean   wall times\n"
 "\n"
 "Exit status: 0 every connected trial was handled, 1 some were not (or\n"

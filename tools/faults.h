@@ -80,8 +80,9 @@ struct tally {
 	uint32_t extra_max;
 	double stretch_sum, stretch_max;
 	unsigned vls_max;
-	uint64_t load_max;
-	uint32_t nrepair;
+	uint64_t load_max, load_sum;	/* busiest link: of any trial, and
+					 * summed over the checked ones */
+	uint32_t nchecked, nrepair;
 	double repair_ms_sum, repair_ms_max, trial_ms_sum;
 };
 

@@ -89,6 +89,8 @@ void tally_add(struct tally *ta, const struct bench *b, uint32_t trial,
 		ta->vls_max = o->vls > ta->vls_max ? o->vls : ta->vls_max;
 		if (o->load_max > ta->load_max)
 			ta->load_max = o->load_max;
+		ta->load_sum += o->load_max;
+		ta->nchecked++;
 	}
 	if (!o->connected) {
 		ta->failures_disc += !o->repaired;
@@ -204,6 +206,9 @@ static void pair_figs(struct figs *fs, const struct tally *ta,
 	fig_int(fs, "link_load_max_intact", load0);
 	fig_real(fs, "link_load_max_ratio",
 		 load0 ? (double)ta->load_max / (double)load0 : 0.0);
+	fig_real(fs, "link_load_mean_ratio",
+		 load0 && ta->nchecked ? (double)ta->load_sum /
+					 ta->nchecked / (double)load0 : 0.0);
 	fig_real(fs, "repair_ms_mean",
 		 ta->nrepair ? ta->repair_ms_sum / ta->nrepair : 0.0);
 	fig_real(fs, "repair_ms_max", ta->repair_ms_max);

@@ -4,7 +4,7 @@
 # fabrics, repaired and checked trial by trial. Offline, a few seconds.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 17
+kr_plan 18
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -31,6 +31,16 @@ kr_ok $? "faults: one link on a KNS, 20 trials: all handled via intermediates"
 "$K" faults "$T/torus.net" --random 3 --trials 10 --json -q >"$T/torus.json" &&
 	jq -e '.handled_total == 1 and .connected_trials > 0' "$T/torus.json" >/dev/null
 kr_ok $? "faults: three links on a 4x4x4 torus, 10 trials: all handled"
+
+# The busiest link's mean over the trials lies between the least and the
+# greatest trial's; with one trial it is that trial's.
+"$K" faults "$T/torus.net" --random 3 --trials 1 --json -q >"$T/torus1.json" &&
+	jq -e '.link_load_mean_ratio > 0 and
+		.link_load_mean_ratio <= .link_load_max_ratio' \
+		"$T/torus.json" >/dev/null &&
+	jq -e '.link_load_mean_ratio == .link_load_max_ratio and
+		.link_load_max_ratio >= 1' "$T/torus1.json" >/dev/null
+kr_ok $? "faults: busiest link averaged over trials, one trial its own"
 
 "$K" faults "$T/kns.net" --switches 1 --trials 20 --json -q >"$T/sw.json" &&
 	jq -e '.handled_total == 1 and .fault_kind == "switches" and
