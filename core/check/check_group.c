@@ -30,27 +30,23 @@ static uint32_t delivered_by(const struct kr_fabric *f, unsigned lid)
 static int order_dests(struct walk *w, uint32_t *pos)
 {
 	const struct kr_fabric *f = w->f;
-	uint32_t *at = calloc((size_t)f->nsw + 2, sizeof(*at));
+	uint32_t nlid = f->max_lid + 1;
 
-	if (!at)
+	for (unsigned lid = 0; lid < nlid; lid++)	/* pos as the keys */
+		pos[lid] = lid && check_is_dest(f, lid) ? delivered_by(f, lid)
+							: KR_NONE;
+	w->glid = malloc((size_t)nlid * sizeof(*w->glid));
+	w->ngroup = w->glid ? kr_sort_by_key(pos, nlid, f->nsw + 1, NULL,
+					     w->glid) : KR_NONE;
+	if (w->ngroup == KR_NONE) {
+		w->ngroup = 0;
 		return KR_ENOMEM;
-	for (unsigned lid = 1; lid <= f->max_lid; lid++) {
-		pos[lid] = KR_NONE;
-		if (check_is_dest(f, lid))
-			at[delivered_by(f, lid) + 1]++;
 	}
-	for (uint32_t s = 0; s <= f->nsw; s++)
-		at[s + 1] += at[s];
-	w->ngroup = at[f->nsw + 1];
-	w->glid = malloc(((size_t)w->ngroup + 1) * sizeof(*w->glid));
-	if (w->glid)
-		for (unsigned lid = 1; lid <= f->max_lid; lid++)
-			if (check_is_dest(f, lid)) {
-				pos[lid] = at[delivered_by(f, lid)]++;
-				w->glid[pos[lid]] = lid;
-			}
-	free(at);
-	return w->glid ? KR_OK : KR_ENOMEM;
+	for (unsigned lid = 0; lid < nlid; lid++)
+		pos[lid] = KR_NONE;
+	for (uint32_t i = 0; i < w->ngroup; i++)
+		pos[w->glid[i]] = i;
+	return KR_OK;
 }
 
 int check_group_dests(struct walk *w)

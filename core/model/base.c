@@ -82,3 +82,26 @@ int kr_grow(void *arr, size_t *cap, size_t n, size_t elem)
 	*cap = room;
 	return KR_OK;
 }
+
+uint32_t kr_sort_by_key(const uint32_t *key, uint32_t n, uint32_t nkey,
+			const uint32_t *rank, uint32_t *out)
+{
+	uint32_t *at = calloc((size_t)nkey + 1, sizeof(*at)), total = 0;
+
+	if (!at)
+		return KR_NONE;
+	for (uint32_t i = 0; i < n; i++)
+		if (key[i] != KR_NONE)
+			at[key[i]]++;
+	for (uint32_t j = 0; j < nkey; j++) {	/* counts to first places */
+		uint32_t k = rank ? rank[j] : j, c = at[k];
+
+		at[k] = total;
+		total += c;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (key[i] != KR_NONE)
+			out[at[key[i]]++] = i;
+	free(at);
+	return total;
+}

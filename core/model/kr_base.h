@@ -56,6 +56,13 @@ int kr_fail(struct kr_diag *d, int err, unsigned line, const char *fmt, ...)
  * zero bytes. KR_OK, or KR_ENOMEM with the array as it was. */
 int kr_grow(void *arr, size_t *cap, size_t n, size_t elem);
 
+/* Counting sort of the items 0..n-1 by key[i] < nkey, those keyed KR_NONE
+ * left out: the items of one key together, in ascending order, the keys
+ * in ascending order or, with rank, as rank[0..nkey-1] lists them. Into
+ * out (room for n); returns how many, KR_NONE when out of memory. */
+uint32_t kr_sort_by_key(const uint32_t *key, uint32_t n, uint32_t nkey,
+			const uint32_t *rank, uint32_t *out);
+
 /* Milliseconds on the monotonic clock, for timing phases. */
 double kr_now_ms(void);
 

@@ -20,28 +20,21 @@
  * 0.85 against 0.95 in the generator's order). */
 int repair_by_target(struct repair *r)
 {
-	uint32_t *start = calloc(r->nsw + 1, sizeof(uint32_t));
+	uint32_t *target = malloc(((size_t)r->stride + 1) * sizeof(*target));
 	struct rdest x;
 
 	r->lids = malloc(((size_t)r->stride + 1) * sizeof(unsigned));
-	if (!start || !r->lids) {
-		free(start);
+	if (!target || !r->lids) {
+		free(target);
 		return KR_ENOMEM;
 	}
-	for (unsigned lid = 1; lid < r->stride; lid++)
-		if (repair_dest_of(r, lid, &x))
-			start[x.target]++;
-	for (uint32_t i = 0; i < r->nsw; i++) {
-		uint32_t s = r->by_place[i], c = start[s];
-
-		start[s] = r->nlids;
-		r->nlids += c;
-	}
-	for (unsigned lid = 1; lid < r->stride; lid++)
-		if (repair_dest_of(r, lid, &x))
-			r->lids[start[x.target]++] = lid;
-	free(start);
-	return KR_OK;
+	for (unsigned lid = 0; lid < r->stride; lid++)
+		target[lid] = lid && repair_dest_of(r, lid, &x) ? x.target
+							       : KR_NONE;
+	r->nlids = kr_sort_by_key(target, r->stride, r->nsw, r->by_place,
+				  r->lids);
+	free(target);
+	return r->nlids == KR_NONE ? KR_ENOMEM : KR_OK;
 }
 
 /* Pair statistics of a destination no fault cut: every CA in its

@@ -286,30 +286,6 @@ static uint8_t mk_entry(const struct mkr *m, uint32_t sw, const struct mdest *z,
 	return up(m, sw, (z->u[m->top] + off) % m->k, true, z->dig[m->top]);
 }
 
-/* The LIDs of the table by the switch that delivers them (counting sort;
- * KR_NONE targets last), so that good[] is computed once per switch. */
-static uint32_t *by_target(const struct mkr *m, const uint32_t *target,
-			   uint32_t stride)
-{
-	uint32_t nsw = m->f->nsw;
-	uint32_t *at = calloc((size_t)nsw + 2, sizeof(*at));
-	uint32_t *lids = malloc(((size_t)stride + 1) * sizeof(*lids));
-
-	if (!at || !lids) {
-		free(at);
-		free(lids);
-		return NULL;
-	}
-	for (uint32_t lid = 0; lid < stride; lid++)
-		at[(target[lid] == KR_NONE ? nsw : target[lid]) + 1]++;
-	for (uint32_t i = 1; i <= nsw; i++)
-		at[i] += at[i - 1];
-	for (uint32_t lid = 0; lid < stride; lid++)
-		lids[at[target[lid] == KR_NONE ? nsw : target[lid]]++] = lid;
-	free(at);
-	return lids;
-}
-
 static void mk_lid(struct mkr *m, struct kr_tables *t, unsigned lid,
 		   uint32_t *good_for)
 {
@@ -334,7 +310,7 @@ int route_mikant(const struct kr_fabric *f, const struct kr_topo *topo,
 	struct mkr m = { .f = f, .t = topo, .k = topo->k[0],
 			 .top = kr_mk_ndigit(topo) - 1 };
 	uint32_t *target = malloc(((size_t)t->stride + 1) * sizeof(*target));
-	uint32_t *lids = NULL, good_for = KR_NONE;
+	uint32_t *lids = NULL, good_for = KR_NONE, n = 0;
 	int rc = target ? mk_ports(&m) : KR_ENOMEM;
 
 	if (!rc)
@@ -347,11 +323,14 @@ int route_mikant(const struct kr_fabric *f, const struct kr_topo *topo,
 
 		target[lid] = lid && mk_dest(&m, lid, &z) ? z.sw : KR_NONE;
 	}
-	if (!rc && !(lids = by_target(&m, target, t->stride)))
+	/* by the switch that delivers them, so that good[] is computed
+	 * once per switch */
+	if (!rc && (!(lids = malloc(((size_t)t->stride + 1) * sizeof(*lids))) ||
+		    (n = kr_sort_by_key(target, t->stride, f->nsw, NULL,
+					lids)) == KR_NONE))
 		rc = KR_ENOMEM;
-	for (uint32_t i = 0; !rc && i < t->stride; i++)
-		if (target[lids[i]] != KR_NONE)
-			mk_lid(&m, t, lids[i], &good_for);
+	for (uint32_t i = 0; !rc && i < n; i++)
+		mk_lid(&m, t, lids[i], &good_for);
 	free(lids);
 	free(target);
 	free(m.port);
