@@ -79,6 +79,7 @@ struct repair {
 	uint8_t *off_anchor;	/* [nsw] 1 + the highest dimension in which a
 				 * grid switch differs from it, 0: none */
 	int anchored;		/* the column being built keeps to it */
+	int one_leaf;		/* and its turns to one_leaf_on (search.c) */
 	enum col_mode first_mode;	/* tried first for each destination */
 
 	/* per destination scratch, [nsw] each */

@@ -190,6 +190,23 @@ unsigned repair_port_dir(const struct repair *r, uint32_t sw, unsigned port)
 	       r->topo->port_dir[r->f->port0[sw] + port] : KR_DIR_NONE;
 }
 
+/* Whether the packets leaving router u by out cross their subnet by one
+ * stage-0 switch to the next router, as they cross a crossbar: the turn
+ * VL carries only that first hop, and deeper in a subnet its switches
+ * map them back onto the VL of dimension-order packets bound for every
+ * other router of the line, which can join the detours of two lines in a
+ * loop (docs/design.md, "Anchored intermediates"): such turns come first. */
+static bool one_leaf_on(const struct repair *r, uint32_t u, unsigned out)
+{
+	const struct kr_topo *t = r->topo;
+	uint32_t leaf = repair_next(r, u, out), next;
+
+	if (!r->one_leaf || leaf == KR_NONE || t->sw_pos[leaf] != KR_NONE)
+		return true;
+	next = repair_next(r, leaf, r->col[leaf]);
+	return next != KR_NONE && t->sw_pos[next] != KR_NONE;
+}
+
 /* Whether a turn at switch u, arriving by a port of direction din and
  * leaving by port out, is one an anchored column may use. Dimension-order
  * turns climb dimensions; a turn into a lower dimension d is kept to
@@ -217,7 +234,7 @@ int repair_turn_ok(const struct repair *r, uint32_t u, unsigned din,
 		return 0;	/* back the way it came */
 	if ((din >> 1) == (dout >> 1) && !junction)
 		return 1;	/* straight on along a dimension-order path */
-	return r->off_anchor[u] <= (dout >> 1) + 1u;
+	return r->off_anchor[u] <= (dout >> 1) + 1u && one_leaf_on(r, u, out);
 }
 
 
@@ -318,40 +335,58 @@ static void repoint_plan(struct repair *r, uint32_t s, uint32_t vi,
 
 /* Level lvl: every unrouted switch with a fault-free dimension-order path
  * to an intermediate routed at a lower level (R1, R2; R3 at level 2). */
+/* The least-cost intermediate for s at level lvl (KR_NONE: none), its
+ * index in *vi and cost in *best. */
+static uint32_t best_via(struct repair *r, uint32_t s, unsigned lvl,
+			 uint32_t target, uint32_t *vi, uint32_t *best)
+{
+	const uint8_t *h = r->hops + (size_t)s * r->ni;
+	uint32_t via = KR_NONE;
+
+	*best = UNREACHED;
+	for (uint32_t i = 0; i < r->ni && *best > r->live[s]; i++) {
+		uint32_t in = r->isw[i], c;
+
+		if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
+			continue;
+		c = h[i] + r->cost[in];
+		if (c >= *best)
+			continue;
+		/* the turn at I rules most out before a walk */
+		if (r->anchored &&
+		    (!repair_turn_ok(r, in, r->arrive[(size_t)s * r->ni + i],
+				     r->col[in], target, 1) ||
+		     !anchored_ok(r, s, i, target)))
+			continue;
+		*best = c;
+		via = in;
+		*vi = i;
+	}
+	return via;
+}
+
 void repair_route_via_intermediates(struct repair *r, unsigned lvl,
 				    uint32_t target)
 {
-	uint32_t ni = r->ni;
-
 	for (uint32_t s = 0; s < r->nsw; s++) {
-		const uint8_t *h = r->hops + (size_t)s * ni;
-		uint32_t best = UNREACHED, via = KR_NONE, vi = 0;
+		uint32_t best, via, vi = 0;
 
 		if (r->lvl[s] != LVL_NONE || r->live[s] == UNREACHED)
 			continue;
-		for (uint32_t i = 0; i < ni && best > r->live[s]; i++) {
-			uint32_t in = r->isw[i], c;
-
-			if (h[i] == HOPS_CUT || r->lvl[in] >= lvl)
-				continue;
-			c = h[i] + r->cost[in];
-			if (c >= best)
-				continue;
-			/* the turn at I rules most out before a walk */
-			if (r->anchored &&
-			    (!repair_turn_ok(r, in, r->arrive[(size_t)s * ni + i],
-				      r->col[in], target, 1) ||
-			     !anchored_ok(r, s, i, target)))
-				continue;
-			best = c;
-			via = in;
-			vi = i;
+		/* in subnets, turns whose packets leave the turn VL at the
+		 * next router first (one_leaf_on), else any anchored one */
+		r->one_leaf = r->anchored && r->topo->s > 1;
+		via = best_via(r, s, lvl, target, &vi, &best);
+		if (via == KR_NONE && r->one_leaf) {
+			r->one_leaf = 0;
+			via = best_via(r, s, lvl, target, &vi, &best);
 		}
+		r->one_leaf = 0;
 		if (via == KR_NONE)
 			continue;
 		r->lvl[s] = (uint8_t)lvl;
 		r->cost[s] = best;
-		r->col[s] = r->first[(size_t)s * ni + vi];
+		r->col[s] = r->first[(size_t)s * r->ni + vi];
 		if (r->anchored)
 			repoint_plan(r, s, vi, lvl);
 	}

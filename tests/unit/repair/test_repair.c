@@ -107,6 +107,20 @@ static unsigned first_ca_lid(const struct kr_fabric *f)
 	return 0;
 }
 
+/* o's fabric with the labels recognition gives it intact, as the plugin
+ * keeps them in its coordinates cache (the generator's own may number a
+ * subnet's switches otherwise, which routes them otherwise). */
+static void gen_recognised(const struct kr_gen_opts *o, struct kr_fabric *f,
+			   struct kr_topo *t)
+{
+	struct kr_diag d = { 0 };
+
+	truth_gen(o, f, t);
+	kr_topo_free(t);
+	if (kr_topo_recognize(f, NULL, t, &d))
+		fail_msg("recognition: %s", d.msg);
+}
+
 /* Every inter-switch link of o's fabric, one at a time, the SM known
  * (with_sm: on the first CA) or not: no CA pair changes its SL for a
  * single fault. */
@@ -117,7 +131,7 @@ static void every_link(const struct kr_gen_opts *o, bool with_sm)
 	struct kr_repair_stats st;
 	unsigned n = 0, repaired = 0;
 
-	truth_gen(o, &f, &t);
+	gen_recognised(o, &f, &t);
 	for (uint32_t s = 0; s < f.port0[f.nsw]; s++) {
 		int32_t peer = f.peer[s];
 
@@ -128,7 +142,9 @@ static void every_link(const struct kr_gen_opts *o, bool with_sm)
 		cut_port(&f, s);
 		route_and_prove(&f, &t, with_sm ? first_ca_lid(&f) : 0, &st);
 		if (st.pairs_sl_changed)
-			fail_msg("link at slot %u: %llu pairs changed SL", s,
+			fail_msg("link %s[%u]-%s: %llu pairs changed SL",
+				 kr_node_desc(&f, f.owner[s]), kr_port_num(&f, s),
+				 kr_node_desc(&f, f.owner[peer]),
 				 (unsigned long long)st.pairs_sl_changed);
 		repaired += st.dests_repaired > 0;
 		f.peer[s] = peer;
@@ -150,13 +166,13 @@ static void every_switch(const struct kr_gen_opts *o, bool with_sm)
 	uint32_t nsw;
 	unsigned sm_lid;
 
-	truth_gen(o, &f, &t);
+	gen_recognised(o, &f, &t);
 	nsw = f.nsw;
 	sm_lid = with_sm ? first_ca_lid(&f) : 0;
 	kr_topo_free(&t);
 	kr_fabric_free(&f);
 	for (uint32_t sw = 0; sw < nsw; sw += stride()) {
-		truth_gen(o, &f, &t);
+		gen_recognised(o, &f, &t);
 		if (sm_lid && f.owner[f.peer[kr_port_by_lid(&f, sm_lid)]] == sw) {
 			kr_topo_free(&t);
 			kr_fabric_free(&f);
@@ -439,6 +455,70 @@ static void test_kns42_hand_worked(void **state)
 	kr_fabric_free(&f);
 }
 
+/* The turns against the order on the route from CA port src to dlid
+ * along r, added to *turns. */
+static void count_turns(const struct kr_fabric *f, const struct kr_topo *t,
+			const struct kr_tables *r, uint32_t src, unsigned dlid,
+			unsigned *turns)
+{
+	uint32_t in = (uint32_t)f->peer[src], u = f->owner[in];
+
+	for (unsigned hops = 0; hops < f->nsw; hops++) {
+		unsigned port = kr_lft_port(r, u, dlid);
+		uint32_t out = f->port0[u] + port;
+		unsigned din = t->port_dir[in], dout = t->port_dir[out];
+
+		assert_true(port != KR_NO_PORT && f->peer[out] >= 0);
+		if (!kr_is_switch(f, f->owner[f->peer[out]]))
+			return;		/* delivered */
+		*turns += t->sw_pos[u] != KR_NONE && din < 2 * KR_MAX_DIM &&
+			  dout < 2 * KR_MAX_DIM && din >> 1 > dout >> 1;
+		in = (uint32_t)f->peer[out];
+		u = f->owner[in];
+	}
+	fail_msg("route from slot %u to LID %u loops", src, dlid);
+}
+
+/* 8-ary 2-direct KNS whose lines are fat trees of radix-4 switches, the
+ * y link of router (0,1) cut: routes to column 0 from row 1 must turn
+ * against the order. The turn VL carries a turned packet over its first
+ * hop only, and deeper in a subnet its switches put it back on the VL of
+ * packets bound for every router of the line: turns where the subnet's
+ * first switch is shared with the next router come first, and every pair
+ * keeps its SL (without them three pairs to router (0,4) moved). */
+static void test_kns_subnet_turns_one_leaf(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 8, 8 }, .p = 1, .radix = 4 };
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_conf c;
+	struct kr_tables r;
+	struct kr_slvl p;
+	struct kr_repair_stats st;
+	unsigned turns = 0;
+	uint32_t r01;
+
+	(void)state;
+	kr_conf_init(&c);
+	truth_gen(&o, &f, &t);
+	r01 = (uint32_t)t.pos_sw[8];	/* (0,1) */
+	cut_port(&f, kr_port(&f, r01, port_dir(&f, &t, r01, 2)));
+	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
+	assert_int_equal(repair_into(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
+	assert_int_equal(st.pairs_sl_changed, 0);
+	for (uint32_t s = f.port0[f.nsw]; s < f.nport; s++)
+		for (uint32_t q = f.port0[f.nsw]; q < f.nport; q++)
+			if (q != s && f.lid[s] && f.lid[q] && f.peer[s] >= 0)
+				count_turns(&f, &t, &r, s, f.lid[q], &turns);
+	assert_true(turns > 0);
+	kr_slvl_free(&p);
+	kr_tables_free(&r);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+}
+
 /* Three mesh link faults whose detours do not all fit on their own SLs,
  * in either pass (the generator's fault set 3 of three links on a 4x4x4
  * mesh, found by `knsroute route`):
@@ -710,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_sa_routes_proven),
 		cmocka_unit_test(test_torus5x5_hand_worked),
 		cmocka_unit_test(test_kns42_hand_worked),
+		cmocka_unit_test(test_kns_subnet_turns_one_leaf),
 		cmocka_unit_test(test_mesh_moves_pairs_only),
 		cmocka_unit_test(test_path_kinds_by_shape),
 		cmocka_unit_test(test_torus_ring_split),
