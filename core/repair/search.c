@@ -27,18 +27,25 @@ unsigned repair_arrival_dir(const struct repair *r, uint32_t u, unsigned p)
 	return r->topo->port_dir[r->f->peer[r->f->port0[u] + p]];
 }
 
-/* The direction of the port by which s's packets along r->col enter
- * x's target (KR_DIR_NONE: s is the target, or cut off). */
-static unsigned arrival_at(const struct repair *r, uint32_t s,
-			   const struct rdest *x)
+/* The direction of the port by which each switch's packets along r->col
+ * (r->dist from its walk) enter x's target, into arrive[s * r->ni]; the
+ * target's own and cut switches' are left alone. Nearest switches first:
+ * a switch's packets enter where its next switch's do, or by its own hop
+ * when that leads to the target. */
+static void arrivals(struct repair *r, const struct rdest *x, uint8_t *arrive)
 {
-	uint32_t u = s, v;
+	uint32_t n = repair_by_distance(r, r->dist);
 
-	if (r->dist[s] == UNREACHED || s == x->target)
-		return KR_DIR_NONE;
-	while ((v = repair_next(r, u, r->col[u])) != x->target)
-		u = v;
-	return repair_arrival_dir(r, u, r->col[u]);
+	while (n--) {
+		uint32_t s = r->order[n], v;
+
+		if (s == x->target)
+			continue;
+		v = repair_next(r, s, r->col[s]);
+		arrive[(size_t)s * r->ni] = (uint8_t)(v == x->target ?
+			repair_arrival_dir(r, s, r->col[s]) :
+			arrive[(size_t)v * r->ni]);
+	}
 }
 
 /* hops[S][I] for every switch S and intermediate I, and where S's
@@ -61,8 +68,9 @@ int repair_build_hops(struct repair *r)
 			r->hops[(size_t)s * ni + i] = r->dist[s] < HOPS_CUT ?
 				(uint8_t)r->dist[s] : HOPS_CUT;
 			r->first[(size_t)s * ni + i] = r->col[s];
-			r->arrive[(size_t)s * ni + i] = arrival_at(r, s, &x);
+			r->arrive[(size_t)s * ni + i] = KR_DIR_NONE;
 		}
+		arrivals(r, &x, r->arrive + i);
 	}
 	return KR_OK;
 }
