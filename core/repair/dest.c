@@ -120,7 +120,7 @@ int repair_add_surviving(struct repair *r)
 		rc = repair_sa_surviving(r, &x);
 		if (rc || r->memo_sls[r->memo_cur][1] >> r->out->dlid_sl[lid] & 1)
 			continue;	/* deps_once would find them in */
-		repair_walk(r, r->col, &x, r->dist);
+		repair_walk_once(r, &x);
 		rc = repair_deps_once(r, &x, r->out->dlid_sl[lid], SRC_ALL);
 	}
 	return rc ? rc : repair_add_forest(r);

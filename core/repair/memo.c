@@ -58,8 +58,22 @@ void repair_remember(struct repair *r, const struct rdest *x)
 	r->memo_cur = w;
 	memcpy(memo_col(r, w, MEMO_PRISTINE), r->col, r->nsw);
 	r->memo_cut[w] = 0;
+	r->memo_walked[w] = 0;
 	memset(r->memo_sls[w], 0, sizeof(r->memo_sls[w]));
 	memset(r->memo_bad[w], 0, sizeof(r->memo_bad[w]));
+}
+
+void repair_walk_once(struct repair *r, const struct rdest *x)
+{
+	uint32_t *kept = r->memo_dist + (size_t)r->memo_cur * r->nsw;
+
+	if (r->memo_walked[r->memo_cur]) {
+		memcpy(r->dist, kept, r->nsw * sizeof(*r->dist));
+		return;
+	}
+	repair_walk(r, r->col, x, r->dist);
+	memcpy(kept, r->dist, r->nsw * sizeof(*r->dist));
+	r->memo_walked[r->memo_cur] = 1;
 }
 
 /* The current column's repair as x's column, x's own last hop. */

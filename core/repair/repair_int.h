@@ -123,6 +123,8 @@ struct repair {
 	uint32_t live_target;	/* whose distances r->live holds */
 	unsigned nmemo, memo_cur, memo_next;
 	uint8_t memo_cut[MEMO_WAYS];	/* the pristine column is cut */
+	uint8_t memo_walked[MEMO_WAYS];	/* memo_dist holds its walk
+					 * (repair_walk_once) */
 	/* by deps_once's sources (SRC_ALL: [1]) */
 	uint16_t memo_sls[MEMO_WAYS][2];	/* SLs whose dependencies
 						 * along it are in */
@@ -252,6 +254,10 @@ int repair_recall(struct repair *r, const struct rdest *x);
 void repair_remember(struct repair *r, const struct rdest *x);
 void repair_reuse(struct repair *r, const struct rdest *x);
 void repair_cached_column(struct repair *r, const struct rdest *x);
+/* repair_walk of r->col, the current pristine column of x's switch,
+ * into r->dist: walked once, then taken from the memo (add_surviving's
+ * use of it: no repair's walk is kept there meanwhile). */
+void repair_walk_once(struct repair *r, const struct rdest *x);
 
 /* sls.c: SLs of a repaired destination, the detour layers */
 int repair_deps_once(struct repair *r, const struct rdest *x, unsigned sl,
