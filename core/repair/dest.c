@@ -165,7 +165,10 @@ static uint32_t moved_from_prev(const struct repair *r, const struct rdest *x)
 }
 
 /* Whether x's column in the tables in force leaves no switch by a port
- * whose link is gone: a column the repair makes never does. */
+ * whose link is gone, nor a switch that reaches the target (r->live)
+ * without a route: a column the repair makes never does. (Tables in
+ * force read from a cache keep only their fixes; the rest of their LFTs
+ * are this sweep's routes, holes included.) */
 static bool prev_column_live(const struct repair *r, const struct rdest *x)
 {
 	for (uint32_t s = 0; s < r->nsw; s++) {
@@ -174,7 +177,9 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 		if (s == x->target || r->prev_row[s] == KR_NONE)
 			continue;
 		port = kr_lft_port(r->prev, r->prev_row[s], x->lid);
-		if (port != KR_NO_PORT && repair_next(r, s, port) == KR_NONE)
+		if (port == KR_NO_PORT ? r->live_target == x->target &&
+					 r->live[s] != UNREACHED
+				       : repair_next(r, s, port) == KR_NONE)
 			return false;
 	}
 	return true;
