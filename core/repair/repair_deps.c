@@ -150,10 +150,9 @@ static int hop(struct repair *r, const struct rdest *x, const uint8_t *col,
 					col[*xs]), sl);
 	if (*xs == x->target)
 		return KR_OK;	/* delivered: nothing waits beyond */
-	for (unsigned v = 0; v < 16 && !rc; v++)
-		if (vls >> v & 1)
-			rc = repair_emit(r, from + v,
-				  (f->port0[*xs] + col[*xs]) * 16 + *vl);
+	for (unsigned m = vls; m && !rc; m &= m - 1)	/* each VL in vls */
+		rc = repair_emit(r, from + (unsigned)__builtin_ctz(m),
+				 (f->port0[*xs] + col[*xs]) * 16 + *vl);
 	return rc;
 }
 
