@@ -163,10 +163,16 @@ static int order_by_place(struct repair *r)
  * sees them (order_by_place orders them). */
 static int list_links(struct repair *r)
 {
+	const struct kr_fabric *f = r->f;
 	uint32_t n = 0;
 
-	if (!(r->link_start = malloc((r->nsw + 1) * sizeof(uint32_t))))
+	if (!(r->next_sw = malloc((f->port0[r->nsw] + 1) * sizeof(uint32_t))) ||
+	    !(r->link_start = malloc((r->nsw + 1) * sizeof(uint32_t))))
 		return KR_ENOMEM;
+	for (uint32_t u = 0; u < r->nsw; u++)
+		for (unsigned p = 0; p <= f->nports[u]; p++)
+			r->next_sw[f->port0[u] + p] =
+				kr_updn_next(f, r->topo, u, p);
 	for (int fill = 0; fill < 2; fill++, n = 0) {
 		for (uint32_t u = 0; u < r->nsw; u++) {
 			r->link_start[u] = n;
@@ -240,6 +246,7 @@ int repair_setup(struct repair *r)
 
 void repair_teardown(struct repair *r)
 {
+	free(r->next_sw);
 	free(r->src_start);
 	free(r->src_port);
 	free(r->link_start);

@@ -54,6 +54,8 @@ struct repair {
 	unsigned *lids;		/* [nlids] destinations, by target switch */
 	uint32_t nlids;
 
+	uint32_t *next_sw;	/* [port0[nsw]] kr_updn_next of each switch
+				 * port slot (see repair_next) */
 	uint32_t *src_start;	/* [nsw+1] CA source ports per switch, CSR */
 	uint32_t *src_port;	/* the CA port slots */
 	/* the links repair_next takes, per switch (CSR): searches walk
@@ -150,11 +152,13 @@ struct repair {
 	int admitting;		/* insert (checked) instead of add */
 };
 
-/* The switch a port slot leads to, or KR_NONE (no link, a CA). */
+/* The switch a port slot leads to, or KR_NONE (no link, a CA):
+ * kr_updn_next's answer, kept per slot (the walks ask it every hop). */
 static inline uint32_t repair_next(const struct repair *r, uint32_t sw,
 				   unsigned port)
 {
-	return kr_updn_next(r->f, r->topo, sw, port);
+	return port && port <= r->f->nports[sw] ?
+	       r->next_sw[r->f->port0[sw] + port] : KR_NONE;
 }
 
 /* Hops from every switch to x->target along col, UNREACHED where the
