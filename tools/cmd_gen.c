@@ -15,6 +15,7 @@ static void gen_usage(FILE *out)
 "                          [--parallel L] [OPTIONS]\n"
 "       knsroute gen mesh --dims K0xK1x... [--p P] [--parallel L] [OPTIONS]\n"
 "       knsroute gen mikant --k K --n N [OPTIONS]\n"
+"       knsroute gen clos --k K --n N [OPTIONS]\n"
 "\n"
 "Writes a fabric as an ibsim net file (the ibnetdiscover dialect), ready for\n"
 "ibsim -s FILE and for every other knsroute command.\n"
@@ -30,10 +31,15 @@ static void gen_usage(FILE *out)
 "               address digit L, the two top stages to each other by\n"
 "               replacing digit N-2; K CAs per leaf, 2K^N in all. Names say\n"
 "               the address: sw(G,L,D[N-2]..D[0]), ca(G,C[N-1]..C[0])\n"
+"  clos         folded Clos (fat tree) with as many CAs as mikant: the same\n"
+"               two groups, whose top stages link up to a middle stage of\n"
+"               K^(N-1) switches (named top(D[N-2]..D[0])) instead of to\n"
+"               each other; 2K ports everywhere, (2N-1)K^(N-1) switches.\n"
+"               knsroute does not route it: OpenSM's ftree does\n"
 "\n"
 "Options:\n"
 "  --k K, --n N        KNS routers per line and dimension count; MiKANT\n"
-"                      arity (2..127) and levels (2..7)\n"
+"                      and Clos arity (2..127) and levels (2..7)\n"
 "  --radix D           KNS: ports of a subnet switch (default: a K-port\n"
 "                      crossbar per line)\n"
 "  --dims K0xK1x...    torus/mesh sizes, dimension 0 first (e.g. 4x4x4)\n"
@@ -102,18 +108,21 @@ static int write_fabric(const struct kr_gen_opts *o, const char *path)
 }
 
 /* Family and sizes from the command line into o. */
-/* mikant: --k and --n only; its CAs per leaf are k. */
-static int set_mikant(unsigned k, unsigned n, const char *dims,
-		      const char *mesh, int p_given, struct kr_gen_opts *o)
+/* mikant, clos: --k and --n only; their CAs per leaf are k. */
+static int set_mikant(const char *family, unsigned k, unsigned n,
+		      const char *dims, const char *mesh, int p_given,
+		      struct kr_gen_opts *o)
 {
 	if (!k || !n || dims)
-		return cli_usage_error("gen", "mikant takes --k and --n");
+		return cli_usage_error("gen", "%s takes --k and --n", family);
 	if (mesh || o->parallel != 1 || o->radix || p_given)
-		return cli_usage_error("gen", "mikant takes no --mesh-dims, "
+		return cli_usage_error("gen", "%s takes no --mesh-dims, "
 				       "--parallel, --radix or --p (each leaf "
-				       "has K CAs)");
+				       "has K CAs)", family);
 	if (n < 2)
-		return cli_usage_error("gen", "mikant needs --n of at least 2");
+		return cli_usage_error("gen", "%s needs --n of at least 2",
+				       family);
+	o->clos = !strcmp(family, "clos");
 	o->family = KR_FAMILY_MIKANT;
 	o->ndim = n;
 	o->k[0] = k;
@@ -126,8 +135,8 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 	struct kr_diag d = { 0 };
 	int torus = !strcmp(family, "torus");
 
-	if (!strcmp(family, "mikant"))
-		return set_mikant(k, n, dims, mesh, p_given, o);
+	if (!strcmp(family, "mikant") || !strcmp(family, "clos"))
+		return set_mikant(family, k, n, dims, mesh, p_given, o);
 
 	if (!strcmp(family, "kns")) {
 		if (!k || !n || dims)
@@ -150,7 +159,7 @@ static int set_shape(const char *family, unsigned k, unsigned n, const char *dim
 		return cli_usage_error("gen", "--radix is for kns");
 	if (!torus && strcmp(family, "mesh"))
 		return cli_usage_error("gen", "unknown family \"%s\" (kns, torus, "
-				       "mesh, mikant)", family);
+				       "mesh, mikant, clos)", family);
 	if (!dims || k || n)
 		return cli_usage_error("gen", "%s takes --dims", family);
 	if (kr_parse_dims(dims, o->k, &o->ndim, &d))
@@ -200,8 +209,8 @@ int cmd_gen(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2 || argv[1][0] == '-')
-		return cli_usage_error("gen", "expected a family: kns, torus, mesh "
-				       "or mikant");
+		return cli_usage_error("gen", "expected a family: kns, torus, mesh, "
+				       "mikant or clos");
 	family = argv[1];
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Generator for KNS (crossbars or fat-tree subnets) and torus / mesh fabrics.
+/* Generator for KNS (crossbars or fat-tree subnets), torus / mesh, MiKANT
+ * and folded Clos fabrics.
  *
  * It first lays out a logical fabric (nodes in coordinate order, ports in a
  * fixed pattern), then disguises it on request: random record order, random
@@ -249,32 +250,41 @@ static int layout_torus(const struct kr_gen_opts *o, struct gfab *g,
  * position): ports 1..k down (a leaf's: its CAs; else to the child whose
  * digit L-1 is port-1), k+1..2k up to the parent whose digit L is
  * port-k-1, or at the top across to the other group's switch whose digit
- * n-2 is that. Only leaves get CAs (attach_cas). */
+ * n-2 is that. Only leaves get CAs (attach_cas).
+ * The folded Clos (o->clos) has one stage more, which group 0 alone
+ * holds (the last k^(n-1) positions, group 1's, stay empty): the groups'
+ * tops link up to it, replacing digit n-2, and its switch's ports 1..k
+ * lead to group 0, k+1..2k to group 1. */
 static int layout_mikant(const struct kr_gen_opts *o, struct gfab *g,
 			 const uint32_t *stride, uint32_t npos)
 {
 	unsigned k = o->k[0], top = o->ndim - 3, sdim = o->ndim - 2;
-	uint32_t nleaf = npos / o->k[sdim];
+	uint32_t nleaf = npos / o->k[sdim], nmid = o->clos ? stride[sdim] : 0;
 
-	/* (2n - 1) k^n links, k^n = nleaf * k / 2 */
-	if (gfab_alloc(g, npos, nleaf * k, nleaf * k / 2 * (2 * o->k[sdim] + 1)))
+	/* k^n = nleaf * k / 2 links per stage and group, then k^n across
+	 * the MiKANT's top, or 2k^n up to the Clos' middle */
+	if (gfab_alloc(g, npos - nmid, nleaf * k,
+		       nleaf * k / 2 * (2 * o->k[sdim] + !o->clos)))
 		return KR_ENOMEM;
-	for (uint32_t s = 0; s < npos; s++) {
+	for (uint32_t s = 0; s < npos - nmid; s++) {
 		unsigned L = s / stride[sdim] % o->k[sdim];
 		unsigned G = s / stride[sdim + 1];
-		unsigned dig = L == top ? top : L;
+		unsigned dig = L >= top ? top : L;
 		unsigned mine = s / stride[dig] % k;
+		int across = L == top && !o->clos;
 
 		g->pos[s] = s;
 		g->nports[s] = (uint8_t)(2 * k);
-		if (L == top && G == 1)
-			continue;	/* linked from group 0 */
+		if ((across && G == 1) || L > top)
+			continue;	/* linked from below or group 0 */
 		for (unsigned j = 0; j < k; j++) {
 			uint32_t nb = s - mine * stride[dig] + j * stride[dig];
 
-			nb += L == top ? stride[sdim + 1] : stride[sdim];
-			add_link(g, s, k + 1 + j, nb,
-				 L == top ? k + 1 + mine : 1 + mine);
+			nb += across ? stride[sdim + 1] : stride[sdim];
+			if (L == top && o->clos)	/* to group 0's */
+				nb -= G * stride[sdim + 1];
+			add_link(g, s, k + 1 + j, nb, across ? k + 1 + mine :
+				 1 + mine + (L == top ? G * k : 0));
 		}
 	}
 	g->nsw_link = g->nlink;
@@ -321,19 +331,23 @@ static void coord_name(char *buf, size_t len, const struct kr_gen_opts *o,
 
 /* The slides' addresses: switch (G,L,D_{n-2}..D_0) as "sw(G,L,D..D)",
  * node (G,C_{n-1}..C_0), C_{n-1} its slot, as "ca(G,C..C)"; digits run
- * together up to k = 10, else with dots between. */
+ * together up to k = 10, else with dots between. A Clos' middle switch,
+ * in no group, is "top(D..D)". */
 static void mikant_name(char *buf, size_t len, const struct kr_gen_opts *o,
 			const struct gfab *g, uint32_t id, const uint32_t *stride)
 {
 	unsigned sdim = o->ndim - 2, k = o->k[0];
 	uint32_t pos = id < g->nsw ? id : g->ca_sw[id - g->nsw];
-	size_t n = (size_t)snprintf(buf, len, "%s(%u,", id < g->nsw ? "sw" : "ca",
-				    pos / stride[sdim + 1]);
+	size_t n;
 
-	if (id < g->nsw)
-		n += (size_t)snprintf(buf + n, len - n, "%u,",
-				      pos / stride[sdim] % o->k[sdim]);
+	if (id < g->nsw && pos / stride[sdim] % o->k[sdim] == o->ndim - 2)
+		n = (size_t)snprintf(buf, len, "top(");	/* a Clos' middle */
+	else if (id < g->nsw)
+		n = (size_t)snprintf(buf, len, "sw(%u,%u,", pos / stride[sdim + 1],
+				     pos / stride[sdim] % o->k[sdim]);
 	else
+		n = (size_t)snprintf(buf, len, "ca(%u,", pos / stride[sdim + 1]);
+	if (id >= g->nsw)
 		n += (size_t)snprintf(buf + n, len - n, k > 10 ? "%u." : "%u",
 				      g->ca_slot[id - g->nsw]);
 	for (unsigned d = sdim; d-- > 0 && n < len;)
@@ -594,7 +608,8 @@ static int check_opts(const struct kr_gen_opts *o, uint32_t npos,
 }
 
 /* A MiKANT(k, n) in the grid shape kr_topo gives it (kr_topo.h): n - 1
- * digits, the stage, the group; k CAs per leaf. Other families as given.
+ * digits, the stage, the group; k CAs per leaf; a Clos with one stage
+ * more (layout_mikant). Other families as given.
  * n beyond what that shape holds stays for check_opts to refuse. */
 static struct kr_gen_opts grid_shape(const struct kr_gen_opts *o)
 {
@@ -607,7 +622,7 @@ static struct kr_gen_opts grid_shape(const struct kr_gen_opts *o)
 	for (unsigned d = 0; d + 1 < n && s.ndim; d++)
 		s.k[d] = o->k[0];
 	if (s.ndim) {
-		s.k[n - 1] = n - 1;
+		s.k[n - 1] = n - 1 + !!o->clos;
 		s.k[n] = 2;
 	}
 	s.p = o->k[0];
@@ -630,6 +645,9 @@ int kr_gen(const struct kr_gen_opts *mo, struct kr_fabric *f,
 	if (o->ndim && o->ndim <= KR_MAX_DIM)
 		npos = npos_of(o, stride);
 	rc = check_opts(o, npos, d);
+	if (!rc && truth && o->clos)
+		rc = kr_fail(d, KR_EINVAL, 0, "no coordinates for a Clos: "
+			     "knsroute recognises none");
 	if (rc)
 		return rc;
 	rc = o->family == KR_FAMILY_KNS ? layout_kns(o, &g, stride, npos)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
-/* Fabric generator: KNS (crossbar or fat-tree subnets), torus / mesh and
- * MiKANT (mirrored k-ary n-tree), optionally
+/* Fabric generator: KNS (crossbar or fat-tree subnets), torus / mesh,
+ * MiKANT (mirrored k-ary n-tree) and the folded Clos, optionally
  * shuffled (GUIDs, port numbers, names, record order) and with links left
  * out, plus the ground truth (coordinates) for tests. */
 #ifndef KR_GEN_H
@@ -13,6 +13,11 @@
 
 struct kr_gen_opts {
 	enum kr_family family;		/* KNS, TORUS, MESH or MIKANT */
+	int clos;			/* with MIKANT: the folded Clos of as
+					 * many CAs (k^(n-1) middle switches
+					 * join the groups' top stages, which
+					 * have no links across); never
+					 * recognised, so no truth */
 	unsigned ndim;			/* MiKANT: n (levels) */
 	unsigned k[KR_MAX_DIM];		/* MiKANT: k[0] only */
 	uint8_t wrap[KR_MAX_DIM];	/* torus: per dimension; mesh: all 0 */

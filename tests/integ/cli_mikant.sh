@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 12
+kr_plan 13
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -27,6 +27,18 @@ kr_ok $? "gen mikant: counts and address names"
 "$K" gen mikant --k 3 --n 3 --p 2 -o "$T/bad.net" 2>"$T/err"
 [ $? -eq 2 ] && grep -q "each leaf has K CAs" "$T/err" && [ ! -e "$T/bad.net" ]
 kr_ok $? "gen mikant refuses --p, exit 2"
+
+# the Clos of as many CAs: (2n-1) k^(n-1) = 45 switches; a middle switch
+# reaches k leaves' parents in each group; nothing recognises it
+"$K" gen clos --k 3 --n 3 -o "$T/c33.net" &&
+[ "$(grep -c '^Switch' "$T/c33.net")" -eq 45 ] &&
+[ "$(grep -c '^Ca' "$T/c33.net")" -eq 54 ] &&
+[ "$(sed -n '/^Switch	6 "top(12)"/,/^$/p' "$T/c33.net" | grep -c '"sw([01],1,[0-2]2)"')" -eq 6 ] &&
+"$K" gen clos --k 3 --n 3 --dims 3x3 2>"$T/err" >/dev/null
+[ $? -eq 2 ] && grep -q "clos takes --k and --n" "$T/err" &&
+"$K" topo "$T/c33.net" 2>"$T/err" >/dev/null
+[ $? -eq 1 ] && grep -q "not recognised" "$T/err"
+kr_ok $? "gen clos: counts, middle switches' links; topo recognises none"
 
 "$K" gen mikant --k 3 --n 3 --shuffle 4 --fail 2 --seed 3 -o "$T/f33.net" \
 	2>/dev/null &&

@@ -292,6 +292,100 @@ static void test_mikant_names(void **state)
 	kr_topo_free(&t);
 }
 
+/* A Clos switch by its name: group (2 for a middle switch), stage
+ * (n - 1 for one) and digits D_{n-2} .. D_0 as printed. */
+struct clos_sw {
+	unsigned g, l;
+	char dig[8];
+};
+
+static struct clos_sw clos_sw(const struct kr_fabric *f, uint32_t sw,
+			      unsigned n)
+{
+	struct clos_sw c = { 2, n - 1, "" };
+
+	if (sscanf(kr_node_name(f, sw), "top(%7[0-9])", c.dig) != 1)
+		assert_int_equal(sscanf(kr_node_name(f, sw), "sw(%u,%u,%7[0-9])",
+					&c.g, &c.l, c.dig), 3);
+	assert_int_equal(strlen(c.dig), n - 1);
+	return c;
+}
+
+/* The two ends of a link differ in the digit the lower one's stage
+ * replaces (D_L, printed at n - 2 - L), nowhere else. */
+static void assert_clos_link(const struct clos_sw *a, const struct clos_sw *b,
+			     unsigned n)
+{
+	assert_int_equal(b->l, a->l + 1);
+	assert_true(b->g == a->g || (b->g == 2 && a->l == n - 2));
+	for (unsigned i = 0; i + 1 < n; i++)
+		if (i != n - 2 - a->l)
+			assert_int_equal(a->dig[i], b->dig[i]);
+}
+
+/* Every switch has 2k linked ports: a leaf k CAs, a middle switch k
+ * links down into each group, the rest k down and k up. */
+static void assert_clos(const struct kr_fabric *f, unsigned k, unsigned n)
+{
+	for (uint32_t sw = 0; sw < f->nsw; sw++) {
+		struct clos_sw a = clos_sw(f, sw, n);
+		unsigned up = 0, down[3] = { 0 }, ca = 0;
+
+		assert_int_equal(f->nports[sw], 2 * k);
+		for (uint32_t s = f->port0[sw] + 1; s < f->port0[sw + 1]; s++) {
+			uint32_t nb = f->owner[f->peer[s]];
+			struct clos_sw b;
+
+			assert_true(f->peer[s] >= 0);
+			if (!kr_is_switch(f, nb)) {
+				assert_int_equal(a.l, 0);
+				ca++;
+				continue;
+			}
+			b = clos_sw(f, nb, n);
+			if (b.l > a.l) {
+				assert_clos_link(&a, &b, n);
+				up++;
+			} else {
+				assert_clos_link(&b, &a, n);
+				down[b.g]++;
+			}
+		}
+		assert_int_equal(up, a.g == 2 ? 0 : k);
+		assert_int_equal(down[0] + down[1] + ca, a.g == 2 ? 2 * k : k);
+		assert_true(a.g != 2 || down[0] == k);
+	}
+}
+
+static void test_clos(void **state)
+{
+	static const unsigned shape[][2] = { { 3, 3 }, { 2, 4 }, { 3, 2 } };
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned k = shape[i][0], n = shape[i][1], kn = 1;
+		struct kr_gen_opts o = { .family = KR_FAMILY_MIKANT, .clos = 1,
+					 .ndim = n, .k = { k } };
+		struct kr_fabric f;
+		struct kr_topo t;
+
+		for (unsigned j = 0; j < n; j++)
+			kn *= k;
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+		assert_int_equal(f.nsw, (2 * n - 1) * kn / k);
+		assert_int_equal(f.nnode - f.nsw, 2 * kn);
+		assert_int_equal(sw_links(&f), 2 * (n - 1) * kn);
+		assert_clos(&f, k, n);
+		kr_fabric_free(&f);
+		o.shuffle = o.fail = 1;
+		assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+		assert_int_equal(sw_links(&f), 2 * (n - 1) * kn - 1);
+		kr_fabric_free(&f);
+		/* nothing recognises a Clos, so there is no truth to give */
+		assert_int_equal(kr_gen(&o, &f, &t, NULL, NULL, NULL), KR_EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_big_shuffle_unique_names),
 		cmocka_unit_test(test_mikant_rules),
 		cmocka_unit_test(test_mikant_names),
+		cmocka_unit_test(test_clos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
