@@ -61,20 +61,36 @@ static bool cross_edge(const struct mk *m, uint32_t u, uint32_t w)
 	return m->stage[u] == m->n - 2 && m->stage[w] == m->n - 2;
 }
 
+/* Whether switches a and b have a common neighbour at stage 0. */
+static bool share_leaf(const struct mk *m, uint32_t a, uint32_t b)
+{
+	const struct tgraph *g = m->g;
+
+	for (uint32_t i = g->off[a]; i < g->off[a + 1]; i++)
+		for (uint32_t h = g->off[b]; h < g->off[b + 1]; h++)
+			if (g->nbr[i] == g->nbr[h] && !m->stage[g->nbr[i]])
+				return true;
+	return false;
+}
+
 /* A leaf whose hosts are all away sits two hops from the others, with
- * every neighbour one stage below it, which no switch above the leaves
- * has while a link up or across is left: it goes back to stage 0. Returns
- * the top stage then. */
+ * every neighbour one stage below it. So does a stage-2 switch whose
+ * links up (or across) are all cut, but its children lead to different
+ * leaves (they differ in digit 1), where a leaf's parents all share the
+ * other leaves below them: only the first goes back to stage 0 (with a
+ * single link left the two cannot be told apart; it is taken for a
+ * leaf). Returns the top stage then. */
 static unsigned hostless_leaves(struct mk *m)
 {
 	const struct tgraph *g = m->g;
 	unsigned top = 0;
 
 	for (uint32_t v = 0; v < g->n; v++) {
-		bool below = m->stage[v] >= 2 && m->stage[v] != 0xff;
+		bool below = m->stage[v] == 2 && g->off[v] < g->off[v + 1];
 
 		for (uint32_t i = g->off[v]; below && i < g->off[v + 1]; i++)
-			below = m->stage[g->nbr[i]] + 1 == m->stage[v];
+			below = m->stage[g->nbr[i]] == 1 &&
+				share_leaf(m, g->nbr[g->off[v]], g->nbr[i]);
 		m->group[v] = below;	/* scratch until groups() */
 	}
 	for (uint32_t v = 0; v < g->n; v++) {
@@ -238,6 +254,59 @@ static int rank_subclasses(struct mk *m, struct uf *u, enum join how,
 	return rc;
 }
 
+static bool has_up(const struct mk *m, uint32_t v)
+{
+	const struct tgraph *g = m->g;
+
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+		if (m->stage[g->nbr[i]] > m->stage[v] ||
+		    cross_edge(m, v, g->nbr[i]))
+			return true;
+	return false;
+}
+
+static bool sibling_root(const struct mk *m, struct uf *u, uint32_t v,
+			 uint32_t r)
+{
+	const struct tgraph *g = m->g;
+
+	for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++) {
+		uint32_t w = g->nbr[i];
+
+		for (uint32_t h = g->off[w]; h < g->off[w + 1]; h++)
+			if (g->nbr[h] != v && m->stage[g->nbr[h]] == m->stage[v] &&
+			    uf_find(u, g->nbr[h], &(uint8_t){ 0 }) == r)
+				return true;
+	}
+	return false;
+}
+
+/* A switch v of stage j+1 with every link up (or across) cut is alone in
+ * its subclass of digit j, which it shares with switches above it only.
+ * Its siblings, the other parents of its children, hold the other k-1
+ * values of digit j; so when its class has exactly one subclass none of
+ * them is in, v joins that one (docs/design.md). */
+static void adopt(const struct mk *m, struct uf *u, unsigned j, uint32_t v,
+		  const uint32_t *parent)
+{
+	uint32_t r = uf_find(u, v, &(uint8_t){ 0 }), cand = KR_NONE;
+
+	for (uint32_t x = 0; x < m->g->n; x++) {
+		uint32_t rx;
+
+		if (m->stage[x] < j + 1 || parent[x] != parent[v])
+			continue;
+		rx = uf_find(u, x, &(uint8_t){ 0 });
+		if (rx == r || rx == cand || sibling_root(m, u, v, rx))
+			continue;
+		if (cand != KR_NONE)
+			return;		/* two: no telling which */
+		cand = rx;
+	}
+	if (cand != KR_NONE)
+		uf_union(u, v, cand, 0);
+}
+
 /* Digit j of the switches the join covers, into dig[], ranked inside
  * the classes parent[] holds; parent[] then holds digit j's classes. */
 static int digit(struct mk *m, enum join how, unsigned j, uint32_t *parent,
@@ -246,6 +315,9 @@ static int digit(struct mk *m, enum join how, unsigned j, uint32_t *parent,
 	struct uf u;
 	int rc = classes(m, how, j, &u);
 
+	for (uint32_t v = 0; !rc && how == JOIN_ABOVE && v < m->g->n; v++)
+		if (m->stage[v] == j + 1 && !has_up(m, v))
+			adopt(m, &u, j, v, parent);
 	if (!rc)
 		rc = rank_subclasses(m, &u, how, j, parent, value);
 	for (uint32_t v = 0; !rc && v < m->g->n; v++) {

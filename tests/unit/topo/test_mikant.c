@@ -202,6 +202,45 @@ static void test_hostless_leaf(void **state)
 	}
 }
 
+/* A switch of stage L >= 2 with every link up (across, at the top) cut,
+ * shuffled: it has only stage L-1 neighbours, as a hostless leaf has,
+ * but stays at its place, and the cut links are listed. */
+static void orphan(unsigned k, unsigned n, unsigned stage)
+{
+	struct kr_gen_opts o = mk_opts(k, n, 53 + stage);
+	struct kr_fabric f;
+	struct tc_truth tr;
+	struct kr_topo t;
+	uint32_t v = 0;
+
+	tc_gen(&o, &f, &tr);
+	while (kr_mk_stage(&tr.grid, tr.pos[v]) != stage)
+		v++;
+	for (uint32_t s = f.port0[v] + 1; s < f.port0[v + 1]; s++)
+		if (kr_mk_stage(&tr.grid, tr.pos[f.owner[f.peer[s]]]) >= stage) {
+			f.peer[f.peer[s]] = -1;
+			f.peer[s] = -1;
+		}
+	recognise(&f, &t, k, n);
+	mk_assert_rules(&f, t.sw_pos, k, n, false);
+	assert_null(tc_iso(&f, &tr, &t));
+	assert_int_equal(t.nmissing_link, k);
+	assert_int_equal(t.nmissing_sw, 0);
+	kr_topo_free(&t);
+	tc_truth_free(&tr);
+	kr_fabric_free(&f);
+}
+
+static void test_no_way_up(void **state)
+{
+	(void)state;
+	orphan(3, 4, 2);	/* the top: no link across */
+	orphan(3, 5, 2);
+	orphan(3, 5, 3);
+	orphan(2, 5, 2);
+	orphan(4, 4, 2);
+}
+
 /* KNS with crossbars or fat-tree subnets (a 1-dimensional one is a fat
  * tree with routers for leaves), tori and meshes keep their family. */
 static void test_others_not_mikant(void **state)
@@ -278,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_links_missing),
 		cmocka_unit_test(test_switches_missing),
 		cmocka_unit_test(test_hostless_leaf),
+		cmocka_unit_test(test_no_way_up),
 		cmocka_unit_test(test_others_not_mikant),
 		cmocka_unit_test(test_top_within_group_refused),
 	};
