@@ -23,7 +23,9 @@
  * A switch at stage L takes digits L .. n-2 from the first kind and
  * 0 .. L-1 from the second. Values go to subclasses in the order of their
  * lowest switch GUID, so the labelling does not depend on port numbers
- * or record order. Missing links and switches leave the classes whole as
+ * or record order; a subclass with switches a coordinates file or the
+ * cache names keeps their value (and the groups theirs), so a switch
+ * replaced or added since the cache was written moves no other. Missing links and switches leave the classes whole as
  * long as each stays connected; topo_build then lists what is absent and
  * refuses links the rules do not allow. */
 #include "topo_int.h"
@@ -38,14 +40,20 @@ struct mk {
 	uint8_t *group;		/* [nsw] */
 	uint8_t *dig;		/* [nsw * KR_MAX_DIM] digit j of switch v */
 	unsigned n, k;
+	const struct lab *pin;	/* pinned positions of this MiKANT, NULL */
 };
 
 /* A subclass (root of a union-find) inside its parent class, with the
- * lowest GUID among its switches. */
+ * lowest GUID among its switches and the value its pinned switches
+ * have (PIN_NONE, or PIN_MIXED when they disagree). */
 struct sub {
 	uint32_t parent, root;
 	uint64_t guid;
+	unsigned pin;
 };
+
+#define PIN_NONE 0x100u
+#define PIN_MIXED 0x101u
 
 static int cmp_sub(const void *a, const void *b)
 {
@@ -54,6 +62,21 @@ static int cmp_sub(const void *a, const void *b)
 	if (x->parent != y->parent)
 		return x->parent < y->parent ? -1 : 1;
 	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+/* Digit d (or the group, d = n) of switch v's pinned position; PIN_NONE
+ * unless pinned at the stage it has now. */
+static unsigned pinned(const struct mk *m, uint32_t v, unsigned d)
+{
+	uint32_t pos = m->pin ? m->pin->sw_pos[v] : KR_NONE, st = 1, at = 0;
+
+	if (pos == KR_NONE)
+		return PIN_NONE;
+	for (unsigned j = 0; j + 1 < m->n; j++, st *= m->k)
+		at = j == d ? st : at;
+	if (pos / st % (m->n - 1) != m->stage[v])
+		return PIN_NONE;
+	return d + 1 < m->n ? pos / at % m->k : pos / st / (m->n - 1);
 }
 
 static bool cross_edge(const struct mk *m, uint32_t u, uint32_t w)
@@ -210,6 +233,40 @@ static bool in_class(const struct mk *m, enum join how, unsigned j, uint32_t v)
 						      : m->stage[v] >= j + 1);
 }
 
+/* The values of digit j for the subclasses of each class (s sorted by
+ * class, then lowest GUID) into at[root]: a pinned subclass keeps its
+ * pinned value unless another took it first, the others take the lowest
+ * free values in GUID order. KR_ETOPO for more than k in a class. */
+static int assign_values(struct mk *m, const struct sub *s, uint32_t ns,
+			 unsigned j, uint32_t *at)
+{
+	for (uint32_t b = 0, e; b < ns; b = e) {
+		uint8_t taken[256] = { 0 };
+		unsigned next = 0;
+
+		for (e = b; e < ns && s[e].parent == s[b].parent; e++)
+			at[s[e].root] = KR_NONE;
+		if (e - b > m->k)
+			return kr_fail(m->x->d, KR_ETOPO, 0, "more than k = %u "
+				       "values of address digit %u: missing "
+				       "links split the fabric", m->k, j);
+		for (uint32_t i = b; i < e; i++)
+			if (s[i].pin < m->k && !taken[s[i].pin]) {
+				taken[s[i].pin] = 1;
+				at[s[i].root] = s[i].pin;
+			}
+		for (uint32_t i = b; i < e; i++) {
+			while (taken[next])
+				next++;
+			if (at[s[i].root] == KR_NONE) {
+				taken[next] = 1;
+				at[s[i].root] = next;
+			}
+		}
+	}
+	return KR_OK;
+}
+
 /* Ranks the subclasses of u inside the classes parent[] names (a root
  * per switch) by lowest GUID: value[v] = that rank, for the switches the
  * digit covers. KR_ETOPO when a class splits into more than k. */
@@ -226,25 +283,26 @@ static int rank_subclasses(struct mk *m, struct uf *u, enum join how,
 		at[v] = KR_NONE;
 	for (uint32_t v = 0; !rc && v < n; v++) {
 		uint32_t r = uf_find(u, v, &(uint8_t){ 0 });
+		unsigned pv;
 
 		if (!in_class(m, how, j, v))
 			continue;
+		pv = pinned(m, v, j);
 		if (at[r] == KR_NONE) {
 			at[r] = ns;
-			s[ns++] = (struct sub){ parent[v], r, f->guid[v] };
-		} else if (f->guid[v] < s[at[r]].guid) {
-			s[at[r]].guid = f->guid[v];
+			s[ns++] = (struct sub){ parent[v], r, f->guid[v], pv };
+			continue;
 		}
+		if (f->guid[v] < s[at[r]].guid)
+			s[at[r]].guid = f->guid[v];
+		if (s[at[r]].pin == PIN_NONE)
+			s[at[r]].pin = pv;
+		else if (pv != PIN_NONE && pv != s[at[r]].pin)
+			s[at[r]].pin = PIN_MIXED;
 	}
-	if (!rc)
+	if (!rc) {
 		qsort(s, ns, sizeof(*s), cmp_sub);
-	for (uint32_t i = 0, r = 0; !rc && i < ns; i++) {
-		r = i && s[i].parent == s[i - 1].parent ? r + 1 : 0;
-		if (r >= m->k)
-			rc = kr_fail(m->x->d, KR_ETOPO, 0, "more than k = %u "
-				     "values of address digit %u: missing links "
-				     "split the fabric", m->k, j);
-		at[s[i].root] = r;
+		rc = assign_values(m, s, ns, j, at);
 	}
 	for (uint32_t v = 0; !rc && v < n; v++)
 		if (in_class(m, how, j, v))
@@ -351,6 +409,15 @@ static int groups(struct mk *m, uint32_t *parent)
 	for (uint32_t v = 0; !rc && v < g->n; v++) {
 		uf_find(&u, v, &par);
 		m->group[v] = par ^ p0;
+	}
+	/* the first switch pinned at its stage says which group is 0 */
+	for (uint32_t v = 0; !rc && v < g->n; v++)
+		if (pinned(m, v, m->n) != PIN_NONE) {
+			p0 = (uint8_t)(pinned(m, v, m->n) != m->group[v]);
+			break;
+		}
+	for (uint32_t v = 0; !rc && v < g->n; v++) {
+		m->group[v] ^= m->pin ? p0 : 0;
 		parent[v] = m->group[v];
 	}
 	uf_free(&u);
@@ -402,6 +469,31 @@ int mikant_dir(const struct kr_topo *t, uint32_t pu, uint32_t pw)
 	       (int)kr_mk_dir_down(t) : -1;
 }
 
+/* Pins describing a MiKANT of this k and n are taken. */
+static void use_pins(struct mk *m)
+{
+	const struct pins *p = m->x->pins;
+	const struct lab *pl = p ? &p->lab : NULL;
+
+	if (pl && pl->family == KR_FAMILY_MIKANT && pl->ndim == m->n + 1 &&
+	    pl->k[0] == m->k)
+		m->pin = pl;
+}
+
+/* Pins of another fabric, once this one reads as a MiKANT: set aside,
+ * with a note (a cache) or a conflict (the admin's file). */
+static void pins_unused(const struct mk *m)
+{
+	const struct pins *p = m->x->pins;
+
+	if (p && !m->pin)
+		notes_add(p->from_cache ? m->x->notes : m->x->conflicts,
+			  "%s %s %s: it describes another fabric than "
+			  "MiKANT(%u, %u)", p->from_cache ? "coords_cache" :
+			  "coords_file", p->path, p->from_cache ? "not used" :
+			  "set aside", m->k, m->n);
+}
+
 int topo_mikant(struct rctx *x, struct lab *l)
 {
 	const struct tgraph *g = x->g;
@@ -433,8 +525,12 @@ int topo_mikant(struct rctx *x, struct lab *l)
 			rc = kr_fail(x->d, KR_ETOPO, 0, "MiKANT(%u, %u) is too "
 				     "large", m.k, m.n);
 	}
-	if (!rc)
+	if (!rc) {
+		use_pins(&m);
 		rc = label(&m, l);
+	}
+	if (!rc)
+		pins_unused(&m);
 	free(m.stage);
 	free(m.group);
 	free(m.dig);

@@ -713,6 +713,49 @@ static void test_cache_keeps_labels(void **state)
 	later_sweep(opts(KR_FAMILY_MESH, "2x5", 1, 0), 0, 5, 7);
 }
 
+/* A MiKANT switch replaced since the cache was written: a new GUID, the
+ * highest, where the lowest was, so the cache names all switches but one
+ * and the graph alone would number groups and digits otherwise. The
+ * cache pins the others, which keep their places, and the new one takes
+ * the old one's. */
+static void mk_replaced(unsigned k, unsigned n, uint64_t seed)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_MIKANT, .ndim = n,
+				 .k = { k }, .shuffle = 1, .shuffle_seed = seed };
+	struct kr_fabric f, g;
+	struct kr_topo first, t;
+	struct tc_truth tr, tr2;
+	struct kr_diag d;
+	char text[300];
+	uint32_t low = 0;
+
+	tc_gen(&o, &f, &tr);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &first, NULL), KR_OK);
+	snprintf(text, sizeof(text), "coords_cache %s\n", write_cache(&f, &first));
+	for (uint32_t s = 1; s < f.nsw; s++)
+		low = f.guid[s] < f.guid[low] ? s : low;
+	f.guid[low] = 0x0002c9fffffffff0ull;
+	tc_without(&f, &tr, NULL, KR_NONE, &g, &tr2);
+	assert_int_equal(with_conf(&g, &tr2, text, &t, &d), KR_OK);
+	tc_assert_same(&f, &first, &g, &t);
+	kr_topo_free(&t);
+	kr_topo_free(&first);
+	tc_truth_free(&tr2);
+	tc_truth_free(&tr);
+	kr_fabric_free(&g);
+	kr_fabric_free(&f);
+}
+
+static void test_cache_pins_mikant(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		mk_replaced(3, 3, seed);
+		mk_replaced(3, 4, seed);
+		mk_replaced(4, 3, seed);
+	}
+}
+
 /* A seed or seed ports set after the cache was written are applied: the
  * cache whose origin is another switch is set aside, and says so; a seed
  * the fabric lacks is named, the cache kept (the seed may have failed). */
@@ -1023,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(test_coords_file),
 		cmocka_unit_test(test_coords_file_errors),
 		cmocka_unit_test(test_cache_keeps_labels),
+		cmocka_unit_test(test_cache_pins_mikant),
 		cmocka_unit_test(test_cache_outlives_most_switches),
 		cmocka_unit_test(test_cache_and_seed),
 		cmocka_unit_test(test_cache_after_recabling),
