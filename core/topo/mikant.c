@@ -125,6 +125,43 @@ static unsigned hostless_leaves(struct mk *m)
 	return top;
 }
 
+/* n = 2: every switch has CAs and every link goes across, K_{k,k}. A
+ * ring of 4 is K_{2,2} and a ring of 6 K_{3,3} without three links, so
+ * the reading is taken only when two switches have 3 or more neighbours
+ * in common, which in a torus or mesh two never have (docs/design.md).
+ * KR_ETOPO otherwise. */
+static int flat(const struct mk *m)
+{
+	const struct tgraph *g = m->g;
+	uint8_t *cnt = calloc((size_t)g->n + 1, 1);
+	bool three = false, ring4 = g->n == 4 && g->nedge == 4;
+
+	if (!cnt)
+		return KR_ENOMEM;
+	for (uint32_t v = 0; v < g->n && !three; v++) {
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+			for (uint32_t h = g->off[g->nbr[i]];
+			     h < g->off[g->nbr[i] + 1]; h++)
+				three |= g->nbr[h] != v && ++cnt[g->nbr[h]] >= 3;
+		for (uint32_t i = g->off[v]; i < g->off[v + 1]; i++)
+			for (uint32_t h = g->off[g->nbr[i]];
+			     h < g->off[g->nbr[i] + 1]; h++)
+				cnt[g->nbr[h]] = 0;
+	}
+	free(cnt);
+	for (uint32_t v = 0; v < g->n && g->n == 4 && g->nedge == 4; v++)
+		ring4 &= tg_deg(g, v) == 2 && g->nca[v] == 2;
+	if (!three && ring4)
+		notes_add(m->x->notes, "4 switches in a ring with 2 CAs on each "
+			  "are MiKANT(2, 2) and the torus 4 alike (the same "
+			  "graph): read as the torus, whose routes are as "
+			  "short");
+	return three ? KR_OK : kr_fail(m->x->d, KR_ETOPO, 0, "every switch "
+				       "has CAs, and no two share 3 neighbours "
+				       "as a MiKANT of n = 2 (K_{k,k}, k >= 3) "
+				       "has them");
+}
+
 /* Stages by BFS from the leaves; KR_ETOPO unless every link joins
  * adjacent stages or two switches of the top one, and some do that. */
 static int stages(struct mk *m)
@@ -170,9 +207,11 @@ static int stages(struct mk *m)
 	}
 	if (!rc && !tail)
 		rc = kr_fail(m->x->d, KR_ETOPO, 0, "no switch has CAs: no leaves");
-	if (!rc && (top < 1 || !ncross))
+	if (!rc && top && !ncross)
 		rc = kr_fail(m->x->d, KR_ETOPO, 0, "no links inside the top stage "
 			     "of %u: a tree, not two mirrored ones", top + 1);
+	if (!rc && !top)
+		rc = flat(m);
 	return tail < g->n && !rc ? kr_fail(m->x->d, KR_ETOPO, 0, "switches "
 					    "no CA reaches") : rc;
 }

@@ -211,9 +211,10 @@ void kr_topo_describe(char *buf, size_t len, const struct kr_fabric *f,
 		return;
 	}
 	if (t->family == KR_FAMILY_MIKANT) {
-		snprintf(buf, len, "MiKANT(k=%u, n=%u), 2 groups x %u stages x "
+		snprintf(buf, len, "MiKANT(k=%u, n=%u), 2 groups x %u stage%s x "
 			 "%u switches of radix %u, p=%u: %u switches, %s%u CAs",
 			 t->k[0], t->ndim - 1, t->ndim - 2,
+			 t->ndim == 3 ? "" : "s",
 			 t->npos / (2 * (t->ndim - 2)), 2 * t->k[0], t->p, ngrid,
 			 pend, f->nnode - f->nsw);
 		return;

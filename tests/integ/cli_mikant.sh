@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 kr_tmpdir
-kr_plan 13
+kr_plan 14
 if [ ! -x "$KR_CLI" ]; then
 	kr_skip_rest "knsroute not built at $KR_CLI"
 	kr_done
@@ -67,7 +67,8 @@ diff <(grep '^0x' "$T/before") <(grep '^0x' "$T/after") >/dev/null
 kr_ok $? "coordinates cache: family mikant, dims 3x3x2x2, read back"
 
 # Dry runs: the forced load figures of design.md, hops 2..2n, check passed
-for kn in "4 3 160 136.00 1.18" "3 4 189 162.60 1.16" "6 3 576 476.00 1.21"; do
+for kn in "4 3 160 136.00 1.18" "3 4 189 162.60 1.16" "6 3 576 476.00 1.21" \
+	"4 2 40 40.00 1.00"; do
 	set -- $kn
 	rm -rf "$T/r"
 	"$K" gen mikant --k "$1" --n "$2" --shuffle 9 -o "$T/m.net" &&

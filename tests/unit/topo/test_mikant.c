@@ -51,7 +51,8 @@ static void recognise(const struct kr_fabric *f, struct kr_topo *t,
 static void test_shuffled(void **state)
 {
 	static const unsigned shape[][2] = { { 3, 3 }, { 4, 3 }, { 3, 4 },
-					     { 6, 3 }, { 2, 3 }, { 2, 5 } };
+					     { 6, 3 }, { 2, 3 }, { 2, 5 },
+					     { 3, 2 }, { 5, 2 } };
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
@@ -121,7 +122,37 @@ static void test_links_missing(void **state)
 	for (uint64_t seed = 1; seed <= 5; seed++) {
 		links_out(4, 3, 6, seed);
 		links_out(3, 4, 8, seed);
+		links_out(4, 2, 3, seed);
 	}
+}
+
+/* n = 2 is K_{k,k} with k CAs on every switch. k = 2 is a ring of 4,
+ * the torus 4 with 2 CAs per switch: read as that, and said so. A ring
+ * of 6 with 3 CAs each is K_{3,3} without three links, and no two of its
+ * switches share 3 neighbours: a torus, not a MiKANT(3, 2). */
+static void test_flat(void **state)
+{
+	struct kr_gen_opts o = mk_opts(2, 2, 5);
+	struct kr_gen_opts ring = { .family = KR_FAMILY_TORUS, .ndim = 1,
+				    .k = { 6 }, .wrap = { 1 }, .p = 3,
+				    .shuffle = 1, .shuffle_seed = 5 };
+	struct kr_fabric f;
+	struct kr_topo t;
+
+	(void)state;
+	assert_int_equal(kr_gen(&o, &f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+	assert_int_equal(t.family, KR_FAMILY_TORUS);
+	assert_non_null(t.report);
+	assert_non_null(strstr(t.report, "MiKANT(2, 2) and the torus 4 alike"));
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
+	assert_int_equal(kr_gen(&ring, &f, NULL, NULL, NULL, NULL), KR_OK);
+	assert_int_equal(kr_topo_recognize(&f, NULL, &t, NULL), KR_OK);
+	assert_int_equal(t.family, KR_FAMILY_TORUS);
+	assert_null(t.report);
+	kr_topo_free(&t);
+	kr_fabric_free(&f);
 }
 
 /* Every switch of a shuffled MiKANT(3, 3) taken out in turn, and some of
@@ -318,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_switches_missing),
 		cmocka_unit_test(test_hostless_leaf),
 		cmocka_unit_test(test_no_way_up),
+		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_others_not_mikant),
 		cmocka_unit_test(test_top_within_group_refused),
 	};
