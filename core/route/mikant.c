@@ -27,7 +27,9 @@
  * Faults: a free value whose next switch cannot deliver any more (good[],
  * the same rules over the live links, from the destination outwards)
  * hands its destinations to the values that can, dealt out by the
- * destination's next digit, so most single faults need no repair and
+ * destination's next digit and the choosing switch's digits (one
+ * destination's packets from different switches take different ones),
+ * so most single faults need no repair and
  * keep the shape, and the proof, of Algorithm 1. A forced value or a
  * way down without its link is left KR_NO_PORT for kr_repair. */
 #include "kr_route.h"
@@ -167,7 +169,11 @@ static uint8_t up(const struct mkr *m, uint32_t sw, unsigned v, bool free,
 		return p[v];
 	for (unsigned w = 0; free && w < m->k; w++)
 		ngood += p[w] && m->good[nb[w]];
-	/* the destinations v would have carried, dealt out over the rest */
+	/* the destinations v would have carried, dealt out over the rest,
+	 * and each one's packets too: switches that differ in their digits
+	 * take different ones of the rest */
+	for (unsigned j = 0; j <= m->top; j++)
+		spread += digits(m, sw)[j];
 	for (unsigned i = 1, left = ngood ? spread % ngood : 0;
 	     ngood && i < m->k; i++) {
 		unsigned w = (v + i) % m->k;
