@@ -25,9 +25,10 @@
  * lowest switch GUID, so the labelling does not depend on port numbers
  * or record order; a subclass with switches a coordinates file or the
  * cache names keeps their value (and the groups theirs), so a switch
- * replaced or added since the cache was written moves no other. Missing links and switches leave the classes whole as
- * long as each stays connected; topo_build then lists what is absent and
- * refuses links the rules do not allow. */
+ * replaced or added since the cache was written moves no other. Missing
+ * links and switches leave the classes whole as long as each stays
+ * connected; topo_build then lists what is absent and refuses links the
+ * rules do not allow. */
 #include "topo_int.h"
 
 #include <stdlib.h>
