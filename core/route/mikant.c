@@ -91,6 +91,9 @@ static int mk_ports(struct mkr *m)
 			uint32_t nb;
 			size_t i;
 
+			/* a link the labels have, gone since (knsroute faults
+			 * keeps the intact fabric's labels) */
+			m->faulty |= f->peer[s] < 0 && dir < 2 * KR_MAX_DIM;
 			if (f->peer[s] < 0 || dir >= 2 * KR_MAX_DIM)
 				continue;
 			nb = f->owner[f->peer[s]];
@@ -115,7 +118,7 @@ static int mk_order(struct mkr *m)
 	if (!m->order || !m->good)
 		return KR_ENOMEM;
 	memset(m->good, 1, nsw);
-	m->faulty = t->nmissing_link || t->nmissing_sw;
+	m->faulty |= t->nmissing_link || t->nmissing_sw;
 	for (uint32_t sw = 0; sw < nsw; sw++)
 		at[kr_mk_stage(t, t->sw_pos[sw]) + 1]++;
 	for (unsigned L = 1; L <= m->top + 1; L++)
