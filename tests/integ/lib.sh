@@ -49,6 +49,8 @@
 #                          "leaf" (CAs leaf-ca0, leaf-ca1) on a new port of
 #                          switch HOST, "mgmt" (CA mgmt-ca0, listed first:
 #                          ibsim's SM port) off leaf
+#   kr_torus_conf NET     print a torus-2QoS.conf for torus NET made by
+#                          `knsroute gen torus` (2-D or 3-D)
 #   kr_net_with_two_homed NET A B
 #                          print ibsim net NET with a switch "leaf" (CAs
 #                          leaf-ca0, leaf-ca1) cabled to a new port of
@@ -288,6 +290,30 @@ kr_run_opensm_once() {
 	OSM_CACHE_DIR="$KR_OSM_DIR" OSM_TMP_DIR="$KR_OSM_DIR" \
 		LD_PRELOAD="$KR_PRELOAD" timeout -k 3 "${KR_OSM_TIMEOUT:-90}" \
 		opensm -o "${base[@]}" "$@" </dev/null >"$KR_OSM_DIR/stdout" 2>&1
+}
+
+# torus-2QoS.conf for a generated torus: sizes and the links of the switch
+# at the origin in every direction (torus-2QoS wants the - ones too on
+# rings of 4), from the generator's switch names.
+kr_torus_conf() {
+	gawk '
+	/^switchguid=/ { g = substr($1, 12); sub(/\(.*/, "", g) }
+	/^Switch/ && match($0, /"switch\(([0-9,]+)\)"/, m) {
+		n = split(m[1], c, ","); at[m[1]] = g
+		for (i = 1; i <= n; i++) if (c[i] + 1 > k[i]) k[i] = c[i] + 1
+		nd = n }
+	END {
+		o = nd == 2 ? "0,0" : "0,0,0"
+		printf "torus %d %d %d\n", k[1], k[2], nd == 3 ? k[3] : 1
+		split("x y z", key, " ")
+		for (d = 1; d <= nd; d++)
+			for (s = 1; s >= -1; s -= 2) {
+				split(o, c, ","); c[d] = s > 0 ? 1 : k[d] - 1
+				nb = c[1] "," c[2] (nd == 3 ? "," c[3] : "")
+				if ((o in at) && (nb in at))
+					print key[d] (s > 0 ? "p" : "m") "_link", at[o], at[nb]
+			}
+	}' "$1"
 }
 
 kr_plan() {
