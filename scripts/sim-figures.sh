@@ -7,8 +7,10 @@
 #
 #   scripts/sim-figures.sh [BUILD_DIR [FIGURE...]]   (default: build-plain)
 #
-# FIGURE (f0 bound f1 ... f8 mikant perf): only those are run, and their sections
-# replace the ones of the same heading in the docs/sim.md there is.
+# FIGURE (f0 bound f1 ... f8 f5t mikant perf todo): only those are run,
+# and their sections replace the ones of the same heading in the
+# docs/sim.md there is (todo: the page's closing list of what it does not
+# show yet).
 #
 # KR_JOBS: load points run at once (default 2). KR_QUICK=1: a few loads
 # and small fabrics only, to try the script (the page then says so).
@@ -30,7 +32,14 @@ command -v jq >/dev/null || {
 	exit 2
 }
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+# OpenSM's own engines run in opensm on ibsim with the integration tests'
+# helpers (this script's tree's): each process started and stopped by its
+# PID alone; kr_cleanup stops what is left and removes W
+KR_BUILDDIR=$build KR_TMP=$W
+. "$(dirname "$0")/../tests/integ/lib.sh"
+. "$(dirname "$0")/../tests/integ/readback.sh"
+trap kr_cleanup EXIT
+trap 'exit 130' INT TERM HUP
 cd "$W"
 md=$W/sim.md
 svg=$top/docs/sim
@@ -55,33 +64,96 @@ fabric() {		# fabric NAME GEN-ARGS... [-- ROUTE-ARGS...]
 	k gen "${gen[@]}" -o "$name.net" &&
 		k route "$name.net" "${route[@]}" --out "$name" >/dev/null 2>&1
 }
-# peak FILE.csv: the highest accepted traffic of a sweep (column 5)
-peak() { awk -F, 'NR > 1 && $5 > m { m = $5 } END { printf "%.3f", m }' "$1"; }
+# peak FILE.csv: the highest accepted traffic of a sweep (column 5) over
+# its runs that did not deadlock (column 15)
+peak() { awk -F, 'NR > 1 && !$15 && $5 > m { m = $5 } END { printf "%.3f", m }' "$1"; }
 
-# plot OUT.svg TITLE YLABEL FILE:TITLE...: accepted against offered;
-# PLOT_Y: another CSV column for y, PLOT_SET: one more gnuplot setting.
-plot() {
-	local out=$1 title=$2 ylabel=$3 s=() f
-	shift 3
+# gp OUT.svg KEY TITLE XLABEL YLABEL SERIES...: a gnuplot SVG into
+# docs/sim of the series ("'FILE' using ... title '...'"), key at KEY;
+# PLOT_SET: one more gnuplot setting.
+gp() {
+	local out=$1 key=$2 title=$3 xlabel=$4 ylabel=$5
+	shift 5
 	command -v gnuplot >/dev/null || {
 		echo "sim-figures.sh: $out needs gnuplot (scripts/deps.sh --figures)" >&2
 		exit 2
 	}
-	for f in "$@"; do
-		s+=("'${f%%:*}' using 4:${PLOT_Y:-5} with linespoints title '${f#*:}'")
-	done
 	gnuplot <<GP
 set terminal svg size 640,420 dynamic font "sans,11"
 set output '$svg/$out'
 set datafile separator ','
-set key left top
+set key $key
 set grid
 set title '$title'
-set xlabel 'offered load (fraction of link rate per CA)'
+set xlabel '$xlabel'
 set ylabel '$ylabel'
 ${PLOT_SET:-}
-plot $(IFS=,; echo "${s[*]}")
+plot $(IFS=,; echo "$*")
 GP
+}
+
+# plot OUT.svg TITLE YLABEL FILE:TITLE...: accepted against offered;
+# PLOT_Y: another CSV column for y.
+plot() {
+	local out=$1 title=$2 ylabel=$3 s=() f
+	shift 3
+	for f in "$@"; do
+		s+=("'${f%%:*}' using 4:${PLOT_Y:-5} with linespoints title '${f#*:}'")
+	done
+	gp "$out" "left top" "$title" "offered load (fraction of link rate per CA)" \
+		"$ylabel" "${s[@]}"
+}
+
+# osm NAME NET ENGINE: opensm routing NET with ENGINE (QoS on; knsroute:
+# the plugin, as kr_plugin_conf configures it; nue-8vl: nue allowed 8 VLs
+# where its default is 1) on ibsim, its tables read back into NAME by
+# knsroute capture: the LFTs, SL2VL maps and every pair's PathRecord SL,
+# what the fabric runs. NAME.used: the engine that configured the tables
+# (OpenSM installs minhop when the one asked for gives up) and then why,
+# from the log.
+osm() {
+	local name=$1 net=$2 eng=$3 args rc=0 used
+	[ -d "$name" ] && return 0
+	case $eng in
+	torus-2QoS) kr_torus_conf "$net" >"$name.conf"
+		    args=(-Q -R torus-2QoS --torus_config "$name.conf") ;;
+	knsroute) kr_plugin_conf "$name.conf"; args=(-F "$name.conf") ;;
+	nue-8vl) args=(-Q -R nue --nue_max_num_vls 8) ;;
+	*) args=(-Q -R "$eng") ;;
+	esac
+	say "    ibsim -s $net &" "    opensm -D 0x43 ${args[*]} &" \
+	    "    knsroute capture $name"
+	kr_start_ibsim "$net" || return 1
+	rm -rf "$KR_TMP/osm"
+	kr_start_opensm -D 0x43 "${args[@]}"
+	kr_wait_sm 600 && kr_readback "$name" || rc=1
+	used=$(sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured.*/\1/p' \
+		"$KR_OSM_LOG" | head -n 1)
+	[ "$used" = "${eng%-8vl}" ] || used="${used:-none} ($eng: $(grep -m1 -o \
+		'ERR [0-9A-F]*: [^;]*' "$KR_OSM_LOG" || echo "no error logged"))"
+	echo "$used" >"$name.used"
+	kr_stop_opensm
+	kr_stop_ibsim
+	return $rc
+}
+
+# osm_intro ENGINES...: how the page's OpenSM runs are made, or why
+# there are none (status 1).
+osm_intro() {
+	if ! kr_plugin_ready; then
+		say "" "Not run here: OpenSM's engines need ibsim, opensm and" \
+		    "infiniband-diags installed and the plugin built."
+		return 1
+	fi
+	say "" "OpenSM's engines ($*) route the same fabric in" \
+	    "\`opensm\` on \`ibsim\` (both, and the capture, under ibsim's" \
+	    "umad2sim preload; the torus-2QoS.conf from the generator's" \
+	    "switch names, the knsroute plugin's opensm.conf loading it with" \
+	    "QoS on), and \`knsroute capture\` reads back what the fabric then" \
+	    "runs: the LFTs, the SL2VL maps and every pair's PathRecord SL. The" \
+	    "simulator uses these as captured; OpenSM numbers the LIDs, so the" \
+	    "CA indices (and the hot CA) differ from \`knsroute route\`'s. A" \
+	    "deadlock stops a run at the watchdog, its numbers up to then." ""
 }
 
 cat >"$md" <<'MD'
@@ -344,36 +416,38 @@ f3() {
 			--classes 4 --detour-vls 0 ;;
 		esac
 	done
-	for c in $schemes voqnet; do
-		extra=()
-		[ "$c" = voqnet ] && extra=(--ideal voqnet)
-		k sim "f3-${c/voqnet/xordet}" --preset thesis11 "${extra[@]}" \
-			--pattern hotspot --hot-share 0.25 --load 0.3 \
-			--hot-start "$start" --hot-packets "$hotpk" --warmup 0 \
-			--cycles "$cycles" --window 5000 --json >"f3-$c.json" || true
-		jq -r '.windows[] | "\(.start),\(.accepted_cold),\(.accepted_hot)"' \
-			"f3-$c.json" >"f3-$c.dat"
-		series+=("'f3-$c.dat' using 1:2 with lines title '$c'")
+	for c in $schemes; do
+		f3_run "f3-$c" "f3-$c"
+		series+=("f3-$c:$c")
 	done
+	f3_run f3-xordet f3-voqnet --ideal voqnet
 	say "" "| scheme | cold accepted / offered over the run | least cold window |" \
 	    "|---|---|---|"
 	for c in $schemes voqnet; do
-		say "$(jq -r '"| '"$c"' | \(.accepted_cold / .offered_cold * 1000 | round / 1000) | \([.windows[].accepted_cold] | min * 1000 | round / 1000) |"' "f3-$c.json")"
+		say "| $c | $(f3_cold "f3-$c") |"
 	done
-	gnuplot <<GP
-set terminal svg size 640,420 dynamic font "sans,11"
-set output '$svg/f3.svg'
-set datafile separator ','
-set key right bottom
-set grid
-set title 'Hot spot on a $dims torus: cold traffic'
-set xlabel 'cycle'
-set ylabel 'accepted cold traffic per cold CA'
-plot $(IFS=,; echo "${series[*]}")
-GP
+	f3_plot f3.svg "Hot spot on a $dims torus: cold traffic" "${series[@]}" \
+		f3-voqnet:voqnet
 	say "" "![F3](sim/f3.svg)" "" \
-	    "torus-2QoS's, dfsssp's and nue's tables on the same fabric need an" \
-	    "OpenSM run on ibsim and are not part of this script yet."
+	    "The same transient on the tables of OpenSM's engines; \`nue-8vl\` is" \
+	    "nue allowed 8 VLs (\`--nue_max_num_vls 8\`, where its default is 1)."
+	osm_intro $engines || return 0
+	k gen torus --dims "$dims" -o f3o.net
+	series=()
+	for e in $engines; do
+		osm "f3o-$e" f3o.net "$e" || continue
+		k check "f3o-$e" --json >"f3o-$e.check" 2>/dev/null || true
+		f3_run "f3o-$e" "f3o-$e"
+		series+=("f3o-$e:$e")
+	done
+	say "" "| engine | tables configured by | CA-to-CA credit loops (check) | cold accepted / offered | least cold window | deadlock |" \
+	    "|---|---|---|---|---|---|"
+	for e in $engines; do
+		[ -s "f3o-$e.json" ] || { say "| $e | (capture failed) | | | | |"; continue; }
+		say "| $e | $(cat "f3o-$e.used") | $(jq -r '.classes.data.credit_loop | if . then "found" else "none" end' "f3o-$e.check") | $(f3_cold "f3o-$e") | $(jq -r .deadlock "f3o-$e.json") |"
+	done
+	f3_plot f3-osm.svg "Hot spot on a $dims torus: OpenSM engines" "${series[@]}"
+	say "" "![F3, OpenSM's engines](sim/f3-osm.svg)"
 }
 
 # F6: credit loops deadlock; knsroute's tables do not.
@@ -392,18 +466,62 @@ f6() {
 	say "" '```' "$(grep -A20 '^DEADLOCK' f6.txt)" '```' "" \
 	    "knsroute's own tables (SL2VL maps included), two seeds over the" \
 	    "loads:" ""
+	fabric t88 torus --dims 8x8 --p 2
+	fabric k82 kns --k 8 --n 2 --p 4
+	fabric f2-xordet torus --dims "$([ -n "$quick" ] && echo 8x8 || echo 16x16)" \
+		-- --classify xordet --classes 4 --detour-vls 0
 	local specs=(f6r:"8-ring, 2 CAs each" f2-xordet:"F2's torus, XORDET/4"
 		     t88:"8x8 torus, 2 CAs each" k82:"8-ary 2-direct KNS, 4 CAs each")
 	for f in "${specs[@]}"; do
-		for seed in 1 2; do
-			k sim "${f%%:*}" --seed $seed --sweep "$LOADS" --jobs "$jobs" \
-				--csv >"f6-${f%%:*}-$seed.csv" || true
-		done
+		f6_seeds "${f%%:*}" "f6-${f%%:*}"
 	done
 	say "" "| tables | runs | deadlocks |" "|---|---|---|"
 	for f in "${specs[@]}"; do
-		say "| ${f#*:} | $(cat "f6-${f%%:*}"-*.csv | awk -F, '$1 != "pattern" { n++; d += $15 } END { print n " | " d + 0 }') |"
+		say "| ${f#*:} | $(f6_count "f6-${f%%:*}") |"
 	done
+	f6_minhop
+}
+
+# f6_seeds DIR PREFIX: sweeps of two seeds on DIR's tables, PREFIX-SEED.csv
+f6_seeds() {
+	local seed
+	for seed in 1 2; do
+		k sim "$1" --seed $seed --sweep "$LOADS" --jobs "$jobs" --csv \
+			>"$2-$seed.csv" || true
+	done
+}
+
+# f6_count PREFIX: "runs | deadlocks" of the sweeps PREFIX-*.csv
+f6_count() {
+	cat "$1"-*.csv | awk -F, '$1 != "pattern" { n++; d += $15 } END { print n " | " d + 0 }'
+}
+
+# f6_minhop: OpenSM's minhop on a KNS, whose credit loop check proves,
+# and the knsroute plugin on the same fabric.
+f6_minhop() {
+	local e engines="minhop knsroute"
+	say "" "OpenSM's minhop on a 4-ary 3-direct KNS (1 CA per router), and" \
+	    "the knsroute plugin on the same fabric: \`knsroute check\` on what" \
+	    "the fabric runs, the simulator at full load, and two seeds over" \
+	    "the loads."
+	osm_intro $engines || return 0
+	k gen kns --k 4 --n 3 -o f6k.net
+	for e in $engines; do
+		osm "f6k-$e" f6k.net "$e" || continue
+		k check "f6k-$e" >"f6k-$e.check" 2>&1 || true
+		k sim "f6k-$e" >"f6k-$e.txt" 2>/dev/null || true
+		f6_seeds "f6k-$e" "f6-k-$e"
+	done
+	say "" "| tables | configured by | check | runs | deadlocks |" "|---|---|---|---|---|"
+	for e in $engines; do
+		[ -e "f6k-$e.used" ] || continue
+		say "| $e | $(cat "f6k-$e.used") | $(sed -n 's/^verdict: //p' "f6k-$e.check") | $(f6_count "f6-k-$e") |"
+	done
+	if grep -q '^DEADLOCK' f6k-minhop.txt 2>/dev/null; then
+		say "" "minhop's tables at full load:" "" '```' \
+		    "$(grep -A20 '^DEADLOCK' f6k-minhop.txt)" '```'
+	fi
+	return 0
 }
 
 # F7: flow level at 10,000 CAs.
@@ -531,6 +649,57 @@ f5() {
 	    "carries several times the mean, and under uniform traffic the" \
 	    "fabric saturates when that link does. Balancing the detours is the" \
 	    "repair's open problem this figure shows."
+}
+
+# F5 on a torus: the same faulty tori routed by OpenSM's engines and by
+# the knsroute plugin, read back and simulated alike.
+f5t() {
+	local e pct n seed dims=16x16 links=512 sets=5
+	local engines="torus-2QoS dfsssp nue nue-8vl knsroute"
+	[ -n "$quick" ] && { dims=8x8; links=128; sets=2; }
+	say "" "## F5 on a torus: OpenSM's engines, $dims" "" \
+	    "F5's fault levels on a $dims torus (1, 3 and 5% of its $links" \
+	    "links, $sets sets each, \`knsroute gen --fail N --seed S\`), each" \
+	    "fabric routed in OpenSM by each engine and by the knsroute plugin" \
+	    "(\`nue-8vl\`: nue allowed 8 VLs), uniform traffic with the" \
+	    "chapter-11 parameters as in F5. A saturation is the highest" \
+	    "accepted traffic of the sweep's runs that did not deadlock."
+	osm_intro $engines || return 0
+	k gen torus --dims "$dims" -o f5t-0.net
+	for e in $engines; do
+		osm "f5t-$e-0" f5t-0.net "$e" && f5_set "f5t-$e-0"
+	done
+	for pct in 1 3 5; do
+		n=$((links * pct / 100))
+		for seed in $(seq "$sets"); do
+			k gen torus --dims "$dims" --fail "$n" --seed "$seed" \
+				-o "f5t-$pct-$seed.net" || continue
+			for e in $engines; do
+				osm "f5t-$e-$pct-$seed" "f5t-$pct-$seed.net" "$e" &&
+					f5_set "f5t-$e-$pct-$seed"
+			done
+		done
+	done
+	say "" "Per engine: the pristine torus' saturation, then the mean change" \
+	    "per level ± the half-width of its 95% confidence interval (busiest" \
+	    "link's paths over the mean in brackets); the fabrics on which" \
+	    "OpenSM installed the engine's own tables (not its minhop" \
+	    "fallback); the sweeps' runs that deadlocked." "" \
+	    "| engine | pristine | 1% | 3% | 5% | own tables | deadlocked runs |" \
+	    "|---|---|---|---|---|---|---|"
+	# an engine's fabrics: f5t-E-0 and f5t-E-PCT-SEED (nue's glob must
+	# not take nue-8vl's)
+	for e in $engines; do
+		[ -e "f5t-$e-0.peak" ] || { say "| $e | (no tables) | | | | | |"; continue; }
+		say "| $e | $(cat "f5t-$e-0.peak") | $(f5_level "f5t-$e" 1) | $(f5_level "f5t-$e" 3) | $(f5_level "f5t-$e" 5) | $(grep -lx "${e%-8vl}" "f5t-$e"-[0-9].used "f5t-$e"-[0-9]-*.used | wc -l) of $(ls "f5t-$e"-[0-9].used "f5t-$e"-[0-9]-*.used | wc -l) | $(cat "f5t-$e"-[0-9].csv "f5t-$e"-[0-9]-*.csv | awk -F, '$1 != "pattern" { n++; d += $15 } END { print d + 0 " of " n }') |"
+	done
+	for e in $engines; do
+		grep -vxh "${e%-8vl}" "f5t-$e"-[0-9].used "f5t-$e"-[0-9]-*.used | sort | uniq -c |
+			awk -v e="$e" '{ c = $1; $1 = ""; print "- " e ", " c " fabrics:" $0 }'
+	done >f5t-fallback
+	[ -s f5t-fallback ] && say "" "What OpenSM installed where the engine gave up:" "" \
+		"$(cat f5t-fallback)"
+	return 0
 }
 
 # The 8x8 torus: XORDET against the adaptive bubble router.
@@ -706,6 +875,16 @@ perf() {
 	fi
 }
 
+# What the issue's figures ask for that the page does not show.
+todo() {
+	say "" "## Not reproduced yet" "" \
+	    "F5 with the thesis' 50 fault sets per level (up to 6 here), the" \
+	    "4,096-node rows of Table 3.3, OpenSM's engines on faulty KNS (F5" \
+	    "compares them on the torus only), F6's minhop with OpenSM's" \
+	    "multicast trees, and F7 with other engines' tables are not in this" \
+	    "page."
+}
+
 # splice FRAGMENT: each "## " section of FRAGMENT replaces the section
 # of docs/sim.md whose heading line is the same; an unknown one is an
 # error (a renamed figure needs the whole page run).
@@ -741,7 +920,7 @@ if [ ${#only[@]} -gt 0 ]; then
 	: >"$md"
 	for fig in "${only[@]}"; do
 		case $fig in
-		f[0-8] | bound | mikant | perf) "$fig" ;;
+		f[0-8] | f5t | bound | mikant | perf | todo) "$fig" ;;
 		*) echo "sim-figures.sh: unknown figure $fig" >&2; exit 2 ;;
 		esac
 	done
@@ -757,15 +936,12 @@ f2
 f3
 f4
 f5
+f5t
 f6
 f7
 f8
 mikant
 perf
-say "" "## Not reproduced yet" "" \
-    "F4 over the paper's 11 load points, F5 with the thesis' 50 fault" \
-    "sets per level, the second dimension order of F2, the" \
-    "4,096-node rows of Table 3.3, and torus-2QoS's, dfsssp's and nue's" \
-    "tables (they need OpenSM on ibsim) are not in this page."
+todo
 cp "$md" "$top/docs/sim.md"
 echo "sim-figures.sh: wrote docs/sim.md and docs/sim/*.svg" >&2
