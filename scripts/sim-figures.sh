@@ -390,15 +390,83 @@ f2() {
 		"accepted (flits/cycle/node)" f2-none.csv:"one class" \
 		f2-dbbm.csv:DBBM f2-bbq.csv:BBQ f2-iodet.csv:IODET \
 		f2-xordet.csv:XORDET f2-voqnet.csv:"VOQnet (ideal)"
-	say "" "![F2](sim/f2.svg)" "" \
-	    "The second dimension order (LMC 1, \`--lmc-path rr\`) is not in this" \
-	    "page yet."
+	say "" "![F2](sim/f2.svg)"
+	f2_orders "$dims"
+}
+
+# f2_orders DIMS: F2's second dimension order. In InfiniBand a CA's second
+# LID (LMC 1) is routed in the other order, on VLs of its own (a virtual
+# network), so 8 VLs hold 2 classes per order; the same 2 classes with
+# one order beside them.
+f2_orders() {
+	local c dims=$1 series=()
+	say "" "The second dimension order: \`knsroute route --lmc 1\` routes" \
+	    "each CA's second LID in the other dimension order, on an SL bit" \
+	    "and VLs of its own (without them the two orders close credit" \
+	    "loops), and the sender takes the two LIDs in turn" \
+	    "(\`--lmc-path rr\`). With the ring halves that leaves one SL" \
+	    "bit, 2 classes per order in the 8 VLs; IODET needs a bit per" \
+	    "dimension and cannot be planned (route: \"iodet needs a class bit" \
+	    "per dimension (2) but only 1 SL bits are left\"). Beside each," \
+	    "the same 2 classes with one order." ""
+	for c in dbbm bbq xordet; do
+		fabric "f2o-$c" torus --dims "$dims" -- --classify "$c" --classes 2 \
+			--detour-vls 0
+		k sim "f2o-$c" --preset thesis11 --sweep "$LOADS" --jobs "$jobs" \
+			--csv >"f2o-$c.csv"
+		fabric "f2l-$c" torus --dims "$dims" -- --classify "$c" --classes 2 \
+			--detour-vls 0 --lmc 1
+		k sim "f2l-$c" --preset thesis11 --lmc-path rr --sweep "$LOADS" \
+			--jobs "$jobs" --csv >"f2l-$c.csv"
+		series+=("f2o-$c.csv:$c/2, one order" "f2l-$c.csv:$c/2, two orders")
+	done
+	say "" "Saturation; the change is against the 4 classes of one order" \
+	    "above, which take the same 8 VLs (and so the same buffer per port)" \
+	    "as 2 classes of two orders:" "" \
+	    "| scheme | 4 classes, one order (8 VLs) | 2 classes, two orders (8 VLs) | change | 2 classes, one order (4 VLs) |" \
+	    "|---|---|---|---|---|"
+	for c in dbbm bbq xordet; do
+		say "| $c | $(peak "f2-$c.csv") | $(peak "f2l-$c.csv") | $(awk -v a="$(peak "f2l-$c.csv")" -v b="$(peak "f2-$c.csv")" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') | $(peak "f2o-$c.csv") |"
+	done
+	plot f2-orders.svg "$dims torus, uniform, one and two dimension orders" \
+		"accepted (flits/cycle/node)" "${series[@]}"
+	say "" "![F2, two dimension orders](sim/f2-orders.svg)"
 }
 
 # F3: the hot-spot transient, cold traffic per window.
+# f3_run DIR OUT [ARGS...]: the transient on DIR's tables, OUT.json and
+# OUT.dat (cycle, accepted cold, accepted hot per window); the caller's
+# dims, start, cycles and hotpk
+f3_run() {
+	local dir=$1 out=$2
+	shift 2
+	k sim "$dir" --preset thesis11 "$@" --pattern hotspot --hot-share 0.25 \
+		--load 0.3 --hot-start "$start" --hot-packets "$hotpk" --warmup 0 \
+		--cycles "$cycles" --window 5000 --json >"$out.json" || true
+	jq -r '.windows[] | "\(.start),\(.accepted_cold),\(.accepted_hot)"' \
+		"$out.json" >"$out.dat"
+}
+
+# f3_cold OUT: "cold accepted / offered | least cold window" of a run
+f3_cold() {
+	jq -r '"\(.accepted_cold / .offered_cold * 1000 | round / 1000) | \([.windows[].accepted_cold] | min * 1000 | round / 1000)"' "$1.json"
+}
+
+# f3_plot OUT.svg TITLE OUT:TITLE...: cold traffic against time
+f3_plot() {
+	local out=$1 title=$2 series=() f
+	shift 2
+	for f in "$@"; do
+		series+=("'${f%%:*}.dat' using 1:2 with lines title '${f#*:}'")
+	done
+	gp "$out" "right bottom" "$title" cycle \
+		"accepted cold traffic per cold CA" "${series[@]}"
+}
+
 f3() {
-	local c dims=16x16 start=100000 cycles=400000 hotpk=10000 series=() extra
+	local c e dims=16x16 start=100000 cycles=400000 hotpk=10000 series=()
 	local schemes="none default bbq xordet iodet"
+	local engines="torus-2QoS dfsssp nue nue-8vl knsroute"
 	[ -n "$quick" ] && { dims=8x8; start=20000; cycles=100000; hotpk=2000; }
 	say "" "## F3: hot spot, $dims torus" "" \
 	    "A quarter of the CAs send only to one CA from cycle $start until" \
