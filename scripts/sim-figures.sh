@@ -618,17 +618,18 @@ f7() {
 	say "" "Other engines' tables at this size need OpenSM on ibsim; not here yet."
 }
 
-# F4: the OSHA paper's hot spot on the 2,304-CA KNS.
+# F4: the OSHA paper's hot spot on the 2,304-CA KNS, over its 11 loads.
 f4() {
-	local s load k=48 loads="0.3 0.6"
+	local s k=48 loads=0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0 row l
 	local schemes=("1VC:f4-1:" "BBQ-4:f4-b:" "OSHA-DBBQ:f4-d:--lmc-path rr"
-		       "SASHA-DBBQ:f4-d:--lmc-path least")
-	[ -n "$quick" ] && { k=8; loads=0.6; }
+		       "SASHA-DBBQ:f4-d:--lmc-path least") series=()
+	[ -n "$quick" ] && { k=8; loads=0.3,0.6; }
 	say "" "## F4: hot spot on the $k-ary 2-direct KNS" "" \
 	    "The OSHA/SASHA paper (section 5): a quarter of the CAs send to one" \
 	    "hot CA at the load point's rate, the rest uniformly; \`--preset osha\`" \
 	    "(4 KB packets, 128 KB of input buffer per port over the VLs in use," \
-	    "100 Gb/s links, 1 ms warm-up and 2 ms measured). knsroute's plans:" \
+	    "100 Gb/s links, 1 ms warm-up and 2 ms measured), at the paper's 11" \
+	    "load points from 0 to 100% of link rate. knsroute's plans:" \
 	    "\`--classify none\` (1VC), \`bbq --classes 4\` (BBQ-4) and \`dbbq" \
 	    "--lmc 1 --classes 2\` with the two LIDs of each CA taken in turn" \
 	    "(OSHA) or by the shorter first-hop queue (SASHA). At most 0.75 of" \
@@ -638,44 +639,60 @@ f4() {
 	fabric f4-d kns --k $k --n 2 -- --classify dbbq --lmc 1 --classes 2
 	for s in "${schemes[@]}"; do
 		IFS=: read -r label dir extra <<<"$s"
-		for load in $loads; do
-			# shellcheck disable=SC2086
-			k sim "$dir" --preset osha $extra --pattern hotspot --load "$load" \
-				--json >"f4-$label-$load.json"
-		done
+		# shellcheck disable=SC2086
+		k sim "$dir" --preset osha $extra --pattern hotspot --sweep "$loads" \
+			--jobs "$jobs" --csv >"f4-$label.csv"
+		series+=("f4-$label.csv:$label")
 	done
-	say "" "| scheme | load | accepted | of the most possible | cold accepted / offered |" \
-	    "|---|---|---|---|---|"
-	for s in "${schemes[@]}"; do
-		IFS=: read -r label _ _ <<<"$s"
-		for load in $loads; do
-			say "$(jq -r --arg l "$load" '"| '"$label"' | \($l) | \(.accepted * 1000 | round / 1000) | \(.accepted / (0.75 * ($l | tonumber) + 1 / .cas) * 100 | round)% | \(.accepted_cold / .offered_cold * 1000 | round / 1000) |"' "f4-$label-$load.json")"
+	# accepted (column 5) of each scheme per load, and the share of the
+	# most that can be: 0.75 of the load plus the hot CA's one link
+	row="| load |" l="|---|"
+	for s in "${schemes[@]}"; do row="$row ${s%%:*} |" l="$l---|"; done
+	say "" "Accepted traffic per CA (fraction of link rate), and in brackets" \
+	    "its share of the most that can be accepted:" "" "$row" "$l"
+	for l in ${loads//,/ }; do
+		row="| $l |"
+		for s in "${schemes[@]}"; do
+			row="$row $(awk -F, -v l="$l" -v n=$((k * k)) 'NR > 1 && $2 == l { printf "%.3f (%d%%)", $5, ($5 / (0.75 * l + 1 / n)) * 100 + 0.5 }' \
+				"f4-${s%%:*}.csv") |"
 		done
+		say "$row"
 	done
+	plot f4.svg "Hot spot, $k-ary 2-direct KNS, the OSHA paper parameters" \
+		"accepted (fraction of link rate per CA)" "${series[@]}"
+	say "" "![F4](sim/f4.svg)"
 }
 
 # F5: throughput lost to faulty links, knsroute's repaired tables.
-# f5_set NAME: the sweep's peak and check's max/mean link load of one set.
+# f5_set NAME: the sweep's peak and check's max/mean link load of one set
+# (a sweep whose runs deadlocked counts: column 15 says which).
 f5_set() {
 	k sim "$1" --preset thesis11 --sweep "$LOADS" --jobs "$jobs" --csv \
-		>"$1.csv" || return 1
+		>"$1.csv" || true
+	[ "$(wc -l <"$1.csv")" -gt 1 ] || return 1
 	k check "$1" --json 2>/dev/null | jq -r '.links | "\(.max / .mean)"' \
 		>"$1.load" || true
 	peak "$1.csv" >"$1.peak"
 }
 
-# f5_level NAME PCT: "loss% (max/mean load)" over the sets of a level.
+# f5_level NAME PCT: "loss% ±CI (max/mean load)" over the sets of a
+# level: the mean change of the peak against the pristine fabric's, the
+# half-width of its 95% confidence interval (normal, 1.96 standard
+# errors; 0 with one set).
 f5_level() {
 	local base sets=("$1-$2"-*.peak)
 	[ -e "${sets[0]}" ] || { echo "-"; return; }
 	base=$(cat "$1-0.peak")
-	cat "${sets[@]}" | awk -v b="$base" -v l="$(cat "${sets[@]/%.peak/.load}" |
-		awk '{ s += $1 } END { printf "%.1f", s / NR }')" \
-		'{ s += $1 } END { printf "%+.1f%% (%s)", (s / NR / b - 1) * 100, l }'
+	awk -v b="$base" -v l="$(cat "${sets[@]/%.peak/.load}" |
+		awk '{ s += $1 } END { printf "%.1f", s / NR }')" '
+		{ c = ($1 / b - 1) * 100; s += c; q += c * c }
+		END { m = s / NR; v = NR > 1 ? (q - NR * m * m) / (NR - 1) : 0
+		      printf "%+.1f%% ±%.1f (%s)", m, 1.96 * sqrt(v > 0 ? v : 0) / sqrt(NR), l }' \
+		"${sets[@]}"
 }
 
 f5() {
-	local f pct n got seed sets=5
+	local f pct n got seed sets=6
 	local specs=("f5k:32 2:2048:32-ary 2-direct KNS (1,024 nodes)"
 		     "f5l:10 3:3000:10-ary 3-direct KNS (1,000 nodes)")
 	[ -n "$quick" ] && { sets=2; specs=("f5k:8 2:128:8-ary 2-direct KNS"); }
@@ -685,9 +702,11 @@ f5() {
 	    "tolerated sets only), then knsroute's tables for what is left," \
 	    "uniform traffic with the chapter-11 parameters: the change of the" \
 	    "sweep's highest accepted traffic against the pristine fabric's," \
-	    "the mean of $sets fault sets per level (the thesis: 50, 6.5.3), and" \
-	    "in brackets the busiest link's CA-to-CA paths over the mean" \
-	    "(\`knsroute check\`; 1.0 on the pristine fabric)." ""
+	    "the mean over up to $sets fault sets per level (the thesis: 50," \
+	    "6.5.3; the first $((20 * sets)) seeds tried) ± the half-width of its" \
+	    "95% confidence interval, and in brackets the busiest link's" \
+	    "CA-to-CA paths over the mean (\`knsroute check\`; 1.0 on the" \
+	    "pristine fabric)." ""
 	for f in "${specs[@]}"; do
 		IFS=: read -r name kn links _ <<<"$f"
 		read -r kk nn <<<"$kn"
@@ -695,7 +714,7 @@ f5() {
 		f5_set "$name-0"
 		for pct in 1 3 5; do
 			n=$((links * pct / 100)) got=0 seed=0
-			while [ $got -lt $sets ] && [ $seed -lt $((4 * sets)) ]; do
+			while [ $got -lt $sets ] && [ $seed -lt $((20 * sets)) ]; do
 				seed=$((seed + 1))
 				fabric "$name-$pct-$seed" kns --k "$kk" --n "$nn" \
 					--fail "$n" --seed "$seed" 2>/dev/null || continue
@@ -703,14 +722,15 @@ f5() {
 			done
 		done
 	done
-	say "" "| fabric | 1% | 3% | 5% | thesis 1 / 3 / 5% |" "|---|---|---|---|---|"
+	say "" "| fabric | 1% | 3% | 5% | sets 1 / 3 / 5% | thesis 1 / 3 / 5% |" \
+	    "|---|---|---|---|---|---|"
 	for f in "${specs[@]}"; do
 		IFS=: read -r name _ _ label <<<"$f"
 		case $name in
 		f5k) want="-1 / -3.8 / -6.5%" ;;
 		*) want="-9 / -13 / -15%" ;;
 		esac
-		say "| $label | $(f5_level "$name" 1) | $(f5_level "$name" 3) | $(f5_level "$name" 5) | $want |"
+		say "| $label | $(f5_level "$name" 1) | $(f5_level "$name" 3) | $(f5_level "$name" 5) | $(for pct in 1 3 5; do ls "$name-$pct"-*.peak 2>/dev/null | wc -l; done | paste -sd/ | sed 's|/| / |g') | $want |"
 	done
 	say "" "knsroute's repair keeps every pair delivered and loop-free, but it" \
 	    "picks intermediate routers without regard to load: the busiest link" \
