@@ -74,6 +74,7 @@ f3_osm() {
 		[ -s "f3o-$e.json" ] || { say "| $e | (capture failed) | | | | |"; continue; }
 		say "| $e | $(cat "f3o-$e.used") | $(jq -r '.classes.data.credit_loop | if . then "found" else "none" end' "f3o-$e.check") | $(f3_cold "f3o-$e") | $(jq -r .deadlock "f3o-$e.json") |"
 	done
+	[ ${#series[@]} -gt 0 ] || return 0
 	f3_plot f3-osm.svg "Hot spot on a $dims torus: OpenSM engines" "${series[@]}"
 	say "" "![F3, OpenSM's engines](sim/f3-osm.svg)"
 }

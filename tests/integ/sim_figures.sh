@@ -68,6 +68,11 @@ if ! kr_have_sim || [ ! -e "$KR_BUILDDIR/osm_plugin/.libs/libknsroute.so" ]; the
 	kr_skip_rest "ibsim, opensm or the plugin missing"
 	kr_done
 fi
+# ibsim's umad2sim preload and the sanitizers' runtime do not mix
+if grep -q __asan_init "$KR_CLI" 2>/dev/null; then
+	kr_skip_rest "sanitizer build"
+	kr_done
+fi
 sed 's/^## F3: hot spot, 16x16 torus$/## F3: hot spot, 8x8 torus/' \
 	"$T/before.md" >"$T/tree/docs/sim.md"
 figures f3
