@@ -2,36 +2,34 @@
 # Sourced by scripts/sim-figures.sh: the MiKANT figure, a MiKANT against
 # a folded Clos of as many CAs (the Clos routed by OpenSM's ftree on
 # ibsim). Uses the script's k, say, md, plot, quick, jobs and the
-# OpenSM helpers of tests/integ/lib.sh.
+# OpenSM helpers of tests/integ/lib.sh it sources.
 
 # The Clos: ftree's tables in OpenSM on ibsim, read back into DIR. The
 # LIDs are the generator's (--lids, handed to OpenSM as its guid2lid
 # cache), so CA indices in LID order are the addresses' order as in the
 # MiKANT's dry run, and complement is the slides' bit inversion.
 clos_ftree() {
-	local net=$1 dir=$2
+	local net=$1 dir=$2 rc=0
 	say "    ibsim -s ${net##*/}; opensm -R ftree -Q, its guid2lid cache the LIDs of ${net##*/}" \
 	    "    knsroute capture ${dir##*/} --no-path-sl"
-	(
-		set +eu		# lib.sh is written for the tests' shell
-		KR_BUILDDIR=$build
-		. "$top/tests/integ/lib.sh"
-		kr_have_sim || { echo "sim-figures.sh: mikant needs ibsim and opensm" >&2; exit 2; }
-		kr_tmpdir
-		kr_start_ibsim "$net" || exit 2
-		kr_osm_dirs
-		gawk '/^switchguid=/ { g = strtonum(substr($1, 12)) }
-		/^Switch/ { match($0, /base port 0 lid [0-9]+/); l = substr($0, RSTART + 16, RLENGTH - 16)
-			printf "0x%016x 0x%04x 0x%04x\n", g, l, l }
-		/^Ca/ { ca = 1 }
-		ca && /^\[1\]\(/ { match($0, /\([0-9a-f]+\)/); g = strtonum("0x" substr($0, RSTART + 1, RLENGTH - 2))
-			match($0, /# lid [0-9]+/); l = substr($0, RSTART + 6, RLENGTH - 6)
-			printf "0x%016x 0x%04x 0x%04x\n", g, l, l; ca = 0 }' \
-			"$net" >"$KR_OSM_DIR/guid2lid"
-		kr_start_opensm -R ftree -Q
-		kr_wait_sm 900 && grep -q "ftree tables configured" "$KR_OSM_LOG" &&
-			kr_sim_try /dev/null "$K" capture "$dir" --no-path-sl --quiet
-	)
+	kr_have_sim || { echo "sim-figures.sh: mikant needs ibsim and opensm" >&2; exit 2; }
+	kr_start_ibsim "$net" || return 1
+	rm -rf "$KR_TMP/osm"
+	kr_osm_dirs
+	gawk '/^switchguid=/ { g = strtonum(substr($1, 12)) }
+	/^Switch/ { match($0, /base port 0 lid [0-9]+/); l = substr($0, RSTART + 16, RLENGTH - 16)
+		printf "0x%016x 0x%04x 0x%04x\n", g, l, l }
+	/^Ca/ { ca = 1 }
+	ca && /^\[1\]\(/ { match($0, /\([0-9a-f]+\)/); g = strtonum("0x" substr($0, RSTART + 1, RLENGTH - 2))
+		match($0, /# lid [0-9]+/); l = substr($0, RSTART + 6, RLENGTH - 6)
+		printf "0x%016x 0x%04x 0x%04x\n", g, l, l; ca = 0 }' \
+		"$net" >"$KR_OSM_DIR/guid2lid"
+	kr_start_opensm -R ftree -Q
+	kr_wait_sm 900 && grep -q "ftree tables configured" "$KR_OSM_LOG" &&
+		kr_sim_try /dev/null "$K" capture "$dir" --no-path-sl --quiet || rc=1
+	kr_stop_opensm
+	kr_stop_ibsim
+	return $rc
 }
 
 # in_address_order TOPOLOGY: the CA ports by LID have rising GUIDs, which
