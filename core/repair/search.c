@@ -341,10 +341,9 @@ static void repoint_plan(struct repair *r, uint32_t s, uint32_t vi,
 	}
 }
 
-/* Level lvl: every unrouted switch with a fault-free dimension-order path
- * to an intermediate routed at a lower level (R1, R2; R3 at level 2). */
-/* The least-cost intermediate for s at level lvl (KR_NONE: none), its
- * index in *vi and cost in *best. */
+/* The least-cost intermediate for s at level lvl that an anchored
+ * column's turn rules admit (the first in grid order of equals; KR_NONE:
+ * none), its index in *vi and cost in *best. */
 static uint32_t best_via(struct repair *r, uint32_t s, unsigned lvl,
 			 uint32_t target, uint32_t *vi, uint32_t *best)
 {
@@ -373,6 +372,8 @@ static uint32_t best_via(struct repair *r, uint32_t s, unsigned lvl,
 	return via;
 }
 
+/* Level lvl: every unrouted switch with a fault-free dimension-order path
+ * to an intermediate routed at a lower level (R1, R2; R3 at level 2). */
 void repair_route_via_intermediates(struct repair *r, unsigned lvl,
 				    uint32_t target)
 {
