@@ -6,7 +6,8 @@
 : "${KR_BUILDDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 PROGS=(model/test_fabric gen/test_gen formats/test_parse_net route/test_route
        slvl/test_slvl formats/test_dump cdg/test_cdg check/test_check
-       repair/test_repair repair/test_repair_sweeps formats/test_io
+       repair/test_repair repair/test_repair_sweeps
+       repair/test_repair_turns formats/test_io
        sim/test_sim draw/test_draw model/test_base)
 
 echo "1..${#PROGS[@]}"

@@ -211,7 +211,8 @@ int repair_setup(struct repair *r)
 	r->carrier = malloc(nsw + 1);
 	r->seed = malloc(nsw + 1);
 	r->held_sl = malloc(nsw + 1);
-	r->off_anchor = calloc(nsw + 1, 1);
+	r->off_all = calloc((size_t)KR_NSL * nsw + 1, 1);
+	r->off_anchor = r->off_all;
 	if ((r->pair_sl = malloc(r->stride + 1)))
 		memset(r->pair_sl, KR_NO_SL, r->stride + 1);
 	r->isw = malloc((nsw + 1) * sizeof(uint32_t));
@@ -223,10 +224,8 @@ int repair_setup(struct repair *r)
 		if (!(*arr[i] = malloc((nsw + 1) * sizeof(uint32_t))))
 			return KR_ENOMEM;
 	if (!r->col || !r->lvl || !r->outvl || !r->moved || !r->carrier ||
-	    !r->seed || !r->held_sl ||
-	    !r->off_anchor ||
-	    !r->pair_sl || !r->isw || !r->isw_of || !r->memo_buf ||
-	    !r->memo_dist)
+	    !r->seed || !r->held_sl || !r->off_all || !r->pair_sl ||
+	    !r->isw || !r->isw_of || !r->memo_buf || !r->memo_dist)
 		return KR_ENOMEM;
 	for (uint32_t s = 0; s < nsw; s++)
 		r->isw_of[s] = KR_NONE;
@@ -278,7 +277,7 @@ void repair_teardown(struct repair *r)
 	free(r->prev_row);
 	free(r->kept_at);
 	free(r->kept_buf);
-	free(r->off_anchor);
+	free(r->off_all);
 	free(r->bylid);
 	free(r->pair_sl);
 	free(r->pairs);

@@ -139,9 +139,7 @@ static int pairs_to_trees(struct repair *r, const struct rdest *x,
 	return rc;
 }
 
-/* Whether r->col is x's column in the tables in force, at every switch
- * (keep_routes found the switches' rows). */
-static bool is_prev_column(const struct repair *r, const struct rdest *x)
+bool repair_is_prev_column(const struct repair *r, const struct rdest *x)
 {
 	if (!r->prev_row)
 		return false;
@@ -185,29 +183,24 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 	return true;
 }
 
-/* Whether the tables in force routed x by a column of a kind the repair
- * tries after its first (cached_column's): the second kind of
- * intermediates, general repair or (tori) the long way round, into
- * *mode, and that column into
- * r->col. The first kind had closed a loop at x's turn then; now the
- * graph at x's turn holds other routes, and the first kind may fit, but
- * a sweep that finds the fabric as it was should not move x's routes for
- * nothing: the repair tries the column in force first. */
-static bool prev_later_kind(struct repair *r, const struct rdest *x,
+bool repair_prev_later_kind(struct repair *r, const struct rdest *x,
 			    enum col_mode *mode)
 {
-	const enum col_mode later[] = { repair_second_mode(r), COL_GENERAL,
-					COL_RING };
-	unsigned n = r->topo->family == KR_FAMILY_TORUS ? 3 : 2;
+	enum col_mode later[4] = { repair_second_mode(r), COL_GENERAL };
+	unsigned n = 2;
 
 	if (!r->prev_row)
 		return false;
+	if (r->topo->family == KR_FAMILY_TORUS)
+		later[n++] = COL_RING;
+	if (repair_other_anchoring(r, x) != r->first_mode)
+		later[n++] = repair_other_anchoring(r, x);
 	repair_reuse(r, x);
-	if (is_prev_column(r, x) || !prev_column_live(r, x))
+	if (repair_is_prev_column(r, x) || !prev_column_live(r, x))
 		return false;
 	for (unsigned i = 0; i < n; i++) {
 		repair_fresh_column(r, x, later[i]);
-		if (is_prev_column(r, x)) {
+		if (repair_is_prev_column(r, x)) {
 			*mode = later[i];
 			return true;
 		}
@@ -277,7 +270,7 @@ int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	repair_dest_of(r, lid, &x);
 	repair_get_column(r, lid, r->col);
 	repair_cached_column(r, &x);
-	later = prev_later_kind(r, &x, &mode);
+	later = repair_prev_later_kind(r, &x, &mode);
 	rc = held ? as_before(r, &x, sl, later && mode == repair_second_mode(r), st)
 		  : KR_ECYCLE;
 	if (rc != KR_ECYCLE)

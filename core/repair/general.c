@@ -220,7 +220,8 @@ void repair_column(struct repair *r, const struct rdest *x,
 {
 	repair_walk(r, r->col, x, r->dist);
 	repair_live_distances(r, x->target);
-	r->anchored = mode == COL_ANCHORED;
+	repair_anchor_for(r, x, mode);
+	r->anchored = mode == COL_ANCHORED || mode == COL_ONE_ANCHOR;
 	if (r->anchored) {
 		memset(r->carrier, 0, r->nsw);
 		repair_mark_carriers(r, x->target);

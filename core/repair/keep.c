@@ -275,6 +275,7 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 {
 	const struct kr_tables *prev = r->prev;
 	struct rdest x;
+	enum col_mode mode;
 	int rc = KR_OK;
 
 	if (!prev || !prev->repaired || !prev->lft)
@@ -290,6 +291,10 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 			continue;
 		repair_get_column(r, lid, r->col);
 		repair_cached_column(r, &x);
+		/* prev may hold a column of a later kind: repair_dest then
+		 * takes that one first (kept_column) */
+		if (!repair_prev_later_kind(r, &x, &mode))
+			repair_reuse(r, &x);
 		keep_column(r, lid);
 		repair_mark_repaired(r);
 		for (uint32_t s = 0; s < r->nsw && !rc; s++) {

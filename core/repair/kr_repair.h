@@ -10,8 +10,10 @@
  * then by a shortest path in the live graph to a switch that already has a
  * route. Each destination's entries stay a loop-free in-tree. Intermediates
  * are first "anchored": every turn into a lower dimension happens in one
- * plane of the grid, which provably closes no credit loop on any VL, so
- * destinations keep their SLs (docs/design.md, "Anchored intermediates").
+ * plane of the grid per destination class, which provably closes no
+ * credit loop on any VL, so destinations keep their SLs, and the classes'
+ * detours load different planes (docs/design.md, "Anchored
+ * intermediates").
  *
  * On a torus a switch whose way along a ring crosses a dead link may go
  * the long way round instead, which keeps its SL and VLs on any ring

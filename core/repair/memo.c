@@ -3,6 +3,7 @@
  * share a column, so its repair is made once and taken again. */
 #include "kr_repair.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ static uint8_t *memo_col(struct repair *r, unsigned way, unsigned which)
 }
 
 enum { MEMO_PRISTINE, MEMO_REPAIRED, MEMO_LVL };
+#define KEPT_WAY UINT_MAX	/* memo_anchor of a way no other LID recalls */
 
 /* Finds x's pristine column (in r->col) among those kept; makes it the
  * current one. */
@@ -37,6 +39,8 @@ int repair_recall(struct repair *r, const struct rdest *x)
 		const uint8_t *p = memo_col(r, w, MEMO_PRISTINE);
 		int same;
 
+		if (r->memo_anchor[w] != r->cur_anchor)
+			continue;
 		r->col[t] = p[t];
 		same = !memcmp(r->col, p, r->nsw);
 		r->col[t] = keep;
@@ -57,6 +61,7 @@ void repair_remember(struct repair *r, const struct rdest *x)
 	r->memo_target = x->target;
 	r->memo_cur = w;
 	memcpy(memo_col(r, w, MEMO_PRISTINE), r->col, r->nsw);
+	r->memo_anchor[w] = r->cur_anchor;
 	r->memo_cut[w] = 0;
 	r->memo_walked[w] = 0;
 	memset(r->memo_sls[w], 0, sizeof(r->memo_sls[w]));
@@ -86,8 +91,8 @@ void repair_reuse(struct repair *r, const struct rdest *x)
 	r->col[x->target] = (uint8_t)x->local;
 }
 
-/* x's repair as keep_routes made it, when it kept it: the same column
- * and levels repair_column would make again. */
+/* x's repair as keep_routes made it, when it kept it: the column and
+ * levels in force, of the pass's first kind or a later one. */
 static bool kept_column(struct repair *r, const struct rdest *x)
 {
 	const uint8_t *at;
@@ -104,12 +109,18 @@ static bool kept_column(struct repair *r, const struct rdest *x)
 
 void repair_cached_column(struct repair *r, const struct rdest *x)
 {
-	if (repair_recall(r, x)) {
+	bool kept = r->kept_at && r->kept_at[x->lid] != KR_NONE;
+
+	repair_anchor_for(r, x, r->first_mode);
+	if (!kept && repair_recall(r, x)) {
 		repair_reuse(r, x);
 		return;
 	}
 	repair_remember(r, x);
-	if (!kept_column(r, x))
+	/* a kept column may be of the other anchoring: x's alone */
+	if (kept && kept_column(r, x))
+		r->memo_anchor[r->memo_cur] = KEPT_WAY;
+	else
 		repair_column(r, x, r->first_mode);
 	memcpy(memo_col(r, r->memo_cur, MEMO_REPAIRED), r->col, r->nsw);
 	memcpy(memo_col(r, r->memo_cur, MEMO_LVL), r->lvl, r->nsw);

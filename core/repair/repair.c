@@ -14,11 +14,14 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-/* One repair of t into *out, trying mode first for every destination. */
+/* One repair of t into *out, trying mode first for every destination;
+ * *distinct (unless NULL): whether some class's anchor was not the one
+ * anchor. */
 static int repair_pass(const struct repair *proto, enum col_mode mode,
 		       const struct kr_tables *prev, bool whole,
 		       uint8_t *plan_sl, struct kr_tables_patch *out,
-		       struct kr_repair_stats *st, struct kr_diag *d)
+		       struct kr_repair_stats *st, bool *distinct,
+		       struct kr_diag *d)
 {
 	struct repair r = *proto;
 	uint8_t *cut = calloc(r.stride + 1, 1);
@@ -37,6 +40,8 @@ static int repair_pass(const struct repair *proto, enum col_mode mode,
 						  r.topo->nmissing_subsw };
 	if (!rc)
 		rc = repair_run(&r, prev, whole, plan_sl, cut, st, d);
+	if (distinct)
+		*distinct = r.distinct;
 	repair_teardown(&r);
 	free(cut);
 	if (rc)
@@ -77,7 +82,8 @@ static int another_pass(const struct repair *proto, enum col_mode mode,
 {
 	struct kr_tables_patch out2;
 	struct kr_repair_stats st2;
-	int rc2 = repair_pass(proto, mode, prev, false, plan_sl, &out2, &st2, d);
+	int rc2 = repair_pass(proto, mode, prev, false, plan_sl, &out2, &st2,
+			      NULL, d);
 
 	if (rc2 == KR_OK && (rc || better(&st2, st))) {
 		kr_tables_patch_free(out);
@@ -89,13 +95,18 @@ static int another_pass(const struct repair *proto, enum col_mode mode,
 	return rc2 == KR_ENOMEM ? rc2 : rc;
 }
 
-/* Anchored intermediates come first: their turns cannot close a loop
- * among themselves, so destinations keep their SLs. When some still move
- * (a fault in the last dimension leaves no plane above it to anchor in),
- * a second pass prefers the intermediates adding the fewest hops, on a
- * torus a third the long way round, and the best result is kept. */
-#define KR_NPASS 3
-static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED, COL_FREE,
+/* Anchored intermediates come first, one anchor per destination class so
+ * that the classes' detours do not all cross one plane: their turns
+ * cannot close a loop among themselves, so destinations keep their SLs.
+ * When some still move (a fault in the last dimension leaves no plane
+ * above it to anchor in, and turns it forces elsewhere may then share a
+ * turn's channel with another class's anchored ones), a pass with one
+ * anchor for all, one preferring the intermediates adding the fewest
+ * hops and on a torus one the long way round follow (their anchored
+ * columns with one anchor too), and the best result is kept. */
+#define KR_NPASS 4
+static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED,
+						   COL_ONE_ANCHOR, COL_FREE,
 						   COL_RING };
 
 /* Every pass there is reason for; the best one's patch into out. */
@@ -104,12 +115,15 @@ static int passes(const struct repair *proto, const struct kr_tables *prev,
 		  struct kr_repair_stats *st, struct kr_diag *d)
 {
 	const struct kr_topo *topo = proto->topo;
-	int rc = repair_pass(proto, pass_mode[0], prev, whole, plan_sl, out, st,
-			     d);
+	bool distinct;
+	int rc = repair_pass(proto, pass_mode[0], prev, whole, plan_sl, out,
+			     st, &distinct, d);
 
 	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
 			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
-		if (pass_mode[i] != COL_RING || topo->family == KR_FAMILY_TORUS)
+		if ((pass_mode[i] != COL_RING ||
+		     topo->family == KR_FAMILY_TORUS) &&
+		    (pass_mode[i] != COL_ONE_ANCHOR || distinct))
 			rc = another_pass(proto, pass_mode[i], prev, plan_sl,
 					  rc, out, st, d);
 	return rc;

@@ -35,7 +35,8 @@ struct rdest {
 /* How a column is repaired. */
 enum col_mode {
 	COL_FREE,	/* the intermediates that add the fewest hops */
-	COL_ANCHORED,	/* those whose turns keep to the anchor */
+	COL_ANCHORED,	/* those whose turns keep to their class's anchor */
+	COL_ONE_ANCHOR,	/* those whose turns keep to the first anchor */
 	COL_GENERAL,	/* general repair alone */
 	COL_RING,	/* the long way round broken rings, then free */
 };
@@ -76,10 +77,16 @@ struct repair {
 	uint8_t *first;		/* [nsw * ni] S's port on that path (the
 				 * LFT column of I may be repaired later) */
 	uint8_t *arrive;	/* [nsw * ni] the direction it enters I by */
-	uint32_t anchor;	/* grid position against-order turns keep to
-				 * in anchored columns (see turn_ok) */
-	uint8_t *off_anchor;	/* [nsw] 1 + the highest dimension in which a
-				 * grid switch differs from it, 0: none */
+	/* grid positions against-order turns keep to in anchored columns:
+	 * [0] the one anchor, [1..] the classes' (repair_choose_anchor) */
+	uint32_t anchor[KR_NSL];
+	bool distinct;		/* some class's anchor is not anchor[0] */
+	uint8_t *off_all;	/* [KR_NSL * nsw] 1 + the highest dimension
+				 * in which a grid switch differs from an
+				 * anchor, 0: none */
+	uint8_t anchor_of_sl[KR_NSL];	/* a planned SL's anchor */
+	unsigned cur_anchor;	/* the column being built keeps to this one */
+	uint8_t *off_anchor;	/* its row of off_all */
 	int anchored;		/* the column being built keeps to it */
 	int one_leaf;		/* and its turns to one_leaf_on (search.c) */
 	enum col_mode first_mode;	/* tried first for each destination */
@@ -122,6 +129,8 @@ struct repair {
 	uint8_t *memo_buf;
 	uint32_t *memo_dist;	/* [MEMO_WAYS][nsw] the repairs' hops */
 	uint32_t memo_target;
+	unsigned memo_anchor[MEMO_WAYS];	/* the anchor of each way's
+						 * repair, or memo.c's KEPT_WAY */
 	uint32_t live_target;	/* whose distances r->live holds */
 	unsigned nmemo, memo_cur, memo_next;
 	uint8_t memo_cut[MEMO_WAYS];	/* the pristine column is cut */
@@ -220,6 +229,10 @@ void repair_mark_repaired(struct repair *r);
 unsigned repair_arrival_dir(const struct repair *r, uint32_t u, unsigned p);
 int repair_build_hops(struct repair *r);
 int repair_choose_anchor(struct repair *r);
+/* The anchor a column of x built by mode keeps its turns to: its class's,
+ * or with COL_ONE_ANCHOR the first. */
+void repair_anchor_for(struct repair *r, const struct rdest *x,
+		       enum col_mode mode);
 void repair_live_distances(struct repair *r, uint32_t target);
 unsigned repair_port_dir(const struct repair *r, uint32_t sw, unsigned port);
 int repair_turn_ok(const struct repair *r, uint32_t u, unsigned din,
@@ -270,6 +283,24 @@ void repair_count_pairs(struct repair *r, const struct rdest *x, int repaired,
 			int updn, int sl_changed, struct kr_repair_stats *st);
 int repair_over_bound(const struct repair *r, const struct rdest *x);
 enum col_mode repair_second_mode(const struct repair *r);
+/* The anchored mode other than the pass's first that would give x a
+ * column of another anchor, else the first mode. */
+enum col_mode repair_other_anchoring(const struct repair *r,
+				     const struct rdest *x);
+/* Whether r->col is x's column in the tables in force, at every switch
+ * (keep_routes found the switches' rows). */
+bool repair_is_prev_column(const struct repair *r, const struct rdest *x);
+/* Whether the tables in force routed x by a column of a kind the repair
+ * tries after its first (cached_column's): anchored columns with the
+ * other anchoring (one anchor for every class, or each class's), the
+ * second kind of intermediates, general repair or (tori) the long way
+ * round, into *mode, and that column into r->col. The first kind had
+ * closed a loop at x's turn then; now the graph at x's turn holds other
+ * routes, and the first kind may fit, but a sweep that finds the fabric
+ * as it was should not move x's routes for nothing: the repair tries the
+ * column in force first. */
+bool repair_prev_later_kind(struct repair *r, const struct rdest *x,
+			    enum col_mode *mode);
 void repair_fresh_column(struct repair *r, const struct rdest *x,
 			 enum col_mode mode);
 int repair_admit_moved(struct repair *r, const struct rdest *x, unsigned sl);

@@ -125,43 +125,123 @@ static int list_faults(const struct repair *r, struct kr_missing_link **fault,
 	return rc;
 }
 
-/* The anchor: a fault in dimension d is detoured by a turn into d at a
- * router sharing the anchor's coordinates above d, so the anchor should
- * differ from the fault there (else that plane holds the fault), and in
- * one dimension only (each more is a hop up to the plane and one back). */
-int repair_choose_anchor(struct repair *r)
+/* Makes the turns of the columns built next keep to anchor a. */
+static void use_anchor(struct repair *r, unsigned a)
+{
+	r->cur_anchor = a;
+	r->off_anchor = r->off_all + (size_t)a * r->nsw;
+}
+
+/* How good position c is as an anchor for the faults: faults in its
+ * plane first, then (with forced) the faults in the top dimension at its
+ * top coordinate, then the climbs to reach it. Every route to the switch
+ * of such a fault from elsewhere turns into a lower dimension at that
+ * coordinate, whatever the anchor: another class's anchored turns there
+ * would share their channels. */
+static uint64_t anchor_cost(const struct kr_topo *t, uint32_t c,
+			    const struct kr_missing_link *fault, uint32_t nfault,
+			    bool forced)
+{
+	uint64_t in_plane = 0, top = 0, climb = 0;
+	unsigned d = t->ndim - 1;
+
+	for (uint32_t i = 0; i < nfault; i++) {
+		unsigned n = differ_above(t, c, fault[i].pos, fault[i].dim);
+
+		in_plane += fault[i].dim < d && !n;
+		top += forced && fault[i].dim == d &&
+		       kr_topo_coord(t, c, d) == kr_topo_coord(t, fault[i].pos, d);
+		climb += n > 1 ? n - 1 : 0;
+	}
+	return in_plane << 48 | top << 32 | climb;
+}
+
+/* The least-cost position for anchor a whose top coordinate differs from
+ * anchors lo..a-1's, into r->anchor[a]; its cost. */
+static uint64_t pick_anchor(struct repair *r, unsigned a, unsigned lo,
+			    const struct kr_missing_link *fault,
+			    uint32_t nfault)
 {
 	const struct kr_topo *t = r->topo;
-	struct kr_missing_link *fault = NULL;
-	uint32_t nfault = 0;
+	unsigned top = t->ndim - 1;
 	uint64_t best = UINT64_MAX;
-	int rc = list_faults(r, &fault, &nfault);
 
-	r->anchor = 0;
-	for (uint32_t c = 0; c < t->npos && nfault && !rc; c++) {
-		uint64_t in_plane = 0, climb = 0;
+	r->anchor[a] = 0;
+	for (uint32_t c = 0; c < t->npos; c++) {
+		uint64_t cost = anchor_cost(t, c, fault, nfault, lo > 0);
+		unsigned b = lo;
 
-		for (uint32_t i = 0; i < nfault; i++) {
-			unsigned n = differ_above(t, c, fault[i].pos, fault[i].dim);
-
-			in_plane += fault[i].dim + 1u < t->ndim && !n;
-			climb += n > 1 ? n - 1 : 0;
-		}
-		if ((in_plane << 32 | climb) < best) {
-			best = in_plane << 32 | climb;
-			r->anchor = c;
+		while (b < a && kr_topo_coord(t, r->anchor[b], top) !=
+				kr_topo_coord(t, c, top))
+			b++;
+		if (b == a && cost < best) {
+			best = cost;
+			r->anchor[a] = c;
 		}
 	}
-	free(fault);
-	/* each switch's highest dimension off the anchor, for turn_ok */
+	return best;
+}
+
+/* Each switch's highest dimension off anchor a, for turn_ok. */
+static void mark_off_anchor(struct repair *r, unsigned a)
+{
+	const struct kr_topo *t = r->topo;
+
 	for (uint32_t u = 0; u < r->nsw; u++) {
-		r->off_anchor[u] = 0;
+		uint8_t *off = &r->off_all[(size_t)a * r->nsw + u];
+
+		*off = 0;
 		for (unsigned d = 0; t->sw_pos[u] != KR_NONE && d < t->ndim; d++)
 			if (kr_topo_coord(t, t->sw_pos[u], d) !=
-			    kr_topo_coord(t, r->anchor, d))
-				r->off_anchor[u] = (uint8_t)(d + 1);
+			    kr_topo_coord(t, r->anchor[a], d))
+				*off = (uint8_t)(d + 1);
 	}
+}
+
+/* The anchors: a fault in dimension d is detoured by a turn into d at a
+ * router sharing an anchor's coordinates above d, so an anchor should
+ * differ from the fault there (else that plane holds the fault), and in
+ * one dimension only (each more is a hop up to the plane and one back).
+ * Anchor 0 is the one anchor of COL_ONE_ANCHOR columns; anchors 1..n are
+ * the classes', with pairwise different top coordinates, as many as
+ * there are classes and planes no worse than the first's. */
+int repair_choose_anchor(struct repair *r)
+{
+	struct kr_missing_link *fault = NULL;
+	uint32_t nfault = 0;
+	const struct kr_slvl *p = r->plan;
+	unsigned n = 1, q = p->classify == KR_CLASSIFY_IODET ? 1 : p->nclass;
+	uint64_t first = 0;
+	int rc = list_faults(r, &fault, &nfault);
+
+	pick_anchor(r, 0, 0, fault, nfault);
+	mark_off_anchor(r, 0);
+	r->distinct = false;
+	for (unsigned a = 1; a <= q && a < KR_NSL && nfault && !rc; a++) {
+		uint64_t cost = pick_anchor(r, a, 1, fault, nfault);
+
+		/* a plane holding a fault the first avoids is none */
+		if (a > 1 && cost >> 48 > first >> 48)
+			break;
+		first = a == 1 ? cost : first;
+		n = a;
+		mark_off_anchor(r, a);
+		r->distinct |= r->anchor[a] != r->anchor[0];
+	}
+	free(fault);
+	/* classes ride disjoint VLs: each may turn at an anchor of its own */
+	for (unsigned sl = 0; sl < KR_NSL; sl++)
+		r->anchor_of_sl[sl] = (uint8_t)(r->distinct ?
+			1 + kr_slvl_class_of(p, sl) % n : 0);
+	use_anchor(r, 0);
 	return rc;
+}
+
+void repair_anchor_for(struct repair *r, const struct rdest *x,
+		       enum col_mode mode)
+{
+	use_anchor(r, mode == COL_ONE_ANCHOR ? 0 :
+		   r->anchor_of_sl[r->t->dlid_sl[x->lid]]);
 }
 
 /* Shortest hops from every switch to the target over live links; kept
@@ -218,13 +298,15 @@ static bool one_leaf_on(const struct repair *r, uint32_t u, unsigned out)
 /* Whether a turn at switch u, arriving by a port of direction din and
  * leaving by port out, is one an anchored column may use. Dimension-order
  * turns climb dimensions; a turn into a lower dimension d is kept to
- * routers agreeing with r->anchor in every dimension above d. Between two
- * such turns a cycle would have to climb, leaving the anchor's coordinates
- * above d, and then meet a router holding them again: it cannot, so these
- * turns close no loop on one VL, whatever the classes (docs/design.md,
- * "Anchored intermediates"). Going straight on where two dimension-order paths
- * join runs further along a ring than either path would, past what the
- * ring's VL bits planned for: it counts as a turn into that dimension.
+ * routers agreeing with the column's anchor in every dimension above d.
+ * Between two such turns a cycle would have to climb, leaving the anchor's
+ * coordinates above d, and then meet a router holding them again: it
+ * cannot, so these turns close no loop on one VL, whatever the classes,
+ * and the classes' anchors differ in the top dimension, so their turns
+ * share no channel (docs/design.md, "Anchored intermediates"). Going
+ * straight on where two dimension-order paths join runs further along a
+ * ring than either path would, past what the ring's VL bits planned for:
+ * it counts as a turn into that dimension.
  * A turn into a KNS crossbar's own LID is exempt: its VL carries only
  * such last hops, so no channel waits on it. */
 int repair_turn_ok(const struct repair *r, uint32_t u, unsigned din,

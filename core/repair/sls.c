@@ -101,7 +101,20 @@ int repair_over_bound(const struct repair *r, const struct rdest *x)
 /* The kind of intermediates a pass tries second. */
 enum col_mode repair_second_mode(const struct repair *r)
 {
-	return r->first_mode == COL_ANCHORED ? COL_FREE : COL_ANCHORED;
+	return r->first_mode == COL_ANCHORED ||
+	       r->first_mode == COL_ONE_ANCHOR ? COL_FREE : COL_ONE_ANCHOR;
+}
+
+enum col_mode repair_other_anchoring(const struct repair *r,
+				     const struct rdest *x)
+{
+	unsigned own = r->anchor_of_sl[r->t->dlid_sl[x->lid]];
+
+	if (r->anchor[own] == r->anchor[0])
+		return r->first_mode;	/* both anchorings agree */
+	if (r->first_mode == COL_ANCHORED)
+		return COL_ONE_ANCHOR;
+	return r->first_mode == COL_ONE_ANCHOR ? COL_ANCHORED : r->first_mode;
 }
 
 /* x's column repaired anew by mode, not taken from the memo. */

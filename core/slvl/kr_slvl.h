@@ -76,6 +76,14 @@ int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		 struct kr_slvl *plan, struct kr_diag *d);
 void kr_slvl_free(struct kr_slvl *plan);
 
+/* The destination class whose VLs packets on unicast SL sl ride under
+ * plan, off the hops after turns against the order (which all take
+ * turn_vl): 0 .. nclass - 1, where packets to KNS crossbars ride the
+ * first class's VL and a VL folded into the one below counts as that
+ * one's. 0 when classes share VLs or have none (IODET's are per
+ * dimension). */
+unsigned kr_slvl_class_of(const struct kr_slvl *plan, unsigned sl);
+
 /* Whether a multicast group on sl is safe under plan; if not, *fix gets
  * the SL to configure instead (KR_NSL when no SL is safe). */
 int kr_slvl_mcast_ok(const struct kr_slvl *plan, unsigned sl, unsigned *fix);

@@ -649,6 +649,25 @@ int kr_slvl_mcast_ok(const struct kr_slvl *p, unsigned sl, unsigned *fix)
 	return sl < KR_NSL && (p->mcast_safe >> sl & 1);
 }
 
+unsigned kr_slvl_class_of(const struct kr_slvl *p, unsigned sl)
+{
+	unsigned code = 0, cls;
+
+	if (p->nclass < 2 || p->classify == KR_CLASSIFY_IODET || !p->block ||
+	    sl >= KR_NSL)
+		return 0;
+	if (sl == KR_XBAR_SL && p->xbar_vl != KR_NONE)
+		return 0;	/* VL 0 off the turns into crossbars */
+	while (code < KR_NSL && p->sl_of_code[code] != sl)
+		code++;
+	if (code == KR_NSL)
+		return 0;
+	cls = (code >> p->class_shift & ((1u << p->class_bits) - 1)) % p->nclass;
+	/* the VL folded on router-to-crossbar ports joins the one below */
+	return p->fold != KR_NONE && cls && cls == p->fold % p->block ? cls - 1
+								     : cls;
+}
+
 int kr_slvl_plan(const struct kr_fabric *f, const struct kr_topo *topo,
 		 const struct kr_conf *c, struct kr_tables *t,
 		 struct kr_slvl *p, struct kr_diag *d)

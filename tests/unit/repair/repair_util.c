@@ -54,3 +54,13 @@ void cut_port(struct kr_fabric *f, uint32_t slot)
 		f->peer[peer] = -1;
 	f->peer[slot] = -1;
 }
+
+unsigned port_dir(const struct kr_fabric *f, const struct kr_topo *t,
+			 uint32_t sw, unsigned dir)
+{
+	for (unsigned p = 1; p <= f->nports[sw]; p++)
+		if (t->port_dir[kr_port(f, sw, p)] == dir)
+			return p;
+	fail_msg("switch %u has no port in direction %u", sw, dir);
+	return 0;
+}

@@ -22,4 +22,8 @@ unsigned stride(void);
 /* The link at port slot cut at both ends. */
 void cut_port(struct kr_fabric *f, uint32_t slot);
 
+/* The port of sw whose direction code is dir (2d: +d, 2d+1: -d). */
+unsigned port_dir(const struct kr_fabric *f, const struct kr_topo *t,
+		  uint32_t sw, unsigned dir);
+
 #endif

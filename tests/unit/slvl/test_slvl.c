@@ -496,6 +496,56 @@ static void test_kns_crossbar_turns_matter(void **state)
 	unplan(&x);
 }
 
+/* The class kr_slvl_class_of gives an SL is the VL the maps send it on
+ * from a router's CA port to its crossbars, where no turn is made and
+ * the first virtual network's VL is its class's: with 4 classes and a VL
+ * to spare, and with 8 classes whose top VL is folded into the one below
+ * on router-to-crossbar ports. Every SL a LID is routed on is seen, and
+ * so are packets to crossbars (SL 15, the first class's VL). */
+static void test_class_of_follows_vls(void **state)
+{
+	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
+				 .k = { 4, 4 }, .p = 2 };
+	const unsigned classes[] = { 4, 0 };
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct planned x;
+		const struct kr_fabric *f = &x.f;
+		uint16_t seen = 0;
+
+		assert_int_equal(plan(&x, &o, KR_CLASSIFY_XORDET, 8, classes[i],
+				      NULL), KR_OK);
+		assert_int_equal(x.p.fold != KR_NONE, i == 1);
+		for (unsigned lid = 1; lid <= f->max_lid; lid++) {
+			unsigned sl = x.r.dlid_sl[lid];
+
+			for (uint32_t s = 0; x.p.nclass > 1 &&
+			     s < f->port0[f->nsw]; s++) {
+				uint32_t sw = f->owner[s], in;
+				int32_t peer = f->peer[s];
+
+				if (x.t.sw_pos[sw] == KR_NONE || peer < 0 ||
+				    x.t.port_dir[s] >= 2 * KR_MAX_DIM)
+					continue;
+				in = f->port0[sw] + 1;
+				while (in < f->port0[sw + 1] && (f->peer[in] < 0 ||
+				       kr_is_switch(f, f->owner[f->peer[in]])))
+					in++;
+				assert_true(in < f->port0[sw + 1]);
+				assert_int_equal(kr_map_vl(kr_tables_sl2vl(f,
+					&x.r, sw, kr_port_num(f, in),
+					kr_port_num(f, s)), sl),
+					kr_slvl_class_of(&x.p, sl));
+				seen |= (uint16_t)(1u << sl);
+			}
+		}
+		assert_true(seen >> 15 & 1);
+		assert_int_equal(__builtin_popcount(seen), x.p.nclass + 1);
+		unplan(&x);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_ca_link_fewer_vls),
 		cmocka_unit_test(test_torus_sl0_has_credit_loop),
 		cmocka_unit_test(test_kns_crossbar_turns_matter),
+		cmocka_unit_test(test_class_of_follows_vls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
