@@ -639,11 +639,13 @@ f5() {
 		esac
 		say "| $label | $(f5_level "$name" 1) | $(f5_level "$name" 3) | $(f5_level "$name" 5) | $(for pct in 1 3 5; do ls "$name-$pct"-*.peak 2>/dev/null | wc -l; done | paste -sd/ | sed 's|/| / |g') | $want |"
 	done
-	say "" "knsroute's repair keeps every pair delivered and loop-free, but it" \
-	    "picks intermediate routers without regard to load: the busiest link" \
-	    "carries several times the mean, and under uniform traffic the" \
-	    "fabric saturates when that link does. Balancing the detours is the" \
-	    "repair's open problem this figure shows."
+	say "" "knsroute's repair keeps every pair delivered and loop-free; under" \
+	    "uniform traffic the fabric saturates when its busiest link does, so" \
+	    "a level's loss follows the load in brackets. Each destination class" \
+	    "turns at an anchor of its own (docs/design.md, \"One anchor per" \
+	    "class\"), and where anchored columns do not fit, the repair falls" \
+	    "back to one anchor for all, free intermediates and the detour" \
+	    "layers, in that order, which load fewer links more."
 }
 
 # The 8x8 torus: XORDET against the adaptive bubble router.
