@@ -43,8 +43,8 @@ struct kr_slvl {
 	unsigned tree_sl[KR_NSL];	/* their SLs, tried in this order */
 	uint32_t tree_vl[KR_NSL];	/* their VLs on every port */
 	uint32_t turn_vl;		/* every SL's VL on the hop after a turn
-					 * against the order (tori, KNS: the
-					 * first tree layer's; MiKANT: the
+					 * against the order (tori, meshes,
+					 * KNS: the first tree layer's; MiKANT: the
 					 * second hop across the top, a VL kept
 					 * for it); KR_NONE: none */
 	unsigned xturn;			/* 1: MiKANT, turn_vl kept first */

@@ -626,7 +626,7 @@ static int fit(struct kr_slvl *p, const struct kr_topo *topo,
 		p->tree_sl[p->ntree] = sl;
 		p->tree_vl[p->ntree++] = p->vls_used++;
 	}
-	if (p->ntree && topo->family != KR_FAMILY_MESH && !b.xturn)
+	if (p->ntree && !b.xturn)
 		p->turn_vl = p->tree_vl[0];
 	return KR_OK;
 }

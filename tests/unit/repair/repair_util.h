@@ -6,8 +6,7 @@
 #include "kr.h"
 
 /* Small fabrics, most of them cut link by link or switch by switch. */
-extern const struct kr_gen_opts kns43, torus444, kns42p2, torus66, mesh444,
-	mesh444p2;
+extern const struct kr_gen_opts kns43, torus444, kns42p2, torus66, mesh444;
 
 /* kr_repair into t itself, as the plan assembles it. */
 int repair_into(const struct kr_fabric *f, const struct kr_topo *topo,

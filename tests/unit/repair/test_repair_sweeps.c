@@ -247,7 +247,7 @@ static void test_second_fault_keeps_sls(void **state)
 	second_fault(&kns42p2, &seen, &held);
 	second_fault(&kns43, &seen, &held);
 	second_fault(&torus66, &seen, &held);
-	second_fault(&mesh444p2, &seen, &held);
+	second_fault(&mesh444, &seen, &held);
 	assert_true(seen >= 1000);
 	assert_true(held >= 10);
 }
