@@ -55,6 +55,8 @@ int kr_tables_cache_write(FILE *out, const struct kr_fabric *f,
 	fprintf(out, "# knsroute tables cache: the tables in force, for the "
 		"next start (knsroute.conf(5), tables_cache)\nlids %u\n",
 		t->stride);
+	if (t->repair_pass)
+		fprintf(out, "pass %u\n", t->repair_pass);
 	for (unsigned lid = 1; t->dlid_sl && lid < t->stride; lid++) {
 		if (lid % SLS_PER_LINE == 1)
 			fprintf(out, "%ssl %u ", lid > 1 ? "\n" : "", lid);
@@ -277,6 +279,17 @@ static int read_pair(struct tread *r, struct span *s)
 	return KR_OK;
 }
 
+/* "pass N": which of the repair's passes made the tables. */
+static int read_pass(struct tread *r, struct span *s)
+{
+	uint64_t n;
+
+	if (!number(s, 10, UINT8_MAX, &n) || !n || !at_end(s))
+		return expected(r, "\"pass N\" (N from 1)");
+	r->t->repair_pass = (uint8_t)n;
+	return KR_OK;
+}
+
 static int read_line(struct tread *r, struct span *s)
 {
 	uint64_t n;
@@ -301,8 +314,10 @@ static int read_line(struct tread *r, struct span *s)
 		return read_dest(r, s);
 	if (eat_word(s, "pair") && word_end(s))
 		return read_pair(r, s);
-	return expected(r, "\"sl\", \"switch\", \"ca\", \"dest\" or "
-			"\"pair\"");
+	if (eat_word(s, "pass") && word_end(s))
+		return read_pass(r, s);
+	return expected(r, "\"sl\", \"switch\", \"ca\", \"dest\", "
+			"\"pair\" or \"pass\"");
 }
 
 int kr_tables_cache_read(const char *path, const struct kr_fabric *f,

@@ -63,6 +63,7 @@ struct kr_tables_patch {
 	uint32_t nrepaired;
 	struct kr_lft_fix *fixes;	/* as kr_tables' fixes, nfixes */
 	size_t nfixes;
+	uint8_t repair_pass;	/* as kr_tables' repair_pass */
 };
 
 struct kr_tables {
@@ -91,6 +92,10 @@ struct kr_tables {
 	 * keeps of them. */
 	struct kr_lft_fix *fixes;
 	size_t nfixes;
+	/* Which of the repair's passes made them (1 up, in kr_repair's
+	 * order; 0: none or not known): the next sweep's repair runs that
+	 * pass first, whose columns of the first kind are then these. */
+	uint8_t repair_pass;
 
 	/* What the inputs vouch for; the rest was assumed (VL 0 for a map no
 	 * file gave, dlid_sl for a pair no file gave). NULL: everything, as

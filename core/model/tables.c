@@ -308,6 +308,7 @@ int kr_tables_patch(struct kr_tables *t, struct kr_tables_patch *p)
 	t->nrepaired = p->nrepaired;
 	t->fixes = p->fixes;
 	t->nfixes = p->nfixes;
+	t->repair_pass = p->repair_pass;
 	free(p->dlid_sl);
 	*p = (struct kr_tables_patch){ 0 };
 	return kr_tables_sort_pairs(t, NULL);

@@ -183,7 +183,16 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 	return true;
 }
 
-bool repair_prev_later_kind(struct repair *r, const struct rdest *x,
+/* Whether the tables in force routed x by a column of a kind the repair
+ * tries after its first (cached_column's): anchored columns with the
+ * other anchoring (one anchor for every class, or each class's), the
+ * second kind of intermediates, general repair or (tori) the long way
+ * round, into *mode, and that column into r->col. The first kind had
+ * closed a loop at x's turn then; now the graph at x's turn holds other
+ * routes, and the first kind may fit, but a sweep that finds the fabric
+ * as it was should not move x's routes for nothing: the repair tries the
+ * column in force first. */
+static bool prev_later_kind(struct repair *r, const struct rdest *x,
 			    enum col_mode *mode)
 {
 	enum col_mode later[4] = { repair_second_mode(r), COL_GENERAL };
@@ -270,7 +279,7 @@ int repair_dest(struct repair *r, unsigned lid, const uint8_t *plan_sl,
 	repair_dest_of(r, lid, &x);
 	repair_get_column(r, lid, r->col);
 	repair_cached_column(r, &x);
-	later = repair_prev_later_kind(r, &x, &mode);
+	later = prev_later_kind(r, &x, &mode);
 	rc = held ? as_before(r, &x, sl, later && mode == repair_second_mode(r), st)
 		  : KR_ECYCLE;
 	if (rc != KR_ECYCLE)

@@ -240,6 +240,28 @@ static bool same_route(const struct repair *r, const struct rdest *x,
 	return false;
 }
 
+/* x's column in force, when it is an anchored one this pass does not
+ * make first (the other anchoring, or in a pass of free intermediates or
+ * the long way round its second kind, one anchor), into r->col; else the
+ * first kind stays. Anchored turns close no loop among themselves, so
+ * these fit again wherever they fitted; columns in force of the other
+ * kinds are left to repair_dest: kept first, they crowd the destinations
+ * repaired anew off their SLs (measured: several times the pairs moved
+ * by a second fault on a 6-ary 3-direct KNS). */
+static void in_force_anchoring(struct repair *r, const struct rdest *x)
+{
+	enum col_mode other = r->first_mode == COL_ANCHORED ||
+			      r->first_mode == COL_ONE_ANCHOR ?
+			      repair_other_anchoring(r, x) :
+			      repair_second_mode(r);
+
+	if (other == r->first_mode || repair_is_prev_column(r, x))
+		return;
+	repair_fresh_column(r, x, other);
+	if (!repair_is_prev_column(r, x))
+		repair_reuse(r, x);
+}
+
 /* Keeps r->col and r->lvl, lid's repair, for kept_column, so that
  * repair_dest does not make it a second time: up to KEPT_BYTES, the rest
  * are made again. */
@@ -275,7 +297,6 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 {
 	const struct kr_tables *prev = r->prev;
 	struct rdest x;
-	enum col_mode mode;
 	int rc = KR_OK;
 
 	if (!prev || !prev->repaired || !prev->lft)
@@ -291,10 +312,7 @@ static int keep_routes(struct repair *r, const uint8_t *cut)
 			continue;
 		repair_get_column(r, lid, r->col);
 		repair_cached_column(r, &x);
-		/* prev may hold a column of a later kind: repair_dest then
-		 * takes that one first (kept_column) */
-		if (!repair_prev_later_kind(r, &x, &mode))
-			repair_reuse(r, &x);
+		in_force_anchoring(r, &x);
 		keep_column(r, lid);
 		repair_mark_repaired(r);
 		for (uint32_t s = 0; s < r->nsw && !rc; s++) {

@@ -92,7 +92,8 @@ void repair_reuse(struct repair *r, const struct rdest *x)
 }
 
 /* x's repair as keep_routes made it, when it kept it: the column and
- * levels in force, of the pass's first kind or a later one. */
+ * levels repair_column would make again, or those of the other anchoring
+ * when they were in force. */
 static bool kept_column(struct repair *r, const struct rdest *x)
 {
 	const uint8_t *at;

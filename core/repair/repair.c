@@ -14,10 +14,24 @@
 #include "kr_route.h"
 #include "repair_int.h"
 
-/* One repair of t into *out, trying mode first for every destination;
- * *distinct (unless NULL): whether some class's anchor was not the one
- * anchor. */
-static int repair_pass(const struct repair *proto, enum col_mode mode,
+/* Anchored intermediates come first, one anchor per destination class so
+ * that the classes' detours do not all cross one plane: their turns
+ * cannot close a loop among themselves, so destinations keep their SLs.
+ * When some still move (a fault in the last dimension leaves no plane
+ * above it to anchor in, and turns it forces elsewhere may then share a
+ * turn's channel with another class's anchored ones), a pass with one
+ * anchor for all, one preferring the intermediates adding the fewest
+ * hops and on a torus one the long way round follow (their anchored
+ * columns with one anchor too), and the best result is kept. */
+#define KR_NPASS 4
+static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED,
+						   COL_ONE_ANCHOR, COL_FREE,
+						   COL_RING };
+
+/* One repair of t into *out, trying pass_mode[pass] first for every
+ * destination; *distinct (unless NULL): whether some class's anchor was
+ * not the one anchor. */
+static int repair_pass(const struct repair *proto, unsigned pass,
 		       const struct kr_tables *prev, bool whole,
 		       uint8_t *plan_sl, struct kr_tables_patch *out,
 		       struct kr_repair_stats *st, bool *distinct,
@@ -32,8 +46,9 @@ static int repair_pass(const struct repair *proto, enum col_mode mode,
 		rc = KR_ENOMEM;
 	else
 		memcpy(out->dlid_sl, plan_sl, r.stride);
+	out->repair_pass = (uint8_t)(pass + 1);
 	r.out = out;
-	r.first_mode = mode;
+	r.first_mode = pass_mode[pass];
 	*st = (struct kr_repair_stats){ .faults = r.topo->nmissing_link +
 						  r.topo->nmissing_sw +
 						  r.topo->nmissing_sublink +
@@ -75,14 +90,14 @@ static int perfect(const struct kr_repair_stats *st)
 
 /* Another pass trying mode first (rc, *st, *out: the best so far); the
  * better of the two stays. */
-static int another_pass(const struct repair *proto, enum col_mode mode,
+static int another_pass(const struct repair *proto, unsigned pass,
 			const struct kr_tables *prev, uint8_t *plan_sl, int rc,
 			struct kr_tables_patch *out, struct kr_repair_stats *st,
 			struct kr_diag *d)
 {
 	struct kr_tables_patch out2;
 	struct kr_repair_stats st2;
-	int rc2 = repair_pass(proto, mode, prev, false, plan_sl, &out2, &st2,
+	int rc2 = repair_pass(proto, pass, prev, false, plan_sl, &out2, &st2,
 			      NULL, d);
 
 	if (rc2 == KR_OK && (rc || better(&st2, st))) {
@@ -95,37 +110,43 @@ static int another_pass(const struct repair *proto, enum col_mode mode,
 	return rc2 == KR_ENOMEM ? rc2 : rc;
 }
 
-/* Anchored intermediates come first, one anchor per destination class so
- * that the classes' detours do not all cross one plane: their turns
- * cannot close a loop among themselves, so destinations keep their SLs.
- * When some still move (a fault in the last dimension leaves no plane
- * above it to anchor in, and turns it forces elsewhere may then share a
- * turn's channel with another class's anchored ones), a pass with one
- * anchor for all, one preferring the intermediates adding the fewest
- * hops and on a torus one the long way round follow (their anchored
- * columns with one anchor too), and the best result is kept. */
-#define KR_NPASS 4
-static const enum col_mode pass_mode[KR_NPASS] = { COL_ANCHORED,
-						   COL_ONE_ANCHOR, COL_FREE,
-						   COL_RING };
-
-/* Every pass there is reason for; the best one's patch into out. */
+/* Every pass there is reason for, the one that made the tables in force
+ * first: its first kind of column is theirs, so keep_routes keeps their
+ * routes and a fabric found as it was keeps its tables. The best one's
+ * patch into out. */
 static int passes(const struct repair *proto, const struct kr_tables *prev,
 		  bool whole, uint8_t *plan_sl, struct kr_tables_patch *out,
 		  struct kr_repair_stats *st, struct kr_diag *d)
 {
 	const struct kr_topo *topo = proto->topo;
-	bool distinct;
-	int rc = repair_pass(proto, pass_mode[0], prev, whole, plan_sl, out,
-			     st, &distinct, d);
+	unsigned order[KR_NPASS], n = 0,
+		 made = prev && prev->repair_pass <= KR_NPASS ?
+			prev->repair_pass : 0;
+	bool distinct = true, anchored = false;
+	int rc = KR_ECYCLE;
 
-	for (unsigned i = 1; i < KR_NPASS && !whole && topo->ndim > 1 &&
-			     (rc == KR_ECYCLE || (!rc && !perfect(st))); i++)
-		if ((pass_mode[i] != COL_RING ||
-		     topo->family == KR_FAMILY_TORUS) &&
-		    (pass_mode[i] != COL_ONE_ANCHOR || distinct))
-			rc = another_pass(proto, pass_mode[i], prev, plan_sl,
-					  rc, out, st, d);
+	if (made)
+		order[n++] = made - 1;
+	for (unsigned i = 0; i < KR_NPASS; i++)
+		if (i + 1 != made)
+			order[n++] = i;
+	for (unsigned k = 0; k < n; k++) {
+		enum col_mode m = pass_mode[order[k]];
+		bool anchors = m == COL_ANCHORED || m == COL_ONE_ANCHOR;
+
+		if (k && (whole || topo->ndim < 2 || (!rc && perfect(st))))
+			break;
+		/* the long way round is a torus's; the two anchorings are
+		 * the same when no class has an anchor of its own */
+		if ((m == COL_RING && topo->family != KR_FAMILY_TORUS) ||
+		    (anchors && anchored && !distinct))
+			continue;
+		rc = k ? another_pass(proto, order[k], prev, plan_sl, rc, out,
+				      st, d)
+		       : repair_pass(proto, order[k], prev, whole, plan_sl, out,
+				     st, &distinct, d);
+		anchored |= anchors;
+	}
 	return rc;
 }
 

@@ -283,24 +283,13 @@ void repair_count_pairs(struct repair *r, const struct rdest *x, int repaired,
 			int updn, int sl_changed, struct kr_repair_stats *st);
 int repair_over_bound(const struct repair *r, const struct rdest *x);
 enum col_mode repair_second_mode(const struct repair *r);
+/* Whether r->col is x's column in the tables in force, at every switch
+ * (keep_routes found the switches' rows). */
+bool repair_is_prev_column(const struct repair *r, const struct rdest *x);
 /* The anchored mode other than the pass's first that would give x a
  * column of another anchor, else the first mode. */
 enum col_mode repair_other_anchoring(const struct repair *r,
 				     const struct rdest *x);
-/* Whether r->col is x's column in the tables in force, at every switch
- * (keep_routes found the switches' rows). */
-bool repair_is_prev_column(const struct repair *r, const struct rdest *x);
-/* Whether the tables in force routed x by a column of a kind the repair
- * tries after its first (cached_column's): anchored columns with the
- * other anchoring (one anchor for every class, or each class's), the
- * second kind of intermediates, general repair or (tori) the long way
- * round, into *mode, and that column into r->col. The first kind had
- * closed a loop at x's turn then; now the graph at x's turn holds other
- * routes, and the first kind may fit, but a sweep that finds the fabric
- * as it was should not move x's routes for nothing: the repair tries the
- * column in force first. */
-bool repair_prev_later_kind(struct repair *r, const struct rdest *x,
-			    enum col_mode *mode);
 void repair_fresh_column(struct repair *r, const struct rdest *x,
 			 enum col_mode mode);
 int repair_admit_moved(struct repair *r, const struct rdest *x, unsigned sl);

@@ -157,9 +157,13 @@ static uint64_t anchor_cost(const struct kr_topo *t, uint32_t c,
 }
 
 /* The least-cost position for anchor a whose top coordinate differs from
- * anchors lo..a-1's, into r->anchor[a]; its cost. */
+ * anchors lo..a-1's, into r->anchor[a]; its cost. Of equals, the first
+ * from position start on, around: class anchors start at top coordinates
+ * spread over the dimension, so that a new fault in one's plane moves
+ * that one alone, to the next plane clear of faults, from one sweep to
+ * the next. */
 static uint64_t pick_anchor(struct repair *r, unsigned a, unsigned lo,
-			    const struct kr_missing_link *fault,
+			    uint32_t start, const struct kr_missing_link *fault,
 			    uint32_t nfault)
 {
 	const struct kr_topo *t = r->topo;
@@ -167,7 +171,8 @@ static uint64_t pick_anchor(struct repair *r, unsigned a, unsigned lo,
 	uint64_t best = UINT64_MAX;
 
 	r->anchor[a] = 0;
-	for (uint32_t c = 0; c < t->npos; c++) {
+	for (uint32_t i = 0; i < t->npos; i++) {
+		uint32_t c = (start + i) % t->npos;
 		uint64_t cost = anchor_cost(t, c, fault, nfault, lo > 0);
 		unsigned b = lo;
 
@@ -214,11 +219,13 @@ int repair_choose_anchor(struct repair *r)
 	uint64_t first = 0;
 	int rc = list_faults(r, &fault, &nfault);
 
-	pick_anchor(r, 0, 0, fault, nfault);
+	pick_anchor(r, 0, 0, 0, fault, nfault);
 	mark_off_anchor(r, 0);
 	r->distinct = false;
 	for (unsigned a = 1; a <= q && a < KR_NSL && nfault && !rc; a++) {
-		uint64_t cost = pick_anchor(r, a, 1, fault, nfault);
+		uint32_t top = r->topo->ndim - 1, start = (a - 1) *
+			r->topo->k[top] / q * r->topo->stride[top];
+		uint64_t cost = pick_anchor(r, a, 1, start, fault, nfault);
 
 		/* a plane holding a fault the first avoids is none */
 		if (a > 1 && cost >> 48 > first >> 48)

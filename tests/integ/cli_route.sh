@@ -6,7 +6,7 @@
 # the plugin's sweeps follow each other.
 . "$(dirname "$0")/lib.sh"
 
-kr_plan 24
+kr_plan 25
 kr_tmpdir
 K="$KR_CLI"
 T="$KR_TMP"
@@ -203,10 +203,19 @@ fi
 [ $? -eq 2 ] && grep -q "r1/knsroute-tables:[0-9]*: .*: the LIDs were handed out anew since" "$T/bad1.err" &&
 	[ ! -e "$T/bad1" ]
 kr_ok $? "route --in-force: another fabric's tables cache is an input error"
-sed '3s/^sl 1 /sl 1 z/' "$T/r1/knsroute-tables" >"$T/bad.tables"
+line=$(grep -n '^sl 1 ' "$T/r1/knsroute-tables" | cut -d: -f1)
+sed "${line}s/^sl 1 /sl 1 z/" "$T/r1/knsroute-tables" >"$T/bad.tables"
 "$K" route "$T/k1.net" --in-force "$T/bad.tables" --out "$T/bad2" >/dev/null 2>"$T/bad2.err"
-[ $? -eq 2 ] && grep -q "bad.tables:3: expected one SL per LID" "$T/bad2.err"
+[ $? -eq 2 ] && grep -q "bad.tables:$line: expected one SL per LID" "$T/bad2.err"
 kr_ok $? "route --in-force: a damaged tables cache names its line"
+# the repair's pass is kept, and a pass number out of range is refused
+line=$(grep -n '^pass [1-9][0-9]*$' "$T/r1/knsroute-tables" | cut -d: -f1)
+sed "${line:-0}s/^pass .*/pass 0/" "$T/r1/knsroute-tables" >"$T/bad3.tables"
+"$K" route "$T/k1.net" --in-force "$T/bad3.tables" --out "$T/bad3" >/dev/null 2>"$T/bad3.err"
+rc=$?
+[ -n "$line" ] && [ $rc -eq 2 ] &&
+	grep -q "bad3.tables:$line: expected \"pass N\" (N from 1)" "$T/bad3.err"
+kr_ok $? "route --in-force: the tables cache says which repair pass made them"
 
 # Two VLs leave a KNS with subnets no VL for the up*/down* layer: the
 # pristine tables' check names management traffic, and a fault's repair,
