@@ -41,6 +41,42 @@ static uint32_t turn_rows(const struct kr_fabric *f, const struct kr_topo *t,
 	return 0;
 }
 
+/* o's fabric with the link of the router at grid position pos in
+ * direction dir cut, routed, planned and repaired: no pair may change SL. */
+struct cut {
+	struct kr_fabric f;
+	struct kr_topo t;
+	struct kr_tables r;
+	struct kr_slvl p;
+};
+
+static void cut_and_repair(const struct kr_gen_opts *o, uint32_t pos,
+			   unsigned dir, struct cut *x)
+{
+	struct kr_conf c;
+	struct kr_repair_stats st;
+	uint32_t sw;
+
+	kr_conf_init(&c);
+	truth_gen(o, &x->f, &x->t);
+	sw = (uint32_t)x->t.pos_sw[pos];
+	cut_port(&x->f, kr_port(&x->f, sw, port_dir(&x->f, &x->t, sw, dir)));
+	assert_int_equal(kr_route(&x->f, &x->t, &c, &x->r, NULL), KR_OK);
+	assert_int_equal(kr_slvl_plan(&x->f, &x->t, &c, &x->r, &x->p, NULL),
+			 KR_OK);
+	assert_int_equal(repair_into(&x->f, &x->t, &c, &x->p, NULL, &x->r,
+				     &st, NULL), KR_OK);
+	assert_int_equal(st.pairs_sl_changed, 0);
+}
+
+static void uncut(struct cut *x)
+{
+	kr_slvl_free(&x->p);
+	kr_tables_free(&x->r);
+	kr_topo_free(&x->t);
+	kr_fabric_free(&x->f);
+}
+
 /* 8-ary 2-direct KNS, XORDET's 4 classes on 4 VLs, the x link of router
  * (3,5) cut. Its own packets and those coming to it along row 5 must
  * turn from y into x somewhere. One anchor would put every such turn in
@@ -52,36 +88,25 @@ static void test_kns_class_anchors(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
 				 .k = { 8, 8 }, .p = 1 };
-	struct kr_fabric f;
-	struct kr_topo t;
-	struct kr_conf c;
-	struct kr_tables r;
-	struct kr_slvl p;
-	struct kr_repair_stats st;
-	uint32_t row_of_sl[KR_NSL] = { 0 }, used = 0, r35;
+	struct cut x;
+	const struct kr_fabric *f = &x.f;
+	uint32_t row_of_sl[KR_NSL] = { 0 }, used = 0;
 	unsigned classes = 0;
 
 	(void)state;
-	kr_conf_init(&c);
-	truth_gen(&o, &f, &t);
-	r35 = (uint32_t)t.pos_sw[5 * 8 + 3];
-	cut_port(&f, kr_port(&f, r35, port_dir(&f, &t, r35, 0)));
-	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
-	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
-	assert_int_equal(p.nclass, 4);
-	assert_int_equal(repair_into(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
-	assert_int_equal(st.pairs_sl_changed, 0);
-	for (uint32_t s = f.port0[f.nsw]; s < f.nport; s++)
-		for (uint32_t q = f.port0[f.nsw]; q < f.nport; q++) {
-			unsigned sl = r.dlid_sl[f.lid[q]];
+	cut_and_repair(&o, 5 * 8 + 3, 0, &x);
+	assert_int_equal(x.p.nclass, 4);
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		for (uint32_t q = f->port0[f->nsw]; q < f->nport; q++) {
+			unsigned sl = x.r.dlid_sl[f->lid[q]];
 			uint32_t rows;
 
-			if (q == s || !f.lid[s] || !f.lid[q] || f.peer[s] < 0)
+			if (q == s || !f->lid[s] || !f->lid[q] || f->peer[s] < 0)
 				continue;
-			rows = turn_rows(&f, &t, &r, s, f.lid[q]);
+			rows = turn_rows(f, &x.t, &x.r, s, f->lid[q]);
 			row_of_sl[sl] |= rows;
 			if (rows & (rows - 1))
-				fail_msg("LID %u: turns in two rows", f.lid[q]);
+				fail_msg("LID %u: turns in two rows", f->lid[q]);
 		}
 	for (unsigned sl = 0; sl < KR_NSL; sl++) {
 		if (!row_of_sl[sl])
@@ -94,10 +119,7 @@ static void test_kns_class_anchors(void **state)
 		classes++;
 	}
 	assert_int_equal(classes, 4);
-	kr_slvl_free(&p);
-	kr_tables_free(&r);
-	kr_topo_free(&t);
-	kr_fabric_free(&f);
+	uncut(&x);
 }
 
 /* 8-ary 2-direct KNS whose lines are fat trees of radix-4 switches, the
@@ -111,33 +133,18 @@ static void test_kns_subnet_turns_one_leaf(void **state)
 {
 	struct kr_gen_opts o = { .family = KR_FAMILY_KNS, .ndim = 2,
 				 .k = { 8, 8 }, .p = 1, .radix = 4 };
-	struct kr_fabric f;
-	struct kr_topo t;
-	struct kr_conf c;
-	struct kr_tables r;
-	struct kr_slvl p;
-	struct kr_repair_stats st;
+	struct cut x;
+	const struct kr_fabric *f = &x.f;
 	unsigned turns = 0;
-	uint32_t r01;
 
 	(void)state;
-	kr_conf_init(&c);
-	truth_gen(&o, &f, &t);
-	r01 = (uint32_t)t.pos_sw[8];	/* (0,1) */
-	cut_port(&f, kr_port(&f, r01, port_dir(&f, &t, r01, 2)));
-	assert_int_equal(kr_route(&f, &t, &c, &r, NULL), KR_OK);
-	assert_int_equal(kr_slvl_plan(&f, &t, &c, &r, &p, NULL), KR_OK);
-	assert_int_equal(repair_into(&f, &t, &c, &p, NULL, &r, &st, NULL), KR_OK);
-	assert_int_equal(st.pairs_sl_changed, 0);
-	for (uint32_t s = f.port0[f.nsw]; s < f.nport; s++)
-		for (uint32_t q = f.port0[f.nsw]; q < f.nport; q++)
-			if (q != s && f.lid[s] && f.lid[q] && f.peer[s] >= 0)
-				turns += turn_rows(&f, &t, &r, s, f.lid[q]) != 0;
+	cut_and_repair(&o, 8, 2, &x);	/* (0,1)'s y link */
+	for (uint32_t s = f->port0[f->nsw]; s < f->nport; s++)
+		for (uint32_t q = f->port0[f->nsw]; q < f->nport; q++)
+			if (q != s && f->lid[s] && f->lid[q] && f->peer[s] >= 0)
+				turns += turn_rows(f, &x.t, &x.r, s, f->lid[q]) != 0;
 	assert_true(turns > 0);
-	kr_slvl_free(&p);
-	kr_tables_free(&r);
-	kr_topo_free(&t);
-	kr_fabric_free(&f);
+	uncut(&x);
 }
 
 int main(void)
