@@ -195,15 +195,16 @@ static bool prev_column_live(const struct repair *r, const struct rdest *x)
 static bool prev_later_kind(struct repair *r, const struct rdest *x,
 			    enum col_mode *mode)
 {
-	enum col_mode later[4] = { repair_second_mode(r), COL_GENERAL };
+	enum col_mode later[4] = { repair_second_mode(r), COL_GENERAL },
+		      other = repair_other_anchoring(r, x);
 	unsigned n = 2;
 
 	if (!r->prev_row)
 		return false;
 	if (r->topo->family == KR_FAMILY_TORUS)
 		later[n++] = COL_RING;
-	if (repair_other_anchoring(r, x) != r->first_mode)
-		later[n++] = repair_other_anchoring(r, x);
+	if (other != r->first_mode)
+		later[n++] = other;
 	repair_reuse(r, x);
 	if (repair_is_prev_column(r, x) || !prev_column_live(r, x))
 		return false;

@@ -233,6 +233,10 @@ int repair_choose_anchor(struct repair *r);
  * or with COL_ONE_ANCHOR the first. */
 void repair_anchor_for(struct repair *r, const struct rdest *x,
 		       enum col_mode mode);
+/* The anchored mode other than the pass's first that would give x a
+ * column of another anchor, else the first mode. */
+enum col_mode repair_other_anchoring(const struct repair *r,
+				     const struct rdest *x);
 void repair_live_distances(struct repair *r, uint32_t target);
 unsigned repair_port_dir(const struct repair *r, uint32_t sw, unsigned port);
 int repair_turn_ok(const struct repair *r, uint32_t u, unsigned din,
@@ -286,10 +290,6 @@ enum col_mode repair_second_mode(const struct repair *r);
 /* Whether r->col is x's column in the tables in force, at every switch
  * (keep_routes found the switches' rows). */
 bool repair_is_prev_column(const struct repair *r, const struct rdest *x);
-/* The anchored mode other than the pass's first that would give x a
- * column of another anchor, else the first mode. */
-enum col_mode repair_other_anchoring(const struct repair *r,
-				     const struct rdest *x);
 void repair_fresh_column(struct repair *r, const struct rdest *x,
 			 enum col_mode mode);
 int repair_admit_moved(struct repair *r, const struct rdest *x, unsigned sl);

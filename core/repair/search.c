@@ -244,11 +244,26 @@ int repair_choose_anchor(struct repair *r)
 	return rc;
 }
 
+/* The anchor of x's class (x's planned SL). */
+static unsigned class_anchor(const struct repair *r, const struct rdest *x)
+{
+	return r->anchor_of_sl[r->t->dlid_sl[x->lid]];
+}
+
 void repair_anchor_for(struct repair *r, const struct rdest *x,
 		       enum col_mode mode)
 {
-	use_anchor(r, mode == COL_ONE_ANCHOR ? 0 :
-		   r->anchor_of_sl[r->t->dlid_sl[x->lid]]);
+	use_anchor(r, mode == COL_ONE_ANCHOR ? 0 : class_anchor(r, x));
+}
+
+enum col_mode repair_other_anchoring(const struct repair *r,
+				     const struct rdest *x)
+{
+	if (r->anchor[class_anchor(r, x)] == r->anchor[0])
+		return r->first_mode;	/* both anchorings agree */
+	if (r->first_mode == COL_ANCHORED)
+		return COL_ONE_ANCHOR;
+	return r->first_mode == COL_ONE_ANCHOR ? COL_ANCHORED : r->first_mode;
 }
 
 /* Shortest hops from every switch to the target over live links; kept

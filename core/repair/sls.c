@@ -105,18 +105,6 @@ enum col_mode repair_second_mode(const struct repair *r)
 	       r->first_mode == COL_ONE_ANCHOR ? COL_FREE : COL_ONE_ANCHOR;
 }
 
-enum col_mode repair_other_anchoring(const struct repair *r,
-				     const struct rdest *x)
-{
-	unsigned own = r->anchor_of_sl[r->t->dlid_sl[x->lid]];
-
-	if (r->anchor[own] == r->anchor[0])
-		return r->first_mode;	/* both anchorings agree */
-	if (r->first_mode == COL_ANCHORED)
-		return COL_ONE_ANCHOR;
-	return r->first_mode == COL_ONE_ANCHOR ? COL_ANCHORED : r->first_mode;
-}
-
 /* x's column repaired anew by mode, not taken from the memo. */
 void repair_fresh_column(struct repair *r, const struct rdest *x,
 			 enum col_mode mode)

@@ -150,8 +150,8 @@ static int flat(const struct mk *m)
 				cnt[g->nbr[h]] = 0;
 	}
 	free(cnt);
-	for (uint32_t v = 0; v < g->n && g->n == 4 && g->nedge == 4; v++)
-		ring4 &= tg_deg(g, v) == 2 && g->nca[v] == 2;
+	for (uint32_t v = 0; v < g->n && ring4; v++)
+		ring4 = tg_deg(g, v) == 2 && g->nca[v] == 2;
 	if (!three && ring4)
 		notes_add(m->x->notes, "4 switches in a ring with 2 CAs on each "
 			  "are MiKANT(2, 2) and the torus 4 alike (the same "
